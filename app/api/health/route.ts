@@ -1,0 +1,8 @@
+import { getHealth } from "@/modules/shared/health";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  const health = await getHealth();
+  return Response.json(health, { status: health.status === "ok" ? 200 : 503 });
+}

@@ -1,0 +1,145 @@
+// The environment's contract (DESIGN.md §2): one zod schema per variable, with defaults that make
+// the embedded mode work with no setup. Each message says what is allowed.
+import { z } from "zod";
+
+export const HOOKMAIL_ROLES = ["web", "smtp", "worker"] as const;
+export type HookmailRole = (typeof HOOKMAIL_ROLES)[number];
+
+const booleanSchema = (defaultValue: boolean) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return defaultValue;
+      if (value === "true" || value === "1") return true;
+      if (value === "false" || value === "0") return false;
+      ctx.addIssue({ code: "custom", message: "must be true or false" });
+      return z.NEVER;
+    });
+
+const integerSchema = ({ defaultValue, min, max }: { defaultValue: number; min: number; max: number }) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return defaultValue;
+      const parsed = Number(value);
+      if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const optionalStringSchema = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const urlSchema = ({ protocols, message }: { protocols: string[]; message: string }) =>
+  optionalStringSchema.refine((value) => {
+    if (value === undefined) return true;
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, message);
+
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+const emailDomainsSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const domains = (value ?? "")
+      .split(",")
+      .map((domain) => domain.trim().toLowerCase())
+      .filter(Boolean);
+    const invalid = domains.filter((domain) => !DOMAIN_PATTERN.test(domain));
+    if (invalid.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a comma-separated list of domain names (invalid: ${invalid.join(", ")})`,
+      });
+      return z.NEVER;
+    }
+    return [...new Set(domains)];
+  });
+
+const rolesSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const roles = (value ?? HOOKMAIL_ROLES.join(","))
+      .split(",")
+      .map((role) => role.trim().toLowerCase())
+      .filter(Boolean);
+    const unknown = roles.filter((role) => !(HOOKMAIL_ROLES as readonly string[]).includes(role));
+    if (roles.length === 0 || unknown.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a comma-separated list of ${HOOKMAIL_ROLES.join(", ")}${unknown.length ? ` (unknown: ${unknown.join(", ")})` : ""}`,
+      });
+      return z.NEVER;
+    }
+    return HOOKMAIL_ROLES.filter((role) => roles.includes(role));
+  });
+
+export const environmentSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).optional().default("development"),
+  DATABASE_URL: urlSchema({
+    protocols: ["postgres:", "postgresql:"],
+    message: "must be a postgres:// or postgresql:// connection string",
+  }),
+  DATA_DIR: optionalStringSchema.transform((value) => value ?? "./data"),
+  BASE_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }).transform(
+    (value) => (value ?? "http://localhost:3000").replace(/\/+$/, ""),
+  ),
+  PORT: integerSchema({ defaultValue: 3000, min: 1, max: 65535 }),
+  SMTP_PORT: integerSchema({ defaultValue: 2525, min: 1, max: 65535 }),
+  SMTP_HOST: optionalStringSchema.transform((value) => value ?? "0.0.0.0"),
+  SMTP_TLS_CERT: optionalStringSchema,
+  SMTP_TLS_KEY: optionalStringSchema,
+  HOOKMAIL_ROLES: rolesSchema,
+  AUTH_SECRET: optionalStringSchema.refine(
+    (value) => value === undefined || value.length >= 32,
+    "must be at least 32 characters (generate one with: openssl rand -base64 32)",
+  ),
+  EMAIL_DOMAINS: emailDomainsSchema,
+  INBOUND_SECRET: optionalStringSchema.refine(
+    (value) => value === undefined || value.length >= 16,
+    "must be at least 16 characters",
+  ),
+  MAILGUN_SIGNING_KEY: optionalStringSchema,
+  MAX_MESSAGE_BYTES: integerSchema({ defaultValue: 26_214_400, min: 1024, max: 1_073_741_824 }),
+  WEBHOOK_TIMEOUT_MS: integerSchema({ defaultValue: 15_000, min: 100, max: 300_000 }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema(false),
+  AUTH_REGISTRATION_ENABLED: booleanSchema(true),
+  AUTH_PASSWORD_RESET_ENABLED: booleanSchema(true),
+  AUTH_EMAIL_VERIFICATION_REQUIRED: booleanSchema(false),
+  AUTH_SHOW_LEGAL_LINKS: booleanSchema(true),
+  GITHUB_CLIENT_ID: optionalStringSchema,
+  GITHUB_CLIENT_SECRET: optionalStringSchema,
+  GOOGLE_CLIENT_ID: optionalStringSchema,
+  GOOGLE_CLIENT_SECRET: optionalStringSchema,
+  SMTP_URL: urlSchema({ protocols: ["smtp:", "smtps:"], message: "must be an smtp:// or smtps:// URL" }),
+  MAIL_FROM: optionalStringSchema.refine(
+    (value) => value === undefined || /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(value),
+    'must be an address such as hookmail@example.com or "Hookmail <hookmail@example.com>"',
+  ),
+  STRIPE_SECRET_KEY: optionalStringSchema,
+  STRIPE_WEBHOOK_SECRET: optionalStringSchema,
+  STRIPE_PRO_PRICE_ID: optionalStringSchema,
+  STRIPE_API_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }),
+  NEXT_PUBLIC_POSTHOG_KEY: optionalStringSchema,
+  NEXT_PUBLIC_POSTHOG_HOST: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }),
+  PLAN_FREE_MAX_EMAILS: integerSchema({ defaultValue: 10, min: 0, max: 1_000_000 }),
+  PLAN_PRO_MAX_EMAILS: integerSchema({ defaultValue: 100, min: 0, max: 1_000_000 }),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;

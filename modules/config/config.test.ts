@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+import { formatPublicConfig } from "./config.models";
+
+function getProblems(env: Record<string, string>) {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("loadConfig", () => {
+  it("needs no variable at all: the embedded defaults of DESIGN.md §2", () => {
+    const config = loadConfig({});
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toMatch(/data$/);
+    expect(config.baseUrl).toBe("http://localhost:3000");
+    expect(config.port).toBe(3000);
+    expect(config.smtp).toEqual({ host: "0.0.0.0", port: 2525, tls: undefined });
+    expect(config.roles).toEqual(["web", "smtp", "worker"]);
+    expect(config.emailDomains).toEqual(["localhost"]);
+    expect(config.inbound.maxMessageBytes).toBe(26_214_400);
+    expect(config.webhook).toEqual({ timeoutMs: 15_000, allowPrivateTargets: false });
+    expect(config.auth).toMatchObject({
+      isRegistrationEnabled: true,
+      isPasswordResetEnabled: true,
+      isEmailVerificationRequired: false,
+      showLegalLinks: true,
+      github: undefined,
+      google: undefined,
+    });
+    expect(config.plans).toEqual({ free: { maxEmails: 10 }, pro: { maxEmails: 100 } });
+    expect(config.billing.isEnabled).toBe(false);
+  });
+
+  it("logs a notice when EMAIL_DOMAINS falls back to localhost", () => {
+    expect(loadConfig({}).notices.join()).toMatch(/EMAIL_DOMAINS/);
+    expect(loadConfig({ EMAIL_DOMAINS: "mail.example.com" }).notices).toEqual([]);
+  });
+
+  it("parses lists, numbers and booleans", () => {
+    const config = loadConfig({
+      EMAIL_DOMAINS: " Mail.Example.com, hooks.example.org ,mail.example.com",
+      PORT: "8080",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      AUTH_REGISTRATION_ENABLED: "0",
+      BASE_URL: "https://hookmail.example.com/",
+    });
+    expect(config.emailDomains).toEqual(["mail.example.com", "hooks.example.org"]);
+    expect(config.port).toBe(8080);
+    expect(config.webhook.allowPrivateTargets).toBe(true);
+    expect(config.auth.isRegistrationEnabled).toBe(false);
+    expect(config.baseUrl).toBe("https://hookmail.example.com");
+  });
+
+  it("names each bad variable and what it allows", () => {
+    const problems = getProblems({
+      PORT: "http",
+      AUTH_SHOW_LEGAL_LINKS: "yes",
+      DATABASE_URL: "mysql://localhost/db",
+      EMAIL_DOMAINS: "ok.example.com,not a domain",
+      HOOKMAIL_ROLES: "web,mail",
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { variable: "PORT", message: "must be a whole number from 1 to 65535" },
+        { variable: "AUTH_SHOW_LEGAL_LINKS", message: "must be true or false" },
+        { variable: "DATABASE_URL", message: "must be a postgres:// or postgresql:// connection string" },
+        { variable: "EMAIL_DOMAINS", message: "must be a comma-separated list of domain names (invalid: not a domain)" },
+        { variable: "HOOKMAIL_ROLES", message: "must be a comma-separated list of web, smtp, worker (unknown: mail)" },
+      ]),
+    );
+    expect(() => loadConfig({ PORT: "0" })).toThrow(/PORT: must be a whole number from 1 to 65535/);
+  });
+
+  it("refuses split roles on the embedded database, and without a shared AUTH_SECRET", () => {
+    expect(getProblems({ HOOKMAIL_ROLES: "worker" })).toEqual([
+      { variable: "HOOKMAIL_ROLES", message: "split roles need DATABASE_URL: the embedded database serves one process only" },
+      { variable: "AUTH_SECRET", message: "must be set when roles are split across processes" },
+    ]);
+    const config = loadConfig({
+      HOOKMAIL_ROLES: "smtp,web",
+      DATABASE_URL: "postgres://db/hookmail",
+      AUTH_SECRET: "x".repeat(32),
+    });
+    expect(config.roles).toEqual(["web", "smtp"]);
+  });
+
+  it("refuses half-configured pairs such as a GitHub client id without its secret", () => {
+    expect(getProblems({ GITHUB_CLIENT_ID: "id" })).toEqual([
+      { variable: "GITHUB_CLIENT_SECRET", message: "must be set together with GITHUB_CLIENT_ID" },
+    ]);
+  });
+});
+
+describe("formatPublicConfig", () => {
+  it("has exactly the shape of the specification's config object", () => {
+    expect(formatPublicConfig(loadConfig({ EMAIL_DOMAINS: "a.example.com,b.example.com" }))).toEqual({
+      auth: {
+        providers: { google: { isEnabled: false }, github: { isEnabled: false } },
+        showLegalLinksOnAuthPage: true,
+        isEmailVerificationRequired: false,
+        isRegistrationEnabled: true,
+        isPasswordResetEnabled: true,
+      },
+      baseUrl: "http://localhost:3000",
+      emailCallbacks: { availableDomains: ["a.example.com", "b.example.com"] },
+    });
+  });
+
+  it("follows the instance toggles and never exposes a secret", () => {
+    const publicConfig = formatPublicConfig(
+      loadConfig({
+        GOOGLE_CLIENT_ID: "google-id",
+        GOOGLE_CLIENT_SECRET: "google-secret",
+        AUTH_REGISTRATION_ENABLED: "false",
+        AUTH_PASSWORD_RESET_ENABLED: "false",
+        AUTH_EMAIL_VERIFICATION_REQUIRED: "true",
+        AUTH_SHOW_LEGAL_LINKS: "false",
+        INBOUND_SECRET: "inbound-secret-value",
+      }),
+    );
+    expect(publicConfig.auth).toEqual({
+      providers: { google: { isEnabled: true }, github: { isEnabled: false } },
+      showLegalLinksOnAuthPage: false,
+      isEmailVerificationRequired: true,
+      isRegistrationEnabled: false,
+      isPasswordResetEnabled: false,
+    });
+    expect(JSON.stringify(publicConfig)).not.toMatch(/google-secret|google-id|inbound-secret/);
+  });
+});

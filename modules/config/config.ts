@@ -1,0 +1,152 @@
+// The only reader of process.env. Parses the environment once per process into a typed, validated
+// Config; a bad value raises a ConfigError naming each variable and what it allows.
+import path from "node:path";
+import { environmentSchema, HOOKMAIL_ROLES, type Environment, type HookmailRole } from "./config.schemas";
+
+export type Config = {
+  nodeEnv: Environment["NODE_ENV"];
+  isProduction: boolean;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  baseUrl: string;
+  port: number;
+  roles: HookmailRole[];
+  smtp: { host: string; port: number; tls: { certPath: string; keyPath: string } | undefined };
+  auth: {
+    secret: string | undefined;
+    isRegistrationEnabled: boolean;
+    isPasswordResetEnabled: boolean;
+    isEmailVerificationRequired: boolean;
+    showLegalLinks: boolean;
+    github: OAuthClient | undefined;
+    google: OAuthClient | undefined;
+  };
+  emailDomains: string[];
+  inbound: { secret: string | undefined; mailgunSigningKey: string | undefined; maxMessageBytes: number };
+  webhook: { timeoutMs: number; allowPrivateTargets: boolean };
+  mail: { smtpUrl: string | undefined; from: string };
+  billing: {
+    isEnabled: boolean;
+    secretKey: string | undefined;
+    webhookSecret: string | undefined;
+    proPriceId: string | undefined;
+    apiUrl: string | undefined;
+  };
+  analytics: { posthogKey: string | undefined; posthogHost: string | undefined };
+  plans: { free: { maxEmails: number }; pro: { maxEmails: number } };
+  /** Things an operator should know about defaults in use, logged once at start. */
+  notices: string[];
+};
+
+type OAuthClient = { clientId: string; clientSecret: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      `Invalid configuration:\n${problems.map(({ variable, message }) => `  ${variable}: ${message}`).join("\n")}`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? "environment"), message: issue.message })),
+    );
+  }
+  const values = parsed.data;
+  const problems = findCrossVariableProblems(values);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return buildConfig(values);
+}
+
+function findCrossVariableProblems(values: Environment) {
+  const problems: { variable: string; message: string }[] = [];
+  const isSplit = values.HOOKMAIL_ROLES.length < HOOKMAIL_ROLES.length;
+  if (isSplit && !values.DATABASE_URL) {
+    problems.push({
+      variable: "HOOKMAIL_ROLES",
+      message: "split roles need DATABASE_URL: the embedded database serves one process only",
+    });
+  }
+  if (isSplit && !values.AUTH_SECRET) {
+    problems.push({ variable: "AUTH_SECRET", message: "must be set when roles are split across processes" });
+  }
+  const pairs = [
+    ["SMTP_TLS_CERT", "SMTP_TLS_KEY"],
+    ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
+    ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    ["NEXT_PUBLIC_POSTHOG_KEY", "NEXT_PUBLIC_POSTHOG_HOST"],
+  ] as const;
+  for (const [first, second] of pairs) {
+    if (Boolean(values[first]) !== Boolean(values[second])) {
+      const missing = values[first] ? second : first;
+      problems.push({ variable: missing, message: `must be set together with ${missing === first ? second : first}` });
+    }
+  }
+  return problems;
+}
+
+function buildConfig(values: Environment): Config {
+  const notices: string[] = [];
+  const emailDomains = values.EMAIL_DOMAINS.length > 0 ? values.EMAIL_DOMAINS : ["localhost"];
+  if (values.EMAIL_DOMAINS.length === 0) {
+    notices.push('EMAIL_DOMAINS is not set: addresses can only be created on "localhost".');
+  }
+  const oauthClient = (clientId: string | undefined, clientSecret: string | undefined) =>
+    clientId && clientSecret ? { clientId, clientSecret } : undefined;
+  return {
+    nodeEnv: values.NODE_ENV,
+    isProduction: values.NODE_ENV === "production",
+    databaseUrl: values.DATABASE_URL,
+    dataDir: path.resolve(values.DATA_DIR),
+    baseUrl: values.BASE_URL,
+    port: values.PORT,
+    roles: values.HOOKMAIL_ROLES,
+    smtp: {
+      host: values.SMTP_HOST,
+      port: values.SMTP_PORT,
+      tls:
+        values.SMTP_TLS_CERT && values.SMTP_TLS_KEY
+          ? { certPath: values.SMTP_TLS_CERT, keyPath: values.SMTP_TLS_KEY }
+          : undefined,
+    },
+    auth: {
+      secret: values.AUTH_SECRET,
+      isRegistrationEnabled: values.AUTH_REGISTRATION_ENABLED,
+      isPasswordResetEnabled: values.AUTH_PASSWORD_RESET_ENABLED,
+      isEmailVerificationRequired: values.AUTH_EMAIL_VERIFICATION_REQUIRED,
+      showLegalLinks: values.AUTH_SHOW_LEGAL_LINKS,
+      github: oauthClient(values.GITHUB_CLIENT_ID, values.GITHUB_CLIENT_SECRET),
+      google: oauthClient(values.GOOGLE_CLIENT_ID, values.GOOGLE_CLIENT_SECRET),
+    },
+    emailDomains,
+    inbound: {
+      secret: values.INBOUND_SECRET,
+      mailgunSigningKey: values.MAILGUN_SIGNING_KEY,
+      maxMessageBytes: values.MAX_MESSAGE_BYTES,
+    },
+    webhook: { timeoutMs: values.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM ?? `Hookmail <no-reply@${emailDomains[0]}>` },
+    billing: {
+      isEnabled: Boolean(values.STRIPE_SECRET_KEY && values.STRIPE_PRO_PRICE_ID),
+      secretKey: values.STRIPE_SECRET_KEY,
+      webhookSecret: values.STRIPE_WEBHOOK_SECRET,
+      proPriceId: values.STRIPE_PRO_PRICE_ID,
+      apiUrl: values.STRIPE_API_URL,
+    },
+    analytics: { posthogKey: values.NEXT_PUBLIC_POSTHOG_KEY, posthogHost: values.NEXT_PUBLIC_POSTHOG_HOST },
+    plans: { free: { maxEmails: values.PLAN_FREE_MAX_EMAILS }, pro: { maxEmails: values.PLAN_PRO_MAX_EMAILS } },
+    notices,
+  };
+}
+
+const globalForConfig = globalThis as typeof globalThis & { __hookmailConfig?: Config };
+
+/** The process's configuration, parsed from process.env on first use. */
+export function getConfig(): Config {
+  globalForConfig.__hookmailConfig ??= loadConfig(process.env);
+  return globalForConfig.__hookmailConfig;
+}

@@ -1,0 +1,48 @@
+// `npm start` builds the app when there is no production build, or when the sources changed
+// since the last one (a `git pull` followed by `npm start` serves the new code).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const SOURCE_PATHS = [
+  "app",
+  "components",
+  "modules",
+  "messages",
+  "public",
+  "proxy.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
+
+function findNewestModification(entry: string): number {
+  let stats: fs.Stats;
+  try {
+    stats = fs.statSync(entry);
+  } catch {
+    return 0;
+  }
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const child of fs.readdirSync(entry)) {
+    if (child === "node_modules" || child.startsWith(".")) continue;
+    newest = Math.max(newest, findNewestModification(path.join(entry, child)));
+  }
+  return newest;
+}
+
+export function isBuildCurrent(projectDir: string): boolean {
+  const buildIdFile = path.join(projectDir, ".next", "BUILD_ID");
+  if (!fs.existsSync(buildIdFile)) return false;
+  const builtAt = fs.statSync(buildIdFile).mtimeMs;
+  return SOURCE_PATHS.every((entry) => findNewestModification(path.join(projectDir, entry)) <= builtAt);
+}
+
+export function buildApp(projectDir: string, log: (line: string) => void) {
+  log("Building the app (first start, or the sources changed)…");
+  const nextCli = path.join(projectDir, "node_modules", "next", "dist", "bin", "next");
+  const result = spawnSync(process.execPath, [nextCli, "build"], { cwd: projectDir, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`The build failed (next build exited with ${result.status ?? result.signal}).`);
+}

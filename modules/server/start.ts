@@ -1,0 +1,76 @@
+// Starts one Hookmail process: validates the configuration, opens and migrates the database,
+// then starts the roles of HOOKMAIL_ROLES (web now; smtp and worker join with the mail pipeline).
+import { getAuthSecret } from "@/modules/config/auth-secret";
+import { ConfigError, getConfig, type Config } from "@/modules/config/config";
+import { getDatabase, migrateDatabase, type Database } from "@/modules/db/db";
+import { MigrationError } from "@/modules/db/migrations";
+import { buildApp, isBuildCurrent } from "./build";
+import { startWebRole, type RunningRole } from "./web-role";
+
+const log = (line: string) => console.log(`[hookmail] ${line}`);
+
+export async function startHookmail({ projectDir }: { projectDir: string }) {
+  const config = loadConfigOrExit();
+  if (config.roles.includes("web") && !isBuildCurrent(projectDir)) buildApp(projectDir, log);
+
+  const database = await openAndMigrateOrExit(config);
+  const authSecret = getAuthSecret(config);
+  for (const notice of [...config.notices, authSecret.notice].filter(Boolean)) log(`Notice: ${notice}`);
+
+  const running: RunningRole[] = [];
+  if (config.roles.includes("web")) running.push(await startWebRole({ config, projectDir }));
+  const missing = config.roles.filter((role) => role !== "web");
+  if (missing.length > 0) log(`Roles not part of this version yet, skipped: ${missing.join(", ")}`);
+
+  log(`Database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`);
+  if (config.roles.includes("web")) log(`Open ${config.baseUrl} (listening on port ${config.port})`);
+  registerShutdown(running, database);
+}
+
+function loadConfigOrExit(): Config {
+  try {
+    return getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`[hookmail] ${error.message}\nFix the environment (see .env.example) and start again.`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function openAndMigrateOrExit(config: Config): Promise<Database> {
+  let database: Database;
+  try {
+    database = await getDatabase();
+  } catch (error) {
+    const where = config.databaseUrl ? "the PostgreSQL database of DATABASE_URL" : `the embedded database in ${config.dataDir}`;
+    console.error(`[hookmail] Cannot open ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  try {
+    const { applied } = await migrateDatabase(database, log);
+    log(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Database schema is up to date");
+  } catch (error) {
+    if (error instanceof MigrationError) {
+      console.error(`[hookmail] ${error.message}\nStart-up stopped: the database schema is not what this version needs.`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  return database;
+}
+
+function registerShutdown(running: RunningRole[], database: Database) {
+  let isStopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (isStopping) return;
+    isStopping = true;
+    log(`${signal} received, stopping…`);
+    await Promise.allSettled(running.map((role) => role.stop()));
+    await database.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,64 @@
+"use client";
+// The top bar's account menu: account settings, API keys, and the language submenu.
+import { CircleUserIcon, KeyRoundIcon, LanguagesIcon, SettingsIcon } from "lucide-react";
+import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
+import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuSub,
+  DropdownMenuSubContent,
+  DropdownMenuSubTrigger,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+import { LocaleRadioItems } from "@/modules/i18n/components/language-switcher";
+import { useChangeLocale } from "@/modules/i18n/use-change-locale";
+
+export function AccountMenu({ user }: { user: { name: string; email: string } }) {
+  const t = useTranslations("layout");
+  const tLanguages = useTranslations("languages");
+  const locale = useLocale();
+  const { changeLocale } = useChangeLocale();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label={t("accountMenu")}>
+          <CircleUserIcon className="size-5" aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-60">
+        <DropdownMenuLabel className="flex flex-col">
+          <span className="truncate">{user.name}</span>
+          <span className="text-muted-foreground truncate text-xs font-normal">{user.email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link href="/settings">
+            <SettingsIcon aria-hidden />
+            {t("accountSettings")}
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/api-keys">
+            <KeyRoundIcon aria-hidden />
+            {t("apiKeys")}
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuSub>
+          <DropdownMenuSubTrigger>
+            <LanguagesIcon aria-hidden className="text-muted-foreground size-4" />
+            {tLanguages("label")}
+          </DropdownMenuSubTrigger>
+          <DropdownMenuSubContent>
+            <LocaleRadioItems value={locale} onChange={changeLocale} />
+          </DropdownMenuSubContent>
+        </DropdownMenuSub>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,56 @@
+// The one error type of the application. Features create them through factories in their
+// `*.errors.ts`; toErrorResponse turns any thrown value into the API's error body.
+import { getHttpStatusForCode, type ErrorCode } from "./error-codes";
+
+export type FieldIssue = { path: string; code: string; message: string };
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  /** Internal errors are logged with their cause and answered with a generic message. */
+  readonly isInternal: boolean;
+  readonly fields: FieldIssue[] | undefined;
+
+  constructor({
+    code,
+    message,
+    isInternal = false,
+    fields,
+    cause,
+  }: {
+    code: ErrorCode;
+    message: string;
+    isInternal?: boolean;
+    fields?: FieldIssue[];
+    cause?: unknown;
+  }) {
+    super(message, { cause });
+    this.name = "AppError";
+    this.code = code;
+    this.httpStatus = getHttpStatusForCode(code);
+    this.isInternal = isInternal;
+    this.fields = fields;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+export const createUnauthorizedError = () =>
+  new AppError({ code: "auth.unauthorized", message: "You must be signed in to do this." });
+
+export const createNotFoundError = (what = "resource") =>
+  new AppError({ code: "resource.not_found", message: `The ${what} was not found.` });
+
+export const createInvalidBodyError = (fields: FieldIssue[]) =>
+  new AppError({ code: "request.invalid_body", message: "The request body is invalid.", fields });
+
+export const createInvalidQueryError = (fields: FieldIssue[]) =>
+  new AppError({ code: "request.invalid_query", message: "The query parameters are invalid.", fields });
+
+export const createServiceUnavailableError = (message: string) =>
+  new AppError({ code: "service.unavailable", message });
+
+export const createInternalError = (cause?: unknown) =>
+  new AppError({ code: "internal.error", message: "An internal error occurred.", isInternal: true, cause });

@@ -1,0 +1,42 @@
+// Turns any thrown value into `{"error":{"code","message"}}` with the code's HTTP status.
+// Unknown and internal errors become internal.error / 500 and leak nothing; they are logged.
+import { ZodError } from "zod";
+import { AppError, createInternalError, createInvalidBodyError, type FieldIssue } from "./app-error";
+
+export type ErrorBody = { error: { code: string; message: string; fields?: FieldIssue[] } };
+
+export function toFieldIssues(error: ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join("."),
+    code: issue.code,
+    message: issue.message,
+  }));
+}
+
+export function normalizeError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return createInvalidBodyError(toFieldIssues(error));
+  return createInternalError(error);
+}
+
+export function formatErrorBody(error: AppError): ErrorBody {
+  if (error.isInternal) return { error: { code: "internal.error", message: "An internal error occurred." } };
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+    },
+  };
+}
+
+export function toErrorResponse(error: unknown, log: (message: string, error: unknown) => void = logError): Response {
+  const appError = normalizeError(error);
+  if (appError.isInternal) log("Unhandled error while serving a request", appError.cause ?? appError);
+  const status = appError.isInternal ? 500 : appError.httpStatus;
+  return Response.json(formatErrorBody(appError), { status });
+}
+
+function logError(message: string, error: unknown) {
+  console.error(`[hookmail] ${message}:`, error);
+}
