@@ -75,7 +75,7 @@ const rolesSchema = z
   .string()
   .optional()
   .transform((value, ctx) => {
-    const roles = (value ?? HOOKMAIL_ROLES.join(","))
+    const roles = (value?.trim() ? value : HOOKMAIL_ROLES.join(","))
       .split(",")
       .map((role) => role.trim().toLowerCase())
       .filter(Boolean);
@@ -97,8 +97,8 @@ export const environmentSchema = z.object({
     message: "must be a postgres:// or postgresql:// connection string",
   }),
   DATA_DIR: optionalStringSchema.transform((value) => value ?? "./data"),
-  BASE_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }).transform(
-    (value) => (value ?? "http://localhost:3000").replace(/\/+$/, ""),
+  BASE_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }).transform((value) =>
+    value?.replace(/\/+$/, ""),
   ),
   PORT: integerSchema({ defaultValue: 3000, min: 1, max: 65535 }),
   SMTP_PORT: integerSchema({ defaultValue: 2525, min: 1, max: 65535 }),

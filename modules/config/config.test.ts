@@ -51,6 +51,7 @@ describe("loadConfig", () => {
     });
     expect(config.emailDomains).toEqual(["mail.example.com", "hooks.example.org"]);
     expect(config.port).toBe(8080);
+    expect(loadConfig({ PORT: "8080" }).baseUrl).toBe("http://localhost:8080");
     expect(config.webhook.allowPrivateTargets).toBe(true);
     expect(config.auth.isRegistrationEnabled).toBe(false);
     expect(config.baseUrl).toBe("https://hookmail.example.com");
@@ -131,5 +132,26 @@ describe("formatPublicConfig", () => {
       isPasswordResetEnabled: false,
     });
     expect(JSON.stringify(publicConfig)).not.toMatch(/google-secret|google-id|inbound-secret/);
+  });
+});
+
+describe("loadConfig with the variables of .env.example exported empty", () => {
+  it("treats an empty value as unset", () => {
+    const config = loadConfig({ HOOKMAIL_ROLES: "", EMAIL_DOMAINS: "", PORT: "", AUTH_SECRET: "", DATABASE_URL: "" });
+    expect(config.roles).toEqual(["web", "smtp", "worker"]);
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+  });
+});
+
+describe(".env.example", () => {
+  it("lists every variable the configuration reads, each with a comment above it", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { environmentSchema } = await import("./config.schemas");
+    const example = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
+    const listed = [...example.matchAll(/^([A-Z0-9_]+)=/gm)].map((match) => match[1]);
+    const variables = Object.keys(environmentSchema.shape).filter((name) => name !== "NODE_ENV");
+    expect(variables.filter((name) => !listed.includes(name))).toEqual([]);
+    expect(listed.filter((name) => !variables.includes(name ?? ""))).toEqual([]);
   });
 });

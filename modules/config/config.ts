@@ -102,7 +102,7 @@ function buildConfig(values: Environment): Config {
     isProduction: values.NODE_ENV === "production",
     databaseUrl: values.DATABASE_URL,
     dataDir: path.resolve(values.DATA_DIR),
-    baseUrl: values.BASE_URL,
+    baseUrl: values.BASE_URL ?? `http://localhost:${values.PORT}`,
     port: values.PORT,
     roles: values.HOOKMAIL_ROLES,
     smtp: {

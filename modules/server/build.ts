@@ -43,6 +43,10 @@ export function isBuildCurrent(projectDir: string): boolean {
 export function buildApp(projectDir: string, log: (line: string) => void) {
   log("Building the app (first start, or the sources changed)…");
   const nextCli = path.join(projectDir, "node_modules", "next", "dist", "bin", "next");
-  const result = spawnSync(process.execPath, [nextCli, "build"], { cwd: projectDir, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [nextCli, "build"], {
+    cwd: projectDir,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (result.status !== 0) throw new Error(`The build failed (next build exited with ${result.status ?? result.signal}).`);
 }

@@ -9,7 +9,14 @@ import { startWebRole, type RunningRole } from "./web-role";
 
 const log = (line: string) => console.log(`[hookmail] ${line}`);
 
-export async function startHookmail({ projectDir }: { projectDir: string }) {
+export async function startHookmail({
+  projectDir,
+  afterShutdown,
+}: {
+  projectDir: string;
+  /** Runs after the roles and the database have stopped, before the process exits. */
+  afterShutdown?: () => Promise<void>;
+}) {
   const config = loadConfigOrExit();
   if (config.roles.includes("web") && !isBuildCurrent(projectDir)) buildApp(projectDir, log);
 
@@ -24,7 +31,7 @@ export async function startHookmail({ projectDir }: { projectDir: string }) {
 
   log(`Database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`);
   if (config.roles.includes("web")) log(`Open ${config.baseUrl} (listening on port ${config.port})`);
-  registerShutdown(running, database);
+  registerShutdown({ running, database, afterShutdown });
 }
 
 function loadConfigOrExit(): Config {
@@ -61,7 +68,15 @@ async function openAndMigrateOrExit(config: Config): Promise<Database> {
   return database;
 }
 
-function registerShutdown(running: RunningRole[], database: Database) {
+function registerShutdown({
+  running,
+  database,
+  afterShutdown,
+}: {
+  running: RunningRole[];
+  database: Database;
+  afterShutdown?: () => Promise<void>;
+}) {
   let isStopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (isStopping) return;
@@ -69,6 +84,7 @@ function registerShutdown(running: RunningRole[], database: Database) {
     log(`${signal} received, stopping…`);
     await Promise.allSettled(running.map((role) => role.stop()));
     await database.close().catch(() => undefined);
+    await afterShutdown?.().catch(() => undefined);
     process.exit(0);
   };
   process.once("SIGTERM", stop);

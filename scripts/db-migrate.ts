@@ -1,0 +1,20 @@
+// `npm run db:migrate`: applies pending migrations to the configured database (the same runner
+// `npm start` uses), then exits. With the embedded database, stop the app first: PGlite serves
+// one process at a time.
+import { ConfigError, getConfig } from "../modules/config/config";
+import { getDatabase, migrateDatabase } from "../modules/db/db";
+import { MigrationError } from "../modules/db/migrations";
+
+try {
+  getConfig();
+  const database = await getDatabase();
+  const { applied } = await migrateDatabase(database, (line) => console.log(line));
+  console.log(applied.length > 0 ? `Applied: ${applied.join(", ")}` : "No pending migrations.");
+  await database.close();
+} catch (error) {
+  if (error instanceof ConfigError || error instanceof MigrationError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

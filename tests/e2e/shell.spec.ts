@@ -1,0 +1,73 @@
+import { expect, test } from "@playwright/test";
+import { signUpThroughApi } from "./support/auth";
+
+test.describe("route guards", () => {
+  test("send a signed-out visitor from /email-callbacks to /login", async ({ page }) => {
+    await page.goto("/email-callbacks");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+  });
+
+  test("send a signed-out visitor from / to /login", async ({ page }) => {
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("send a signed-in visitor from /login to / (which leads to the email list)", async ({ page }) => {
+    await signUpThroughApi(page.request);
+    await page.goto("/login");
+    await expect(page).toHaveURL(/\/email-callbacks$/);
+  });
+});
+
+test("an unknown route shows the 404 page, whose button leads home", async ({ page }) => {
+  const response = await page.goto("/this/does/not/exist");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not Found" })).toBeVisible();
+  await page.getByRole("link", { name: "Go back to home" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("the server-unreachable screen retries, and a second failure shows a toast", async ({ page }) => {
+  await page.route("**/api/config", (route) => route.abort("connectionrefused"));
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { name: "Server unreachable" })).toBeVisible();
+  await expect(
+    page.getByText("The server seems to be unreachable, if you are self-hosting, make sure the server is running and properly configured."),
+  ).toBeVisible();
+
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByText("Server still unreachable")).toBeVisible();
+  await expect(page.getByText("The server remains unreachable, try again later")).toBeVisible();
+
+  await page.unroute("**/api/config");
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+});
+
+test("the API answers health and config", async ({ request }) => {
+  const health = await request.get("/api/health");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toEqual({ status: "ok", database: "up" });
+
+  const config = await request.get("/api/config");
+  expect(await config.json()).toEqual({
+    auth: {
+      providers: { google: { isEnabled: false }, github: { isEnabled: false } },
+      showLegalLinksOnAuthPage: true,
+      isEmailVerificationRequired: false,
+      isRegistrationEnabled: true,
+      isPasswordResetEnabled: true,
+    },
+    baseUrl: "http://localhost:3210",
+    emailCallbacks: { availableDomains: ["hookmail.test"] },
+  });
+});
+
+test("an API route of signed-in users answers 401 with the error body to a signed-out caller", async ({ request }) => {
+  const response = await request.get("/api/users/me");
+  expect(response.status()).toBe(401);
+  expect(await response.json()).toEqual({
+    error: { code: "auth.unauthorized", message: "You must be signed in to do this." },
+  });
+});

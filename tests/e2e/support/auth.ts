@@ -1,0 +1,14 @@
+// Test helpers that sign a user up and in through the auth API (not the UI), sharing the
+// browser context's cookies.
+import type { APIRequestContext } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+
+export async function signUpThroughApi(request: APIRequestContext) {
+  const email = `user-${randomBytes(4).toString("hex")}@example.com`;
+  const password = "correct-horse-battery";
+  const response = await request.post("/api/auth/sign-up/email", {
+    data: { email, password, name: "Test User", callbackURL: "/" },
+  });
+  if (!response.ok()) throw new Error(`sign-up failed: ${response.status()} ${await response.text()}`);
+  return { email, password };
+}
