@@ -150,3 +150,8 @@ export function getConfig(): Config {
   globalForConfig.__hookmailConfig ??= loadConfig(process.env);
   return globalForConfig.__hookmailConfig;
 }
+
+/** Makes a given configuration the process's (tests: their environment is the test runner's, not the app's). */
+export function setProcessConfig(config: Config) {
+  globalForConfig.__hookmailConfig = config;
+}

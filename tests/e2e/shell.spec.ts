@@ -71,3 +71,32 @@ test("an API route of signed-in users answers 401 with the error body to a signe
     error: { code: "auth.unauthorized", message: "You must be signed in to do this." },
   });
 });
+
+test.describe("authenticated layout", () => {
+  test("the top bar's account menu leads to the settings and switches the language", async ({ page }) => {
+    const { email } = await signUpThroughApi(page.request);
+    await page.goto("/settings");
+    await expect(page.getByRole("heading", { name: "Account settings" })).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Email address" })).toHaveValue(email);
+
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await expect(page.getByRole("menuitem", { name: "API keys" })).toBeVisible();
+    await page.getByRole("menuitem", { name: "Language" }).hover();
+    await expect(page.getByRole("menuitemradio", { name: "English" })).toBeVisible();
+    await page.getByRole("menuitemradio", { name: "Français (French)" }).click();
+
+    await expect(page.getByRole("heading", { name: "Paramètres du compte" })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Paramètres du compte" })).toBeVisible();
+    await expect(page).toHaveScreenshot("settings-fr.png", { fullPage: true, mask: [page.getByRole("textbox")] });
+  });
+
+  test("logging out goes to /login and the private pages are closed again", async ({ page }) => {
+    await signUpThroughApi(page.request);
+    await page.goto("/settings");
+    await page.getByRole("button", { name: "Log out" }).last().click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/settings");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});

@@ -14,14 +14,14 @@ export function getTestDatabaseKind(): TestDatabaseKind {
 export async function createTestDatabase(kind: TestDatabaseKind = getTestDatabaseKind()): Promise<Database> {
   if (kind === "pglite") {
     const database = await openDatabase({ kind: "pglite", dataDir: null });
-    await migrateDatabase(database);
+    await migrateDatabase(database, () => undefined);
     return database;
   }
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error("HOOKMAIL_TEST_DATABASE=postgres needs DATABASE_URL");
   const { url, drop } = await createPostgresDatabase(serverUrl);
   const database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
-  await migrateDatabase(database);
+  await migrateDatabase(database, () => undefined);
   return {
     ...database,
     close: async () => {

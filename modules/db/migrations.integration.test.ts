@@ -1,6 +1,6 @@
 // The migration runner against a fresh in-memory PGlite and, when DATABASE_URL is set, against a fresh
 // PostgreSQL database created on that server for each test (and dropped after it).
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +10,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { createPostgresDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
 import { applyMigrations, MIGRATION_ERROR_CODES, MigrationError } from "./migrations";
 import { createPgExecutor, createPgliteExecutor, type SqlExecutor } from "./sql-executor";
 
@@ -26,14 +27,14 @@ const SCHEMA_TABLES = [
   "api_key",
 ];
 const TEST_TIMEOUT = { timeout: 60_000 };
-const POSTGRES_ADMIN_URL = process.env.DATABASE_URL;
 
 type TestDatabase = { executor: SqlExecutor; close(): Promise<void> };
 type DriverUnderTest = { name: string; isAvailable: boolean; openDatabase(): Promise<TestDatabase> };
 
+// Each integration project (integration:pglite, integration:postgres) runs the driver it is for.
 const DRIVERS: DriverUnderTest[] = [
-  { name: "PGlite", isAvailable: true, openDatabase: openPgliteDatabase },
-  { name: "PostgreSQL", isAvailable: Boolean(POSTGRES_ADMIN_URL), openDatabase: openPostgresDatabase },
+  { name: "PGlite", isAvailable: getTestDatabaseKind() === "pglite", openDatabase: openPgliteDatabase },
+  { name: "PostgreSQL", isAvailable: getTestDatabaseKind() === "postgres", openDatabase: openPostgresDatabase },
 ];
 
 for (const driver of DRIVERS) {
@@ -160,31 +161,17 @@ async function openPgliteDatabase(): Promise<TestDatabase> {
   return { executor: createPgliteExecutor(db), close: () => db.close() };
 }
 
-/** Creates hookmail_test_<random> on the DATABASE_URL server, reached through a pool (as the app does). */
+/** A new database on the DATABASE_URL server, reached through a pool (as the app does). */
 async function openPostgresDatabase(): Promise<TestDatabase> {
-  const adminUrl = POSTGRES_ADMIN_URL ?? "";
-  const databaseName = `hookmail_test_${randomBytes(6).toString("hex")}`;
-  await runAsAdmin(adminUrl, `CREATE DATABASE "${databaseName}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
+  const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL ?? "");
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
   return {
     executor: createPgExecutor(pool),
     close: async () => {
       await pool.end();
-      await runAsAdmin(adminUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+      await drop();
     },
   };
-}
-
-async function runAsAdmin(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 async function createMigrationsDir(scripts: Record<string, string>): Promise<string> {
