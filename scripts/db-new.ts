@@ -2,7 +2,7 @@
 // replays prisma/migrations on an in-memory PGlite shadow database and diffs the result against
 // prisma/schema.prisma; a non-empty diff becomes prisma/migrations/<UTC YYYYMMDDHHMMSS>_<name>/migration.sql.
 // Needs no native engine and no network (see DESIGN.md §1). Prints "No schema changes" when they agree.
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ import {
 import type { MigrationDirectory, MigrationList } from "@prisma/schema-engine-wasm";
 import * as schemaEngineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { isFileNotFound, listMigrationNames } from "../modules/db/migrations";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SCHEMA_FILE = path.join(PROJECT_ROOT, "prisma", "schema.prisma");
@@ -68,14 +69,7 @@ function parseMigrationName(args: string[]): string {
 
 /** The migrations directory in the engine's shape; the lockfile defaults to the one we are about to write. */
 async function loadMigrationList(migrationsDir: string): Promise<MigrationList> {
-  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error: unknown) => {
-    if (isFileNotFound(error)) return [];
-    throw error;
-  });
-  const names = entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
+  const names = await listMigrationNames(migrationsDir);
   const lockfileContent = await readFile(path.join(migrationsDir, LOCKFILE_NAME), "utf8").catch((error: unknown) => {
     if (isFileNotFound(error)) return null;
     throw error;
@@ -256,9 +250,6 @@ async function writeMigration(input: { directoryName: string; script: string }):
   return scriptPath;
 }
 
-function isFileNotFound(error: unknown): boolean {
-  return hasErrorCode(error, "ENOENT");
-}
 
 function hasErrorCode(error: unknown, code: string): boolean {
   return error instanceof Error && "code" in error && error.code === code;

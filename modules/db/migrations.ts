@@ -99,15 +99,20 @@ async function applyPendingMigrations(input: {
   return { applied };
 }
 
-async function readMigrationScripts(migrationsDir: string): Promise<MigrationScript[]> {
+/** The migration directories' names in the order they apply (none when the folder is missing). */
+export async function listMigrationNames(migrationsDir: string): Promise<string[]> {
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error: unknown) => {
     if (isFileNotFound(error)) return [];
     throw error;
   });
-  const names = entries
+  return entries
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
+}
+
+async function readMigrationScripts(migrationsDir: string): Promise<MigrationScript[]> {
+  const names = await listMigrationNames(migrationsDir);
   return Promise.all(names.map((name) => readMigrationScript(migrationsDir, name)));
 }
 
@@ -261,6 +266,6 @@ function formatTimestamp(value: Date | string): string {
   return value instanceof Date ? value.toISOString() : value;
 }
 
-function isFileNotFound(error: unknown): boolean {
+export function isFileNotFound(error: unknown): boolean {
   return error instanceof Error && "code" in error && error.code === "ENOENT";
 }
