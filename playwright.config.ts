@@ -2,7 +2,13 @@
 // production build on a fresh database (tests/e2e/support/start-test-server.ts).
 import { defineConfig, devices } from "@playwright/test";
 
-export const E2E_PORT = 3210;
+import {
+  E2E_PORT,
+  E2E_SINK_PORT,
+  E2E_VERIFYING_PORT,
+  E2E_VERIFYING_SINK_PORT,
+} from "./tests/e2e/support/servers";
+
 const baseURL = `http://localhost:${E2E_PORT}`;
 
 export default defineConfig({
@@ -34,13 +40,31 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], locale: "en-US" } }],
-  webServer: {
+  // Two instances: the default one without email verification, and one that requires it.
+  webServer: [
+    testServer({ port: E2E_PORT, sinkPort: E2E_SINK_PORT, env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "false" } }),
+    testServer({
+      port: E2E_VERIFYING_PORT,
+      sinkPort: E2E_VERIFYING_SINK_PORT,
+      env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "true" },
+    }),
+  ],
+});
+
+function testServer({ port, sinkPort, env }: { port: number; sinkPort: number; env: Record<string, string> }) {
+  return {
     command: "node --import tsx tests/e2e/support/start-test-server.ts",
-    url: `${baseURL}/api/health`,
+    url: `http://localhost:${port}/api/health`,
     timeout: 15 * 60_000,
     reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { PORT: String(E2E_PORT), BASE_URL: baseURL },
-  },
-});
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: {
+      PORT: String(port),
+      BASE_URL: `http://localhost:${port}`,
+      E2E_SINK_HTTP_PORT: String(sinkPort),
+      AUTH_RATE_LIMIT_ENABLED: "false",
+      ...env,
+    },
+  };
+}

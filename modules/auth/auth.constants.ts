@@ -1,2 +1,24 @@
 // Constants of authentication shared by the server, the proxy and the client.
 export const AUTH_COOKIE_PREFIX = "hookmail";
+
+/** Where the auth pages' legal links point (shown when the config's showLegalLinksOnAuthPage is on). */
+export const LEGAL_LINKS = {
+  termsOfService: "https://hookmail.dev/terms",
+  privacyPolicy: "https://hookmail.dev/privacy",
+} as const;
+
+/** Limits of the registration and reset forms (specification §5, §9). */
+export const AUTH_LIMITS = {
+  passwordMinLength: 8,
+  passwordMaxLength: 128,
+  nameMaxLength: 64,
+} as const;
+
+/** The social sign-in providers the instance may enable, in the order their buttons show. */
+export const SOCIAL_PROVIDERS = ["github", "google"] as const;
+
+/**
+ * The connecting client's address, set by our HTTP server from the socket (any value a client
+ * sends is replaced), and read by the auth rate limiter.
+ */
+export const CLIENT_IP_HEADER = "x-hookmail-client-ip";

@@ -1,5 +1,6 @@
 // Form schemas of the auth pages. Messages are i18n keys, translated where they are shown.
 import { z } from "zod";
+import { AUTH_LIMITS } from "./auth.constants";
 
 export const loginSchema = z.object({
   email: z.string().trim().min(1, "login.validation.emailRequired").pipe(z.email("login.validation.emailInvalid")),
@@ -8,3 +9,38 @@ export const loginSchema = z.object({
 });
 
 export type LoginInput = z.infer<typeof loginSchema>;
+
+export const registerSchema = z.object({
+  email: z.string().trim().min(1, "register.validation.emailRequired").pipe(z.email("register.validation.emailInvalid")),
+  name: z
+    .string()
+    .trim()
+    .min(1, "register.validation.nameRequired")
+    .max(AUTH_LIMITS.nameMaxLength, "register.validation.nameTooLong"),
+  password: z
+    .string()
+    .min(AUTH_LIMITS.passwordMinLength, "register.validation.passwordTooShort")
+    .max(AUTH_LIMITS.passwordMaxLength, "register.validation.passwordTooLong"),
+});
+
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const requestPasswordResetSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1, "requestPasswordReset.validation.emailRequired")
+    .pipe(z.email("requestPasswordReset.validation.emailInvalid")),
+});
+
+export type RequestPasswordResetInput = z.infer<typeof requestPasswordResetSchema>;
+
+export const resetPasswordSchema = z.object({
+  newPassword: z
+    .string()
+    .min(1, "resetPassword.validation.passwordRequired")
+    .min(AUTH_LIMITS.passwordMinLength, "resetPassword.validation.passwordTooShort")
+    .max(AUTH_LIMITS.passwordMaxLength, "resetPassword.validation.passwordTooLong"),
+});
+
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;

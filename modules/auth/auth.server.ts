@@ -1,14 +1,17 @@
 // The better-auth instance, mounted at /api/auth/*. One per process (kept on globalThis), built
-// from the validated config and the process's database.
+// from the validated config, the process's database and its mailer.
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { getAuthSecret } from "@/modules/config/auth-secret";
 import { getConfig, type Config } from "@/modules/config/config";
 import { getPrisma } from "@/modules/db/db";
 import type { PrismaClient } from "@/modules/db/generated/client";
+import { resolveRequestLocale } from "@/modules/i18n/request-locale";
+import { sendPasswordResetMail, sendVerificationMail } from "@/modules/mail/auth-mails";
+import { getMailer, type Mailer } from "@/modules/mail/mailer";
 import { createId, type IdKind } from "@/modules/shared/ids";
-import { AUTH_COOKIE_PREFIX } from "./auth.constants";
-
+import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
 
 const MODEL_ID_KINDS: Record<string, IdKind> = {
   user: "user",
@@ -18,7 +21,32 @@ const MODEL_ID_KINDS: Record<string, IdKind> = {
   rateLimit: "rateLimit",
 };
 
-export function createAuth({ config, prisma }: { config: Config; prisma: PrismaClient }) {
+const ONE_HOUR_SECONDS = 60 * 60;
+
+const createMailSendFailedApiError = () =>
+  new APIError("SERVICE_UNAVAILABLE", {
+    code: "MAIL_SEND_FAILED",
+    message: "The email could not be sent. Please try again later.",
+  });
+
+/**
+ * Requests whose mail could not be sent. better-auth swallows a failure of the reset mail (so as
+ * not to tell whether an address exists); the after-hook below still answers it with a clear error
+ * the form shows, since a mail server that refuses says nothing about the address.
+ */
+const requestsWithFailedMail = new WeakSet<Request>();
+
+async function sendOrFail(request: Request | undefined, send: () => Promise<void>) {
+  try {
+    await send();
+  } catch {
+    if (request) requestsWithFailedMail.add(request);
+    throw createMailSendFailedApiError();
+  }
+}
+
+export function createAuth({ config, prisma, mailer }: { config: Config; prisma: PrismaClient; mailer: Mailer }) {
+  const { github, google } = config.auth;
   return betterAuth({
     appName: "Hookmail",
     baseURL: config.baseUrl,
@@ -31,15 +59,45 @@ export function createAuth({ config, prisma }: { config: Config; prisma: PrismaC
       maxPasswordLength: 128,
       requireEmailVerification: config.auth.isEmailVerificationRequired,
       disableSignUp: !config.auth.isRegistrationEnabled,
+      resetPasswordTokenExpiresIn: ONE_HOUR_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      ...(config.auth.isPasswordResetEnabled
+        ? {
+            sendResetPassword: ({ user, url }, request) =>
+              sendOrFail(request, () =>
+                sendPasswordResetMail({ mailer, to: user.email, name: user.name, url, locale: resolveRequestLocale(request) }),
+              ),
+          }
+        : {}),
+    },
+    emailVerification: {
+      sendOnSignUp: config.auth.isEmailVerificationRequired,
+      sendOnSignIn: config.auth.isEmailVerificationRequired,
+      autoSignInAfterVerification: true,
+      expiresIn: ONE_HOUR_SECONDS,
+      sendVerificationEmail: ({ user, url }, request) =>
+        sendOrFail(request, () =>
+          sendVerificationMail({ mailer, to: user.email, name: user.name, url, locale: resolveRequestLocale(request) }),
+        ),
+    },
+    socialProviders: {
+      ...(github ? { github: { clientId: github.clientId, clientSecret: github.clientSecret } } : {}),
+      ...(google ? { google: { clientId: google.clientId, clientSecret: google.clientSecret } } : {}),
     },
     user: {
       additionalFields: {
         planId: { type: "string", required: false, defaultValue: "free", input: false },
       },
     },
-    rateLimit: { enabled: config.isProduction, storage: "database" },
+    hooks: {
+      after: createAuthMiddleware(async (context) => {
+        if (context.request && requestsWithFailedMail.has(context.request)) throw createMailSendFailedApiError();
+      }),
+    },
+    rateLimit: { enabled: config.auth.isRateLimitEnabled, storage: "database" },
     advanced: {
       cookiePrefix: AUTH_COOKIE_PREFIX,
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: {
         generateId: ({ model }) => createId(MODEL_ID_KINDS[model] ?? "verification"),
       },
@@ -52,6 +110,13 @@ export type Auth = ReturnType<typeof createAuth>;
 const globalForAuth = globalThis as typeof globalThis & { __hookmailAuth?: Promise<Auth> };
 
 export function getAuth(): Promise<Auth> {
-  globalForAuth.__hookmailAuth ??= getPrisma().then((prisma) => createAuth({ config: getConfig(), prisma }));
+  globalForAuth.__hookmailAuth ??= getPrisma().then((prisma) =>
+    createAuth({ config: getConfig(), prisma, mailer: getMailer() }),
+  );
   return globalForAuth.__hookmailAuth;
+}
+
+/** Makes a given auth instance the process's (tests). */
+export function setProcessAuth(auth: Auth) {
+  globalForAuth.__hookmailAuth = Promise.resolve(auth);
 }

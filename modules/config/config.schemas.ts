@@ -123,6 +123,7 @@ export const environmentSchema = z.object({
   AUTH_PASSWORD_RESET_ENABLED: booleanSchema(true),
   AUTH_EMAIL_VERIFICATION_REQUIRED: booleanSchema(false),
   AUTH_SHOW_LEGAL_LINKS: booleanSchema(true),
+  AUTH_RATE_LIMIT_ENABLED: booleanSchema(true),
   GITHUB_CLIENT_ID: optionalStringSchema,
   GITHUB_CLIENT_SECRET: optionalStringSchema,
   GOOGLE_CLIENT_ID: optionalStringSchema,

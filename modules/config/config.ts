@@ -18,6 +18,7 @@ export type Config = {
     isPasswordResetEnabled: boolean;
     isEmailVerificationRequired: boolean;
     showLegalLinks: boolean;
+    isRateLimitEnabled: boolean;
     github: OAuthClient | undefined;
     google: OAuthClient | undefined;
   };
@@ -119,6 +120,7 @@ function buildConfig(values: Environment): Config {
       isPasswordResetEnabled: values.AUTH_PASSWORD_RESET_ENABLED,
       isEmailVerificationRequired: values.AUTH_EMAIL_VERIFICATION_REQUIRED,
       showLegalLinks: values.AUTH_SHOW_LEGAL_LINKS,
+      isRateLimitEnabled: values.AUTH_RATE_LIMIT_ENABLED,
       github: oauthClient(values.GITHUB_CLIENT_ID, values.GITHUB_CLIENT_SECRET),
       google: oauthClient(values.GOOGLE_CLIENT_ID, values.GOOGLE_CLIENT_SECRET),
     },

@@ -1,6 +1,7 @@
 // The web role: Next.js (pages, API routes and the auth endpoints) on PORT.
 import http from "node:http";
 import next from "next";
+import { CLIENT_IP_HEADER } from "@/modules/auth/auth.constants";
 import type { Config } from "@/modules/config/config";
 
 export type RunningRole = { name: string; stop: () => Promise<void> };
@@ -10,6 +11,8 @@ export async function startWebRole({ config, projectDir }: { config: Config; pro
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((request, response) => {
+    // The rate limiter keys on the connecting address; a client cannot choose it.
+    request.headers[CLIENT_IP_HEADER] = request.socket.remoteAddress ?? "";
     void handle(request, response);
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 "use client";
-// Email and password sign-in (specification §2 Login, §5, §8).
+// Sign-in (specification §2 Login, §5, §8): the social providers when enabled, the email and
+// password form, and the legal links under the card.
 import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -12,14 +13,46 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Form, FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
+import { useAppConfig } from "@/modules/config/components/config-provider";
 import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
 import { authClient } from "../auth.client";
 import { loginSchema, type LoginInput } from "../auth.schemas";
+import { AuthMethods } from "./auth-methods";
+import { LegalLinks } from "./legal-links";
+import { useAuthErrorMessage } from "./use-auth-error-message";
 
 export function LoginForm() {
   const t = useTranslations("login");
+  return (
+    <div className="flex w-full max-w-sm flex-col gap-4">
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-xl">{t("title")}</CardTitle>
+          <CardDescription>{t("description")}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <AuthMethods emailButtonLabel={t("withEmail")}>
+            <EmailLoginForm />
+          </AuthMethods>
+          <p className="text-muted-foreground mt-6 text-center text-sm">
+            {t("noAccount")}{" "}
+            <Link href="/register" className="text-foreground font-medium hover:underline">
+              {t("register")}
+            </Link>
+          </p>
+        </CardContent>
+      </Card>
+      <LegalLinks />
+    </div>
+  );
+}
+
+function EmailLoginForm() {
+  const t = useTranslations("login");
   const router = useRouter();
+  const config = useAppConfig();
   const [formError, setFormError] = useState<string | null>(null);
+  const authErrorMessage = useAuthErrorMessage();
   const form = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     defaultValues: { email: "", password: "", rememberMe: true },
@@ -30,79 +63,67 @@ export function LoginForm() {
     const { error } = await authClient.signIn.email({ ...values, callbackURL: "/" });
     if (!error) return router.replace("/");
     if (error.code === "EMAIL_NOT_VERIFIED") return router.push("/email-validation-required");
-    setFormError(error.message ?? t("unknownError"));
+    setFormError(authErrorMessage(error) ?? t("unknownError"));
   }
 
   return (
-    <Card className="w-full max-w-sm">
-      <CardHeader>
-        <CardTitle className="text-xl">{t("title")}</CardTitle>
-        <CardDescription>{t("description")}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
-            <FormField
-              control={form.control}
-              name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t("email")}</FormLabel>
-                  <FormControl>
-                    <Input type="email" autoComplete="email" placeholder={t("emailPlaceholder")} {...field} />
-                  </FormControl>
-                  <TranslatedFormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="password"
-              render={({ field }) => (
-                <FormItem>
-                  <div className="flex items-center justify-between">
-                    <FormLabel>{t("password")}</FormLabel>
-                    <Link href="/request-password-reset" className="text-muted-foreground text-sm hover:underline">
-                      {t("forgotPassword")}
-                    </Link>
-                  </div>
-                  <FormControl>
-                    <Input type="password" autoComplete="current-password" {...field} />
-                  </FormControl>
-                  <TranslatedFormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="rememberMe"
-              render={({ field }) => (
-                <FormItem className="flex flex-row items-center gap-2">
-                  <FormControl>
-                    <Checkbox checked={field.value} onCheckedChange={(checked) => field.onChange(checked === true)} />
-                  </FormControl>
-                  <FormLabel className="font-normal">{t("rememberMe")}</FormLabel>
-                </FormItem>
-              )}
-            />
-            {formError ? (
-              <p role="alert" className="text-destructive text-sm">
-                {formError}
-              </p>
-            ) : null}
-            <Button type="submit" disabled={form.formState.isSubmitting}>
-              {form.formState.isSubmitting ? <Spinner /> : null}
-              {t("submit")}
-            </Button>
-          </form>
-        </Form>
-        <p className="text-muted-foreground mt-6 text-center text-sm">
-          {t("noAccount")}{" "}
-          <Link href="/register" className="text-foreground font-medium hover:underline">
-            {t("register")}
-          </Link>
-        </p>
-      </CardContent>
-    </Card>
+    <Form {...form}>
+      <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
+        <FormField
+          control={form.control}
+          name="email"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>{t("email")}</FormLabel>
+              <FormControl>
+                <Input type="email" autoComplete="email" placeholder={t("emailPlaceholder")} {...field} />
+              </FormControl>
+              <TranslatedFormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="password"
+          render={({ field }) => (
+            <FormItem>
+              <div className="flex items-center justify-between">
+                <FormLabel>{t("password")}</FormLabel>
+                {config.auth.isPasswordResetEnabled ? (
+                  <Link href="/request-password-reset" className="text-muted-foreground text-sm hover:underline">
+                    {t("forgotPassword")}
+                  </Link>
+                ) : null}
+              </div>
+              <FormControl>
+                <Input type="password" autoComplete="current-password" {...field} />
+              </FormControl>
+              <TranslatedFormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="rememberMe"
+          render={({ field }) => (
+            <FormItem className="flex flex-row items-center gap-2">
+              <FormControl>
+                <Checkbox checked={field.value} onCheckedChange={(checked) => field.onChange(checked === true)} />
+              </FormControl>
+              <FormLabel className="font-normal">{t("rememberMe")}</FormLabel>
+            </FormItem>
+          )}
+        />
+        {formError ? (
+          <p role="alert" className="text-destructive text-sm">
+            {formError}
+          </p>
+        ) : null}
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? <Spinner /> : null}
+          {t("submit")}
+        </Button>
+      </form>
+    </Form>
   );
 }

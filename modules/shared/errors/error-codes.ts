@@ -8,6 +8,7 @@ export const ERROR_HTTP_STATUSES = {
   "auth.forbidden": 403,
   "resource.not_found": 404,
   "service.unavailable": 503,
+  "mail.send_failed": 503,
   "internal.error": 500,
 } as const satisfies Record<string, number>;
 

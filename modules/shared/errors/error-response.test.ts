@@ -56,3 +56,13 @@ describe("toErrorResponse", () => {
     for (const status of Object.values(ERROR_HTTP_STATUSES)) expect(status).toBeGreaterThanOrEqual(400);
   });
 });
+
+describe("field messages", () => {
+  it("are given in English to API callers when the schema carries an i18n key", async () => {
+    const schema = z.object({ email: z.string().min(1, "login.validation.emailRequired") });
+    const response = toErrorResponse(schema.safeParse({ email: "" }).error, silent);
+    expect((await response.json()).error.fields).toEqual([
+      { path: "email", code: "too_small", message: "Please enter your email address" },
+    ]);
+  });
+});

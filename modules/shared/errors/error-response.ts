@@ -2,6 +2,7 @@
 // Unknown and internal errors become internal.error / 500 and leak nothing; they are logged.
 import { ZodError } from "zod";
 import { AppError, createInternalError, createInvalidBodyError, type FieldIssue } from "./app-error";
+import { translateToEnglish } from "./validation-messages";
 
 export type ErrorBody = { error: { code: string; message: string; fields?: FieldIssue[] } };
 
@@ -9,7 +10,7 @@ export function toFieldIssues(error: ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.map(String).join("."),
     code: issue.code,
-    message: issue.message,
+    message: translateToEnglish(issue.message),
   }));
 }
 

@@ -1,6 +1,6 @@
 "use client";
-// Account settings (specification §2): the read-only email address and logging out. The full
-// name and subscription cards join with the accounts and billing work.
+// Account settings (specification §2): the read-only email address, the editable full name and
+// logging out.
 import { ArrowLeftIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
@@ -10,8 +10,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { authClient } from "@/modules/auth/auth.client";
+import { FullNameCard } from "./full-name-card";
 
-export function AccountSettings({ user }: { user: { email: string } }) {
+export function AccountSettings({ user }: { user: { email: string; name: string } }) {
   const t = useTranslations("settings");
   const [isLoggingOut, setIsLoggingOut] = useState(false);
 
@@ -41,6 +42,7 @@ export function AccountSettings({ user }: { user: { email: string } }) {
           <Input aria-label={t("email.title")} value={user.email} readOnly disabled />
         </CardContent>
       </Card>
+      <FullNameCard currentName={user.name} />
       <Card>
         <CardHeader>
           <CardTitle>{t("logout.title")}</CardTitle>

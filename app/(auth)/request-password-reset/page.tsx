@@ -1,0 +1,5 @@
+import { RequestPasswordResetForm } from "@/modules/auth/components/request-password-reset-form";
+
+export default function RequestPasswordResetPage() {
+  return <RequestPasswordResetForm />;
+}

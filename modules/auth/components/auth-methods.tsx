@@ -1,0 +1,77 @@
+"use client";
+// The sign-in methods of the login and register pages (specification §2): when a social provider
+// is enabled, its buttons, a separator and a button that reveals the email form; otherwise the
+// email form alone. A social button disables itself once clicked, while the browser leaves.
+import { MailIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useState, type ReactNode } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Separator } from "@/components/ui/separator";
+import { Spinner } from "@/components/ui/spinner";
+import { useAppConfig } from "@/modules/config/components/config-provider";
+import { authClient } from "../auth.client";
+import { SOCIAL_PROVIDERS } from "../auth.constants";
+import { GithubIcon, GoogleIcon } from "./provider-icons";
+import { useAuthErrorMessage } from "./use-auth-error-message";
+
+type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+export function AuthMethods({ emailButtonLabel, children }: { emailButtonLabel: string; children: ReactNode }) {
+  const t = useTranslations("authProviders");
+  const config = useAppConfig();
+  const [isEmailFormShown, setIsEmailFormShown] = useState(false);
+  const providers = SOCIAL_PROVIDERS.filter((provider) => config.auth.providers[provider].isEnabled);
+
+  if (providers.length === 0) return children;
+  return (
+    <div className="flex flex-col gap-4">
+      <SocialProviderButtons providers={providers} />
+      <div className="flex items-center gap-3" role="presentation">
+        <Separator className="flex-1" />
+        <span className="text-muted-foreground text-xs uppercase">{t("or")}</span>
+        <Separator className="flex-1" />
+      </div>
+      {isEmailFormShown ? (
+        children
+      ) : (
+        <Button variant="outline" onClick={() => setIsEmailFormShown(true)}>
+          <MailIcon aria-hidden />
+          {emailButtonLabel}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function SocialProviderButtons({ providers }: { providers: SocialProvider[] }) {
+  const t = useTranslations("authProviders");
+  const [pendingProvider, setPendingProvider] = useState<SocialProvider | null>(null);
+  const authErrorMessage = useAuthErrorMessage();
+  const labels: Record<SocialProvider, string> = { github: t("loginWithGithub"), google: t("loginWithGoogle") };
+  const icons: Record<SocialProvider, ReactNode> = { github: <GithubIcon />, google: <GoogleIcon /> };
+
+  async function signInWith(provider: SocialProvider) {
+    setPendingProvider(provider);
+    const { error } = await authClient.signIn.social({ provider, callbackURL: "/" });
+    if (!error) return;
+    setPendingProvider(null);
+    toast.error(authErrorMessage(error) ?? t("unknownError"));
+  }
+
+  return (
+    <div className="flex flex-col gap-2">
+      {providers.map((provider) => (
+        <Button
+          key={provider}
+          variant="outline"
+          disabled={pendingProvider !== null}
+          onClick={() => signInWith(provider)}
+        >
+          {pendingProvider === provider ? <Spinner /> : icons[provider]}
+          {labels[provider]}
+        </Button>
+      ))}
+    </div>
+  );
+}

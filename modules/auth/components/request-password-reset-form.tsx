@@ -1,0 +1,119 @@
+"use client";
+// Asking for a password reset mail (specification §2, §4): the email form, then the confirmation
+// with a shortcut to the address's webmail when its provider is known. Closed when the instance
+// disabled password reset.
+import { zodResolver } from "@hookform/resolvers/zod";
+import { ExternalLinkIcon } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Form, FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { Spinner } from "@/components/ui/spinner";
+import { useAppConfig } from "@/modules/config/components/config-provider";
+import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { authClient } from "../auth.client";
+import { requestPasswordResetSchema, type RequestPasswordResetInput } from "../auth.schemas";
+import { findMailProvider, getMailProviderUrl } from "../mail-providers";
+import { useAuthErrorMessage } from "./use-auth-error-message";
+
+export function RequestPasswordResetForm() {
+  const t = useTranslations("requestPasswordReset");
+  const router = useRouter();
+  const config = useAppConfig();
+  const [sentToEmail, setSentToEmail] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const authErrorMessage = useAuthErrorMessage();
+  const form = useForm<RequestPasswordResetInput>({
+    resolver: zodResolver(requestPasswordResetSchema),
+    defaultValues: { email: "" },
+  });
+
+  useEffect(() => {
+    if (!config.auth.isPasswordResetEnabled) router.replace("/login");
+  }, [config.auth.isPasswordResetEnabled, router]);
+
+  async function onSubmit({ email }: RequestPasswordResetInput) {
+    setFormError(null);
+    const { error } = await authClient.requestPasswordReset({
+      email,
+      redirectTo: `${window.location.origin}/reset-password`,
+    });
+    if (error) return setFormError(authErrorMessage(error) ?? t("unknownError"));
+    setSentToEmail(email);
+  }
+
+  if (!config.auth.isPasswordResetEnabled) return null;
+  if (sentToEmail !== null) return <ResetMailSent email={sentToEmail} />;
+  return (
+    <Card className="w-full max-w-sm">
+      <CardHeader>
+        <CardTitle className="text-xl">{t("title")}</CardTitle>
+        <CardDescription>{t("description")}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
+            <FormField
+              control={form.control}
+              name="email"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>{t("email")}</FormLabel>
+                  <FormControl>
+                    <Input type="email" autoComplete="email" placeholder={t("emailPlaceholder")} {...field} />
+                  </FormControl>
+                  <TranslatedFormMessage />
+                </FormItem>
+              )}
+            />
+            {formError ? (
+              <p role="alert" className="text-destructive text-sm">
+                {formError}
+              </p>
+            ) : null}
+            <Button type="submit" disabled={form.formState.isSubmitting}>
+              {form.formState.isSubmitting ? <Spinner /> : null}
+              {t("submit")}
+            </Button>
+          </form>
+        </Form>
+        <p className="mt-6 text-center text-sm">
+          <Link href="/login" className="text-muted-foreground hover:text-foreground hover:underline">
+            {t("backToLogin")}
+          </Link>
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ResetMailSent({ email }: { email: string }) {
+  const t = useTranslations("requestPasswordReset");
+  const mailProvider = findMailProvider(email);
+  return (
+    <Card className="w-full max-w-sm">
+      <CardHeader>
+        <CardTitle className="text-xl">{t("sent.title")}</CardTitle>
+        <CardDescription>{t("sent.description")}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-2">
+        {mailProvider ? (
+          <Button asChild>
+            <a href={getMailProviderUrl({ provider: mailProvider })} target="_blank" rel="noopener noreferrer">
+              {t("sent.openMailProvider", { provider: mailProvider.name })}
+              <ExternalLinkIcon aria-hidden />
+            </a>
+          </Button>
+        ) : null}
+        <Button asChild variant="outline">
+          <Link href="/login">{t("backToLogin")}</Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,15 @@
+// Rules of the account: a user reads and renames only themselves.
+import type { UpdateUserInput } from "./users.schemas";
+import type { UserRecord, UsersRepository } from "./users.repository";
+
+export async function updateUser({
+  userId,
+  input,
+  repository,
+}: {
+  userId: string;
+  input: UpdateUserInput;
+  repository: UsersRepository;
+}): Promise<{ user: UserRecord }> {
+  return { user: await repository.updateUserName(userId, input.name) };
+}

@@ -1,0 +1,13 @@
+// The two test servers of the browser suite (playwright.config.ts starts both).
+export const E2E_PORT = 3210;
+export const E2E_SINK_PORT = 3211;
+export const E2E_VERIFYING_PORT = 3220;
+export const E2E_VERIFYING_SINK_PORT = 3221;
+
+/** Email verification off: sign-up signs in at once. */
+export const DEFAULT_SERVER = { url: `http://localhost:${E2E_PORT}`, sinkUrl: `http://127.0.0.1:${E2E_SINK_PORT}` };
+/** Email verification required. */
+export const VERIFYING_SERVER = {
+  url: `http://localhost:${E2E_VERIFYING_PORT}`,
+  sinkUrl: `http://127.0.0.1:${E2E_VERIFYING_SINK_PORT}`,
+};
