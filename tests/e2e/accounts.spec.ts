@@ -38,6 +38,7 @@ test.describe("with email verification required", () => {
   test("logging in before verifying leads to the verification page", async ({ page }) => {
     const email = uniqueEmail("unverified");
     const response = await page.request.post("/api/auth/sign-up/email", {
+      headers: { Origin: VERIFYING_SERVER.url },
       data: { email, password: "correct-horse-battery", name: "Una Verified" },
     });
     expect(response.ok()).toBe(true);

@@ -1,11 +1,24 @@
+// Every public page in both languages, against committed baselines (look at them when they change).
 import { expect, test } from "@playwright/test";
+import { DEFAULT_SERVER } from "./support/servers";
+
+const PAGES = [
+  { name: "login", path: "/login" },
+  { name: "register", path: "/register" },
+  { name: "request-password-reset", path: "/request-password-reset" },
+  { name: "reset-password", path: "/reset-password?token=example" },
+  { name: "email-validation-required", path: "/email-validation-required" },
+] as const;
 
 for (const locale of ["en", "fr"] as const) {
-  test(`the login page looks right in ${locale}`, async ({ page, context }) => {
-    await context.addCookies([{ name: "hookmail-locale", value: locale, url: "http://localhost:3210" }]);
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto("/login");
-    await expect(page.getByRole("button", { name: locale === "en" ? "Log in" : "Se connecter" })).toBeVisible();
-    await expect(page).toHaveScreenshot(`login-${locale}.png`, { fullPage: true });
-  });
+  for (const { name, path } of PAGES) {
+    test(`the ${name} page looks right in ${locale}`, async ({ page, context }) => {
+      await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(path);
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
+      await expect(page.getByRole("heading").or(page.locator("[data-slot=card-title]")).first()).toBeVisible();
+      await expect(page).toHaveScreenshot(`${name}-${locale}.png`, { fullPage: true });
+    });
+  }
 }
