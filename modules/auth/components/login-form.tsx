@@ -7,16 +7,13 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Form, FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import { useAppConfig } from "@/modules/config/components/config-provider";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
 import { loginSchema, type LoginInput } from "../auth.schemas";
+import { AuthCard } from "./auth-card";
 import { AuthMethods } from "./auth-methods";
 import { LegalLinks } from "./legal-links";
 import { useAuthErrorMessage } from "./use-auth-error-message";
@@ -25,23 +22,17 @@ export function LoginForm() {
   const t = useTranslations("login");
   return (
     <div className="flex w-full max-w-sm flex-col gap-4">
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-xl">{t("title")}</CardTitle>
-          <CardDescription>{t("description")}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <AuthMethods emailButtonLabel={t("withEmail")}>
-            <EmailLoginForm />
-          </AuthMethods>
-          <p className="text-muted-foreground mt-6 text-center text-sm">
-            {t("noAccount")}{" "}
-            <Link href="/register" className="text-foreground font-medium hover:underline">
-              {t("register")}
-            </Link>
-          </p>
-        </CardContent>
-      </Card>
+      <AuthCard title={t("title")} description={t("description")}>
+        <AuthMethods emailButtonLabel={t("withEmail")}>
+          <EmailLoginForm />
+        </AuthMethods>
+        <p className="text-muted-foreground mt-6 text-center text-sm">
+          {t("noAccount")}{" "}
+          <Link href="/register" className="text-foreground font-medium hover:underline">
+            {t("register")}
+          </Link>
+        </p>
+      </AuthCard>
       <LegalLinks />
     </div>
   );
@@ -69,38 +60,27 @@ function EmailLoginForm() {
   return (
     <Form {...form}>
       <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
-        <FormField
+        <TextFormField
           control={form.control}
           name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t("email")}</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="email" placeholder={t("emailPlaceholder")} {...field} />
-              </FormControl>
-              <TranslatedFormMessage />
-            </FormItem>
-          )}
+          label={t("email")}
+          type="email"
+          autoComplete="email"
+          placeholder={t("emailPlaceholder")}
         />
-        <FormField
+        <TextFormField
           control={form.control}
           name="password"
-          render={({ field }) => (
-            <FormItem>
-              <div className="flex items-center justify-between">
-                <FormLabel>{t("password")}</FormLabel>
-                {config.auth.isPasswordResetEnabled ? (
-                  <Link href="/request-password-reset" className="text-muted-foreground text-sm hover:underline">
-                    {t("forgotPassword")}
-                  </Link>
-                ) : null}
-              </div>
-              <FormControl>
-                <Input type="password" autoComplete="current-password" {...field} />
-              </FormControl>
-              <TranslatedFormMessage />
-            </FormItem>
-          )}
+          label={t("password")}
+          type="password"
+          autoComplete="current-password"
+          labelAside={
+            config.auth.isPasswordResetEnabled ? (
+              <Link href="/request-password-reset" className="text-muted-foreground text-sm hover:underline">
+                {t("forgotPassword")}
+              </Link>
+            ) : null
+          }
         />
         <FormField
           control={form.control}
@@ -114,15 +94,8 @@ function EmailLoginForm() {
             </FormItem>
           )}
         />
-        {formError ? (
-          <p role="alert" className="text-destructive text-sm">
-            {formError}
-          </p>
-        ) : null}
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? <Spinner /> : null}
-          {t("submit")}
-        </Button>
+        <FormErrorMessage message={formError} />
+        <SubmitButton isSubmitting={form.formState.isSubmitting}>{t("submit")}</SubmitButton>
       </form>
     </Form>
   );

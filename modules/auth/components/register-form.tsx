@@ -8,14 +8,12 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
+import { Form } from "@/components/ui/form";
 import { useAppConfig } from "@/modules/config/components/config-provider";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
 import { registerSchema, type RegisterInput } from "../auth.schemas";
+import { AuthCard } from "./auth-card";
 import { AuthMethods } from "./auth-methods";
 import { LegalLinks } from "./legal-links";
 import { useAuthErrorMessage } from "./use-auth-error-message";
@@ -27,23 +25,17 @@ export function RegisterForm() {
 
   return (
     <div className="flex w-full max-w-sm flex-col gap-4">
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-xl">{t("title")}</CardTitle>
-          <CardDescription>{t("description")}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <AuthMethods emailButtonLabel={t("withEmail")}>
-            <EmailRegisterForm />
-          </AuthMethods>
-          <p className="text-muted-foreground mt-6 text-center text-sm">
-            {t("hasAccount")}{" "}
-            <Link href="/login" className="text-foreground font-medium hover:underline">
-              {t("login")}
-            </Link>
-          </p>
-        </CardContent>
-      </Card>
+      <AuthCard title={t("title")} description={t("description")}>
+        <AuthMethods emailButtonLabel={t("withEmail")}>
+          <EmailRegisterForm />
+        </AuthMethods>
+        <p className="text-muted-foreground mt-6 text-center text-sm">
+          {t("hasAccount")}{" "}
+          <Link href="/login" className="text-foreground font-medium hover:underline">
+            {t("login")}
+          </Link>
+        </p>
+      </AuthCard>
       <LegalLinks />
     </div>
   );
@@ -70,54 +62,30 @@ function EmailRegisterForm() {
   return (
     <Form {...form}>
       <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
-        <FormField
+        <TextFormField
           control={form.control}
           name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t("email")}</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="email" placeholder={t("emailPlaceholder")} {...field} />
-              </FormControl>
-              <TranslatedFormMessage />
-            </FormItem>
-          )}
+          label={t("email")}
+          type="email"
+          autoComplete="email"
+          placeholder={t("emailPlaceholder")}
         />
-        <FormField
+        <TextFormField
           control={form.control}
           name="name"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t("name")}</FormLabel>
-              <FormControl>
-                <Input autoComplete="name" placeholder={t("namePlaceholder")} {...field} />
-              </FormControl>
-              <TranslatedFormMessage />
-            </FormItem>
-          )}
+          label={t("name")}
+          autoComplete="name"
+          placeholder={t("namePlaceholder")}
         />
-        <FormField
+        <TextFormField
           control={form.control}
           name="password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t("password")}</FormLabel>
-              <FormControl>
-                <Input type="password" autoComplete="new-password" {...field} />
-              </FormControl>
-              <TranslatedFormMessage />
-            </FormItem>
-          )}
+          label={t("password")}
+          type="password"
+          autoComplete="new-password"
         />
-        {formError ? (
-          <p role="alert" className="text-destructive text-sm">
-            {formError}
-          </p>
-        ) : null}
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? <Spinner /> : null}
-          {t("submit")}
-        </Button>
+        <FormErrorMessage message={formError} />
+        <SubmitButton isSubmitting={form.formState.isSubmitting}>{t("submit")}</SubmitButton>
       </form>
     </Form>
   );
@@ -126,16 +94,10 @@ function EmailRegisterForm() {
 function RegistrationDisabled() {
   const t = useTranslations("register.disabled");
   return (
-    <Card className="w-full max-w-sm">
-      <CardHeader>
-        <CardTitle className="text-xl">{t("title")}</CardTitle>
-        <CardDescription>{t("description")}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Button asChild variant="outline" className="w-full">
-          <Link href="/login">{t("backToLogin")}</Link>
-        </Button>
-      </CardContent>
-    </Card>
+    <AuthCard title={t("title")} description={t("description")} className="w-full max-w-sm">
+      <Button asChild variant="outline" className="w-full">
+        <Link href="/login">{t("backToLogin")}</Link>
+      </Button>
+    </AuthCard>
   );
 }

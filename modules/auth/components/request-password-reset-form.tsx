@@ -10,15 +10,13 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
+import { Form } from "@/components/ui/form";
 import { useAppConfig } from "@/modules/config/components/config-provider";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
 import { requestPasswordResetSchema, type RequestPasswordResetInput } from "../auth.schemas";
 import { findMailProvider, getMailProviderUrl } from "../mail-providers";
+import { AuthCard } from "./auth-card";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 
 export function RequestPasswordResetForm() {
@@ -50,45 +48,27 @@ export function RequestPasswordResetForm() {
   if (!config.auth.isPasswordResetEnabled) return null;
   if (sentToEmail !== null) return <ResetMailSent email={sentToEmail} />;
   return (
-    <Card className="w-full max-w-sm">
-      <CardHeader>
-        <CardTitle className="text-xl">{t("title")}</CardTitle>
-        <CardDescription>{t("description")}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
-            <FormField
-              control={form.control}
-              name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t("email")}</FormLabel>
-                  <FormControl>
-                    <Input type="email" autoComplete="email" placeholder={t("emailPlaceholder")} {...field} />
-                  </FormControl>
-                  <TranslatedFormMessage />
-                </FormItem>
-              )}
-            />
-            {formError ? (
-              <p role="alert" className="text-destructive text-sm">
-                {formError}
-              </p>
-            ) : null}
-            <Button type="submit" disabled={form.formState.isSubmitting}>
-              {form.formState.isSubmitting ? <Spinner /> : null}
-              {t("submit")}
-            </Button>
-          </form>
-        </Form>
-        <p className="mt-6 text-center text-sm">
-          <Link href="/login" className="text-muted-foreground hover:text-foreground hover:underline">
-            {t("backToLogin")}
-          </Link>
-        </p>
-      </CardContent>
-    </Card>
+    <AuthCard title={t("title")} description={t("description")} className="w-full max-w-sm">
+      <Form {...form}>
+        <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
+          <TextFormField
+            control={form.control}
+            name="email"
+            label={t("email")}
+            type="email"
+            autoComplete="email"
+            placeholder={t("emailPlaceholder")}
+          />
+          <FormErrorMessage message={formError} />
+          <SubmitButton isSubmitting={form.formState.isSubmitting}>{t("submit")}</SubmitButton>
+        </form>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link href="/login" className="text-muted-foreground hover:text-foreground hover:underline">
+          {t("backToLogin")}
+        </Link>
+      </p>
+    </AuthCard>
   );
 }
 
@@ -96,24 +76,23 @@ function ResetMailSent({ email }: { email: string }) {
   const t = useTranslations("requestPasswordReset");
   const mailProvider = findMailProvider(email);
   return (
-    <Card className="w-full max-w-sm">
-      <CardHeader>
-        <CardTitle className="text-xl">{t("sent.title")}</CardTitle>
-        <CardDescription>{t("sent.description")}</CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-2">
-        {mailProvider ? (
-          <Button asChild>
-            <a href={getMailProviderUrl({ provider: mailProvider })} target="_blank" rel="noopener noreferrer">
-              {t("sent.openMailProvider", { provider: mailProvider.name })}
-              <ExternalLinkIcon aria-hidden />
-            </a>
-          </Button>
-        ) : null}
-        <Button asChild variant="outline">
-          <Link href="/login">{t("backToLogin")}</Link>
+    <AuthCard
+      title={t("sent.title")}
+      description={t("sent.description")}
+      className="w-full max-w-sm"
+      contentClassName="flex flex-col gap-2"
+    >
+      {mailProvider ? (
+        <Button asChild>
+          <a href={getMailProviderUrl({ provider: mailProvider })} target="_blank" rel="noopener noreferrer">
+            {t("sent.openMailProvider", { provider: mailProvider.name })}
+            <ExternalLinkIcon aria-hidden />
+          </a>
         </Button>
-      </CardContent>
-    </Card>
+      ) : null}
+      <Button asChild variant="outline">
+        <Link href="/login">{t("backToLogin")}</Link>
+      </Button>
+    </AuthCard>
   );
 }

@@ -8,14 +8,12 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
+import { Form } from "@/components/ui/form";
 import { useAppConfig } from "@/modules/config/components/config-provider";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
 import { resetPasswordSchema, type ResetPasswordInput } from "../auth.schemas";
+import { AuthCard } from "./auth-card";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 
 export function ResetPasswordForm({ token }: { token: string }) {
@@ -44,56 +42,31 @@ export function ResetPasswordForm({ token }: { token: string }) {
   if (!config.auth.isPasswordResetEnabled) return null;
   if (isDone) return <PasswordResetDone />;
   return (
-    <Card className="w-full max-w-sm">
-      <CardHeader>
-        <CardTitle className="text-xl">{t("title")}</CardTitle>
-        <CardDescription>{t("description")}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
-            <FormField
-              control={form.control}
-              name="newPassword"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t("newPassword")}</FormLabel>
-                  <FormControl>
-                    <Input type="password" autoComplete="new-password" {...field} />
-                  </FormControl>
-                  <TranslatedFormMessage />
-                </FormItem>
-              )}
-            />
-            {formError ? (
-              <p role="alert" className="text-destructive text-sm">
-                {formError}
-              </p>
-            ) : null}
-            <Button type="submit" disabled={form.formState.isSubmitting}>
-              {form.formState.isSubmitting ? <Spinner /> : null}
-              {t("submit")}
-            </Button>
-          </form>
-        </Form>
-      </CardContent>
-    </Card>
+    <AuthCard title={t("title")} description={t("description")} className="w-full max-w-sm">
+      <Form {...form}>
+        <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
+          <TextFormField
+            control={form.control}
+            name="newPassword"
+            label={t("newPassword")}
+            type="password"
+            autoComplete="new-password"
+          />
+          <FormErrorMessage message={formError} />
+          <SubmitButton isSubmitting={form.formState.isSubmitting}>{t("submit")}</SubmitButton>
+        </form>
+      </Form>
+    </AuthCard>
   );
 }
 
 function PasswordResetDone() {
   const t = useTranslations("resetPassword.done");
   return (
-    <Card className="w-full max-w-sm">
-      <CardHeader>
-        <CardTitle className="text-xl">{t("title")}</CardTitle>
-        <CardDescription>{t("description")}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Button asChild className="w-full">
-          <Link href="/login">{t("goToLogin")}</Link>
-        </Button>
-      </CardContent>
-    </Card>
+    <AuthCard title={t("title")} description={t("description")} className="w-full max-w-sm">
+      <Button asChild className="w-full">
+        <Link href="/login">{t("goToLogin")}</Link>
+      </Button>
+    </AuthCard>
   );
 }

@@ -6,14 +6,11 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Form, FormControl, FormField, FormItem } from "@/components/ui/form";
-import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
+import { Form } from "@/components/ui/form";
 import { authClient } from "@/modules/auth/auth.client";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
 import { ApiError, apiFetch } from "@/modules/shared/api/api-client";
+import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { updateUserSchema, type UpdateUserInput } from "../users.schemas";
 
 async function refreshSession() {
@@ -53,28 +50,19 @@ export function FullNameCard({ currentName }: { currentName: string }) {
       <CardContent>
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit)} className="flex flex-col gap-4" noValidate>
-            <FormField
+            <TextFormField
               control={form.control}
               name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormControl>
-                    <Input aria-label={t("title")} autoComplete="name" placeholder={t("placeholder")} {...field} />
-                  </FormControl>
-                  <TranslatedFormMessage />
-                </FormItem>
-              )}
+              label={t("title")}
+              hideLabel
+              autoComplete="name"
+              placeholder={t("placeholder")}
             />
-            {formError ? (
-              <p role="alert" className="text-destructive text-sm">
-                {formError}
-              </p>
-            ) : null}
+            <FormErrorMessage message={formError} />
             <div>
-              <Button type="submit" disabled={isUnchanged || form.formState.isSubmitting}>
-                {form.formState.isSubmitting ? <Spinner /> : null}
+              <SubmitButton isSubmitting={form.formState.isSubmitting} disabled={isUnchanged}>
                 {t("submit")}
-              </Button>
+              </SubmitButton>
             </div>
           </form>
         </Form>
