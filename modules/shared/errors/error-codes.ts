@@ -9,6 +9,16 @@ export const ERROR_HTTP_STATUSES = {
   "resource.not_found": 404,
   "service.unavailable": 503,
   "mail.send_failed": 503,
+  "email_callback.not_found": 404,
+  "email_callback.already_exists": 409,
+  "email_callback.username_not_allowed": 400,
+  "email_callback.invalid_domain": 400,
+  "email_callback.webhook_url_not_allowed": 400,
+  "email_callbacks.limit_reached": 403,
+  "email_processing.not_found": 404,
+  "api_key.not_found": 404,
+  "api_keys.limit_reached": 403,
+  "api_keys.session_required": 403,
   "internal.error": 500,
 } as const satisfies Record<string, number>;
 

@@ -1,0 +1,102 @@
+// The email callback form's schema: the same zod schema validates the dashboard form and the
+// API route. Messages are i18n keys (emailCallbacks.form.validation.*), shown translated; a
+// reserved username carries the API error code it maps to.
+import { z } from "zod";
+import {
+  MAX_ALLOWED_ORIGINS,
+  RESERVED_USERNAMES,
+  USERNAME_CHARACTERS_PATTERN,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+  WEBHOOK_SECRET_MAX_LENGTH,
+  WEBHOOK_SECRET_MIN_LENGTH,
+} from "./email-callbacks.constants";
+
+const V = "emailCallbacks.form.validation";
+
+export const usernameSchema = z
+  .string({ error: `${V}.usernameRequired` })
+  .trim()
+  .toLowerCase()
+  .min(1, `${V}.usernameRequired`)
+  .regex(USERNAME_CHARACTERS_PATTERN, `${V}.usernameCharacters`)
+  .min(USERNAME_MIN_LENGTH, `${V}.usernameTooShort`)
+  .max(USERNAME_MAX_LENGTH, `${V}.usernameTooLong`)
+  .regex(USERNAME_PATTERN, `${V}.usernameEdges`)
+  .refine((username) => !RESERVED_USERNAMES.has(username), {
+    message: `${V}.usernameNotAllowed`,
+    params: { appErrorCode: "email_callback.username_not_allowed" },
+  });
+
+export const webhookUrlSchema = z
+  .string({ error: `${V}.webhookUrlRequired` })
+  .trim()
+  .min(1, `${V}.webhookUrlRequired`)
+  .max(2048, `${V}.webhookUrlInvalid`)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, `${V}.webhookUrlInvalid`);
+
+/** Empty means "no secret". */
+export const webhookSecretSchema = z
+  .string()
+  .refine((value) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH, `${V}.webhookSecretTooShort`)
+  .refine((value) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, `${V}.webhookSecretTooLong`);
+
+/** A sender address, or `@domain` for every sender of a domain. */
+export const allowedOriginSchema = z
+  .string({ error: `${V}.allowedOriginRequired` })
+  .trim()
+  .toLowerCase()
+  .min(1, `${V}.allowedOriginRequired`)
+  .refine(
+    (value) => z.email().safeParse(value.startsWith("@") ? `sender${value}` : value).success,
+    `${V}.allowedOriginInvalid`,
+  );
+
+export const domainSchema = z.string({ error: `${V}.domainInvalid` }).trim().toLowerCase().min(1, `${V}.domainInvalid`);
+
+export const createEmailCallbackSchema = z.object({
+  domain: domainSchema,
+  username: usernameSchema,
+  webhookUrl: webhookUrlSchema,
+  webhookSecret: webhookSecretSchema.optional(),
+  allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, `${V}.allowedOriginsTooMany`).default([]),
+});
+
+export const updateEmailCallbackSchema = z
+  .object({
+    domain: domainSchema,
+    username: usernameSchema,
+    webhookUrl: webhookUrlSchema,
+    /** Sent only when changed; "" removes the secret. */
+    webhookSecret: webhookSecretSchema,
+    allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, `${V}.allowedOriginsTooMany`),
+    isEnabled: z.boolean(),
+  })
+  .partial();
+
+export type CreateEmailCallbackInput = z.infer<typeof createEmailCallbackSchema>;
+export type UpdateEmailCallbackInput = z.infer<typeof updateEmailCallbackSchema>;
+
+/** The form's values (the form always holds every field; allowed origins as objects for useFieldArray). */
+export const emailCallbackFormSchema = z.object({
+  domain: domainSchema,
+  username: usernameSchema,
+  webhookUrl: webhookUrlSchema,
+  webhookSecret: webhookSecretSchema,
+  allowedOrigins: z.array(z.object({ value: allowedOriginSchema })).max(MAX_ALLOWED_ORIGINS, `${V}.allowedOriginsTooMany`),
+});
+
+export type EmailCallbackFormValues = z.input<typeof emailCallbackFormSchema>;
+
+export const listProcessingsQuerySchema = z.object({
+  pageIndex: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  pageSize: z.coerce.number().int().min(1).max(100).default(15),
+});

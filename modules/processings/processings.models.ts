@@ -1,0 +1,44 @@
+// The inbox rows as the API shows them.
+export const PROCESSING_STATUSES = ["success", "error", "not-processed", "pending"] as const;
+export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+
+export const PROCESSING_ERRORS = ["from-address-not-allowed", "webhook-failed", "not-enabled", "unknown"] as const;
+
+export type ApiEmailProcessing = {
+  id: string;
+  fromAddress: string;
+  subject: string;
+  status: ProcessingStatus;
+  error: string | null;
+  webhookResponseStatusCode: number | null;
+  createdAt: string;
+};
+
+export type ProcessingRecord = {
+  id: string;
+  fromAddress: string;
+  subject: string;
+  status: string;
+  error: string | null;
+  webhookResponseStatusCode: number | null;
+  createdAt: Date;
+};
+
+export type ApiProcessingsPage = {
+  emailProcessings: ApiEmailProcessing[];
+  emailProcessingsCount: number;
+  pageIndex: number;
+  pageSize: number;
+};
+
+export function formatProcessingForApi(processing: ProcessingRecord): ApiEmailProcessing {
+  return {
+    id: processing.id,
+    fromAddress: processing.fromAddress,
+    subject: processing.subject,
+    status: processing.status as ProcessingStatus,
+    error: processing.error,
+    webhookResponseStatusCode: processing.webhookResponseStatusCode,
+    createdAt: processing.createdAt.toISOString(),
+  };
+}
