@@ -1,8 +1,15 @@
 // The one error type of the application. Features create them through factories in their
 // `*.errors.ts`; toErrorResponse turns any thrown value into the API's error body.
-import { getHttpStatusForCode, type ErrorCode } from "./error-codes";
+import { ERROR_HTTP_STATUSES, getHttpStatusForCode, type ErrorCode } from "./error-codes";
+
+function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_HTTP_STATUSES, code);
+}
 
 export type FieldIssue = { path: string; code: string; message: string };
+
+/** A field issue as validation produced it: a schema rule may name the API error code it stands for. */
+export type ValidationIssue = FieldIssue & { appErrorCode?: string };
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -43,8 +50,19 @@ export const createUnauthorizedError = () =>
 export const createNotFoundError = (what = "resource") =>
   new AppError({ code: "resource.not_found", message: `The ${what} was not found.` });
 
-export const createInvalidBodyError = (fields: FieldIssue[]) =>
-  new AppError({ code: "request.invalid_body", message: "The request body is invalid.", fields });
+const toFieldIssue = ({ path, code, message }: ValidationIssue): FieldIssue => ({ path, code, message });
+
+/**
+ * 400 request.invalid_body with every invalid field — unless a failed rule names its own error
+ * code (such as email_callback.username_not_allowed), which then answers for the whole body.
+ */
+export function createInvalidBodyError(issues: ValidationIssue[]): AppError {
+  const coded = issues.find((issue) => issue.appErrorCode && isErrorCode(issue.appErrorCode));
+  if (coded?.appErrorCode && isErrorCode(coded.appErrorCode)) {
+    return new AppError({ code: coded.appErrorCode, message: coded.message, fields: issues.map(toFieldIssue) });
+  }
+  return new AppError({ code: "request.invalid_body", message: "The request body is invalid.", fields: issues.map(toFieldIssue) });
+}
 
 export const createInvalidQueryError = (fields: FieldIssue[]) =>
   new AppError({ code: "request.invalid_query", message: "The query parameters are invalid.", fields });

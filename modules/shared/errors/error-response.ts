@@ -1,17 +1,21 @@
 // Turns any thrown value into `{"error":{"code","message"}}` with the code's HTTP status.
 // Unknown and internal errors become internal.error / 500 and leak nothing; they are logged.
 import { ZodError } from "zod";
-import { AppError, createInternalError, createInvalidBodyError, type FieldIssue } from "./app-error";
+import { AppError, createInternalError, createInvalidBodyError, type FieldIssue, type ValidationIssue } from "./app-error";
 import { translateToEnglish } from "./validation-messages";
 
 export type ErrorBody = { error: { code: string; message: string; fields?: FieldIssue[] } };
 
-export function toFieldIssues(error: ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join("."),
-    code: issue.code,
-    message: translateToEnglish(issue.message),
-  }));
+export function toFieldIssues(error: ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => {
+    const appErrorCode = issue.code === "custom" ? (issue.params as { appErrorCode?: unknown } | undefined)?.appErrorCode : undefined;
+    return {
+      path: issue.path.map(String).join("."),
+      code: issue.code,
+      message: translateToEnglish(issue.message),
+      ...(typeof appErrorCode === "string" ? { appErrorCode } : {}),
+    };
+  });
 }
 
 export function normalizeError(error: unknown): AppError {

@@ -1,0 +1,33 @@
+import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
+import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
+import { updateEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
+import {
+  deleteEmailCallback,
+  getEmailCallbackOrThrow,
+  updateEmailCallback,
+} from "@/modules/email-callbacks/email-callbacks.usecases";
+import { parseJsonBody, withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+type Params = { emailCallbackId: string };
+
+export const GET = withCaller<Params>(async ({ caller, params }) => {
+  const { repository } = await getEmailCallbackDependencies();
+  const emailCallback = await getEmailCallbackOrThrow({ id: params.emailCallbackId, userId: caller.userId, repository });
+  return Response.json({ emailCallback: formatEmailCallbackForApi(emailCallback) });
+});
+
+export const PUT = withCaller<Params>(async ({ request, caller, params }) => {
+  const input = await parseJsonBody(request, updateEmailCallbackSchema);
+  const { repository, rules } = await getEmailCallbackDependencies();
+  const owner = { userId: caller.userId, planId: caller.user.planId };
+  const { emailCallback } = await updateEmailCallback({ id: params.emailCallbackId, owner, input, rules, repository });
+  return Response.json({ emailCallback: formatEmailCallbackForApi(emailCallback) });
+});
+
+export const DELETE = withCaller<Params>(async ({ caller, params }) => {
+  const { repository } = await getEmailCallbackDependencies();
+  await deleteEmailCallback({ id: params.emailCallbackId, userId: caller.userId, repository });
+  return new Response(null, { status: 204 });
+});

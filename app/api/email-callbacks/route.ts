@@ -1,0 +1,21 @@
+import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
+import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
+import { createEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
+import { createEmailCallback, listEmailCallbacks } from "@/modules/email-callbacks/email-callbacks.usecases";
+import { parseJsonBody, withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withCaller(async ({ caller }) => {
+  const { repository } = await getEmailCallbackDependencies();
+  const { emailCallbacks } = await listEmailCallbacks({ userId: caller.userId, repository });
+  return Response.json({ emailCallbacks: emailCallbacks.map(formatEmailCallbackForApi) });
+});
+
+export const POST = withCaller(async ({ request, caller }) => {
+  const input = await parseJsonBody(request, createEmailCallbackSchema);
+  const { repository, rules } = await getEmailCallbackDependencies();
+  const owner = { userId: caller.userId, planId: caller.user.planId };
+  const { emailCallback } = await createEmailCallback({ owner, input, rules, repository });
+  return Response.json({ emailCallback: formatEmailCallbackForApi(emailCallback) }, { status: 201 });
+});

@@ -1,0 +1,90 @@
+// Query keys, fetchers and hooks of email callbacks. After every change the callback list is
+// refetched (specification §4); an updated callback also replaces its cached detail.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "@/modules/shared/api/api-client";
+import type { ApiEmailCallback } from "./email-callbacks.models";
+import type { CreateEmailCallbackInput, UpdateEmailCallbackInput } from "./email-callbacks.schemas";
+
+export const emailCallbackQueryKeys = {
+  all: ["email-callbacks"] as const,
+  list: () => [...emailCallbackQueryKeys.all, "list"] as const,
+  details: () => [...emailCallbackQueryKeys.all, "detail"] as const,
+  detail: (emailCallbackId: string) => [...emailCallbackQueryKeys.details(), emailCallbackId] as const,
+};
+
+const emailCallbackPath = (emailCallbackId: string) => `/api/email-callbacks/${encodeURIComponent(emailCallbackId)}`;
+
+export async function fetchEmailCallbacks(): Promise<ApiEmailCallback[]> {
+  const { emailCallbacks } = await apiFetch<{ emailCallbacks: ApiEmailCallback[] }>("/api/email-callbacks");
+  return emailCallbacks;
+}
+
+export async function fetchEmailCallback(emailCallbackId: string): Promise<ApiEmailCallback> {
+  const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>(emailCallbackPath(emailCallbackId));
+  return emailCallback;
+}
+
+export function useEmailCallbacks() {
+  return useQuery({ queryKey: emailCallbackQueryKeys.list(), queryFn: fetchEmailCallbacks });
+}
+
+export function useEmailCallback(emailCallbackId: string) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: emailCallbackQueryKeys.detail(emailCallbackId),
+    queryFn: () => fetchEmailCallback(emailCallbackId),
+    // Shown at once when coming from the list; refetched in the background.
+    placeholderData: () =>
+      queryClient
+        .getQueryData<ApiEmailCallback[]>(emailCallbackQueryKeys.list())
+        ?.find((emailCallback) => emailCallback.id === emailCallbackId),
+  });
+}
+
+export function useCreateEmailCallback() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: CreateEmailCallbackInput) => {
+      const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>("/api/email-callbacks", {
+        method: "POST",
+        body: input,
+      });
+      return emailCallback;
+    },
+    onSuccess: async (emailCallback) => {
+      queryClient.setQueryData(emailCallbackQueryKeys.detail(emailCallback.id), emailCallback);
+      await queryClient.invalidateQueries({ queryKey: emailCallbackQueryKeys.list() });
+    },
+  });
+}
+
+export function useUpdateEmailCallback() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ emailCallbackId, input }: { emailCallbackId: string; input: UpdateEmailCallbackInput }) => {
+      const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>(emailCallbackPath(emailCallbackId), {
+        method: "PUT",
+        body: input,
+      });
+      return emailCallback;
+    },
+    onSuccess: async (emailCallback) => {
+      queryClient.setQueryData(emailCallbackQueryKeys.detail(emailCallback.id), emailCallback);
+      await queryClient.invalidateQueries({ queryKey: emailCallbackQueryKeys.list() });
+    },
+  });
+}
+
+export function useDeleteEmailCallback() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (emailCallbackId: string) => {
+      await apiFetch<null>(emailCallbackPath(emailCallbackId), { method: "DELETE" });
+      return emailCallbackId;
+    },
+    onSuccess: async (emailCallbackId) => {
+      queryClient.removeQueries({ queryKey: emailCallbackQueryKeys.detail(emailCallbackId) });
+      await queryClient.invalidateQueries({ queryKey: emailCallbackQueryKeys.list() });
+    },
+  });
+}

@@ -1,0 +1,171 @@
+// The rules of email callbacks. Repositories and the webhook-target check come in as arguments.
+import type { Config } from "@/modules/config/config";
+import { createId } from "@/modules/shared/ids";
+import { checkWebhookTarget } from "@/modules/shared/net/webhook-target";
+import { RESERVED_USERNAMES } from "./email-callbacks.constants";
+import {
+  createEmailCallbackAlreadyExistsError,
+  createEmailCallbackNotFoundError,
+  createEmailCallbacksLimitReachedError,
+  createInvalidDomainError,
+  createUsernameNotAllowedError,
+  createWebhookUrlNotAllowedError,
+} from "./email-callbacks.errors";
+import type { EmailCallbackRecord } from "./email-callbacks.models";
+import { AddressTakenError, type EmailCallbackChanges, type EmailCallbacksRepository } from "./email-callbacks.repository";
+import type { CreateEmailCallbackInput, UpdateEmailCallbackInput } from "./email-callbacks.schemas";
+
+export type EmailCallbackRules = Pick<Config, "emailDomains" | "plans"> & {
+  webhook: Pick<Config["webhook"], "allowPrivateTargets">;
+};
+
+type Owner = { userId: string; planId: string };
+
+export function getMaxEmailCallbacks(rules: EmailCallbackRules, planId: string): number {
+  return planId === "pro" ? rules.plans.pro.maxEmails : rules.plans.free.maxEmails;
+}
+
+function ensureAddressRules({
+  domain,
+  username,
+  rules,
+}: {
+  domain: string;
+  username: string;
+  rules: EmailCallbackRules;
+}) {
+  if (!rules.emailDomains.includes(domain)) throw createInvalidDomainError(rules.emailDomains);
+  if (RESERVED_USERNAMES.has(username)) throw createUsernameNotAllowedError();
+}
+
+async function ensureWebhookUrlAllowed(webhookUrl: string, rules: EmailCallbackRules) {
+  const verdict = await checkWebhookTarget(webhookUrl, { allowPrivateTargets: rules.webhook.allowPrivateTargets });
+  if (!verdict.isAllowed) throw createWebhookUrlNotAllowedError();
+}
+
+export async function getEmailCallbackOrThrow({
+  id,
+  userId,
+  repository,
+}: {
+  id: string;
+  userId: string;
+  repository: EmailCallbacksRepository;
+}): Promise<EmailCallbackRecord> {
+  const callback = await repository.findEmailCallback(id, userId);
+  if (!callback) throw createEmailCallbackNotFoundError();
+  return callback;
+}
+
+export async function listEmailCallbacks({ userId, repository }: { userId: string; repository: EmailCallbacksRepository }) {
+  return { emailCallbacks: await repository.listEmailCallbacks(userId) };
+}
+
+export async function createEmailCallback({
+  owner,
+  input,
+  rules,
+  repository,
+}: {
+  owner: Owner;
+  input: CreateEmailCallbackInput;
+  rules: EmailCallbackRules;
+  repository: EmailCallbacksRepository;
+}): Promise<{ emailCallback: EmailCallbackRecord }> {
+  ensureAddressRules({ domain: input.domain, username: input.username, rules });
+  const limit = getMaxEmailCallbacks(rules, owner.planId);
+  if ((await repository.countEmailCallbacks(owner.userId)) >= limit) throw createEmailCallbacksLimitReachedError(limit);
+  if (await repository.isAddressTaken({ domain: input.domain, username: input.username })) {
+    throw createEmailCallbackAlreadyExistsError();
+  }
+  await ensureWebhookUrlAllowed(input.webhookUrl, rules);
+  try {
+    const emailCallback = await repository.createEmailCallback({
+      id: createId("emailCallback"),
+      userId: owner.userId,
+      domain: input.domain,
+      username: input.username,
+      webhookUrl: input.webhookUrl,
+      webhookSecret: input.webhookSecret ? input.webhookSecret : null,
+      allowedOrigins: [...new Set(input.allowedOrigins)],
+    });
+    return { emailCallback };
+  } catch (error) {
+    if (error instanceof AddressTakenError) throw createEmailCallbackAlreadyExistsError();
+    throw error;
+  }
+}
+
+export async function updateEmailCallback({
+  id,
+  owner,
+  input,
+  rules,
+  repository,
+}: {
+  id: string;
+  owner: Owner;
+  input: UpdateEmailCallbackInput;
+  rules: EmailCallbackRules;
+  repository: EmailCallbacksRepository;
+}): Promise<{ emailCallback: EmailCallbackRecord }> {
+  const current = await getEmailCallbackOrThrow({ id, userId: owner.userId, repository });
+  const domain = input.domain ?? current.domain;
+  const username = input.username ?? current.username;
+  const isAddressChanged = domain !== current.domain || username !== current.username;
+  if (isAddressChanged) {
+    ensureAddressRules({ domain, username, rules });
+    if (await repository.isAddressTaken({ domain, username, exceptId: id })) throw createEmailCallbackAlreadyExistsError();
+  }
+  if (input.webhookUrl !== undefined && input.webhookUrl !== current.webhookUrl) {
+    await ensureWebhookUrlAllowed(input.webhookUrl, rules);
+  }
+  const changes: EmailCallbackChanges = {
+    ...(isAddressChanged ? { domain, username } : {}),
+    ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
+    ...(input.webhookSecret !== undefined ? { webhookSecret: input.webhookSecret === "" ? null : input.webhookSecret } : {}),
+    ...(input.allowedOrigins !== undefined ? { allowedOrigins: [...new Set(input.allowedOrigins)] } : {}),
+    ...(input.isEnabled !== undefined ? { isEnabled: input.isEnabled } : {}),
+  };
+  try {
+    return { emailCallback: await repository.updateEmailCallback(id, changes) };
+  } catch (error) {
+    if (error instanceof AddressTakenError) throw createEmailCallbackAlreadyExistsError();
+    throw error;
+  }
+}
+
+/** Frees the address at once; the inbox history stays in the database but out of every API. */
+export async function deleteEmailCallback({
+  id,
+  userId,
+  repository,
+}: {
+  id: string;
+  userId: string;
+  repository: EmailCallbacksRepository;
+}) {
+  await getEmailCallbackOrThrow({ id, userId, repository });
+  await repository.softDeleteEmailCallback(id);
+}
+
+export async function listEmailProcessings({
+  emailCallbackId,
+  userId,
+  pageIndex,
+  pageSize,
+  repository,
+}: {
+  emailCallbackId: string;
+  userId: string;
+  pageIndex: number;
+  pageSize: number;
+  repository: EmailCallbacksRepository;
+}) {
+  await getEmailCallbackOrThrow({ id: emailCallbackId, userId, repository });
+  const [emailProcessings, emailProcessingsCount] = await Promise.all([
+    repository.listProcessings(emailCallbackId, { skip: pageIndex * pageSize, take: pageSize }),
+    repository.countProcessings(emailCallbackId),
+  ]);
+  return { emailProcessings, emailProcessingsCount, pageIndex, pageSize };
+}

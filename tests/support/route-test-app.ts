@@ -1,0 +1,68 @@
+// An app for route-handler integration tests: a fresh migrated database, the process config and
+// auth set to it, users signed up through better-auth, and a helper calling route handlers.
+import os from "node:os";
+import path from "node:path";
+import { createAuth, setProcessAuth, type Auth } from "@/modules/auth/auth.server";
+import { loadConfig, setProcessConfig, type Config } from "@/modules/config/config";
+import { setProcessDatabase, type Database } from "@/modules/db/db";
+import { createAuthTestClient, TEST_BASE_URL } from "./auth-client";
+import { createTestDatabase } from "./test-database";
+
+export type RouteHandler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+
+export type TestUser = { userId: string; email: string; headers: Record<string, string> };
+
+export async function startRouteTestApp(environment: Record<string, string> = {}) {
+  const config: Config = loadConfig({
+    DATA_DIR: path.join(os.tmpdir(), "hookmail-route-tests"),
+    AUTH_SECRET: "route-test-secret-route-test-secret-route",
+    AUTH_RATE_LIMIT_ENABLED: "false",
+    EMAIL_DOMAINS: "hookmail.test,example.org",
+    ...environment,
+  });
+  setProcessConfig(config);
+  const database: Database = await createTestDatabase();
+  setProcessDatabase(database);
+  const auth: Auth = createAuth({ config, prisma: database.prisma, mailer: { send: async () => undefined } });
+  setProcessAuth(auth);
+  let userCounter = 0;
+
+  return {
+    config,
+    database,
+    async signUp(label = "user"): Promise<TestUser> {
+      userCounter += 1;
+      const email = `${label}-${userCounter}-${Date.now()}@example.com`;
+      const client = createAuthTestClient(auth);
+      const response = await client.call("/sign-up/email", {
+        method: "POST",
+        body: { email, password: "correct-horse-battery", name: `Test ${label}` },
+      });
+      if (response.status !== 200) throw new Error(`sign-up failed with ${response.status}`);
+      const { user } = (await response.json()) as { user: { id: string } };
+      return { userId: user.id, email, headers: { Cookie: client.cookieHeader() } };
+    },
+    async call<Params>(
+      handler: RouteHandler<Params>,
+      {
+        path: requestPath,
+        method = "GET",
+        body,
+        headers = {},
+        params,
+      }: { path: string; method?: string; body?: unknown; headers?: Record<string, string>; params?: Params },
+    ) {
+      const request = new Request(`${TEST_BASE_URL}${requestPath}`, {
+        method,
+        headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const response = await handler(request, { params: Promise.resolve((params ?? {}) as Params) });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+    },
+    close: () => database.close(),
+  };
+}
+
+export type RouteTestApp = Awaited<ReturnType<typeof startRouteTestApp>>;
