@@ -1,14 +1,47 @@
-// Who is calling a route: the signed-in user of the session cookie. (API keys join in a later
-// issue through the same function, with the same owner rules.)
+// Who is calling a route: the owner of the API key in `Authorization: Bearer hm_…`, or else the
+// signed-in user of the session cookie. A request that carries an Authorization header is judged
+// on that header alone: a malformed, unknown or deleted key gives no caller (so 401), even when a
+// valid session cookie comes along. Keys are looked up on every call (no cache), so a deleted key
+// stops working at once.
+import { findApiKeyOwnerByToken } from "@/modules/api-keys/api-keys.usecases";
+import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
+import { getPrisma } from "@/modules/db/db";
+import { createUsersRepository } from "@/modules/users/users.repository";
 import { getAuth } from "./auth.server";
 
-export type Caller = {
-  userId: string;
-  user: { id: string; email: string; name: string; planId: string; emailVerified: boolean };
-  via: "session";
-};
+export const CALLER_KINDS = ["session", "api-key"] as const;
+export type CallerKind = (typeof CALLER_KINDS)[number];
+
+export type CallerUser = { id: string; email: string; name: string; planId: string; emailVerified: boolean };
+
+export type Caller =
+  | { userId: string; user: CallerUser; via: "session" }
+  | { userId: string; user: CallerUser; via: "api-key"; apiKeyId: string };
 
 export async function findCaller(request: Request): Promise<Caller | null> {
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) return findApiKeyCaller(authorization);
+  return findSessionCaller(request);
+}
+
+/** The token of a `Bearer` authorization (scheme case-insensitive), or null for any other value. */
+export function parseBearerToken(authorization: string): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(authorization.trim());
+  return match?.[1] ?? null;
+}
+
+async function findApiKeyCaller(authorization: string): Promise<Caller | null> {
+  const token = parseBearerToken(authorization);
+  if (!token) return null;
+  const prisma = await getPrisma();
+  const owner = await findApiKeyOwnerByToken({ token, repository: createApiKeysRepository(prisma) });
+  if (!owner) return null;
+  const user = await createUsersRepository(prisma).findUserById(owner.userId);
+  if (!user) return null;
+  return { userId: user.id, user, via: "api-key", apiKeyId: owner.apiKeyId };
+}
+
+async function findSessionCaller(request: Request): Promise<Caller | null> {
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;

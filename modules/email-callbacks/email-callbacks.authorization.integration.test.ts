@@ -79,7 +79,8 @@ const ROUTES: Route[] = [
 describe.each(ROUTES)("$name", ({ run, ownerStatus }) => {
   it("answers 401 auth.unauthorized to no caller, and to an unknown API key", async () => {
     const id = await createCallback(owner.headers);
-    for (const headers of [{}, { Authorization: `Bearer hm_${"x".repeat(40)}` }, { Authorization: "Bearer not-a-key" }]) {
+    const callers: Record<string, string>[] = [{}, { Authorization: `Bearer hm_${"x".repeat(40)}` }, { Authorization: "Bearer not-a-key" }];
+    for (const headers of callers) {
       const response = await run(id, headers);
       expect(response.status).toBe(401);
       expect(response.body?.error.code).toBe("auth.unauthorized");

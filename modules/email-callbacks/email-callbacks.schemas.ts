@@ -13,27 +13,25 @@ import {
   WEBHOOK_SECRET_MIN_LENGTH,
 } from "./email-callbacks.constants";
 
-const V = "emailCallbacks.form.validation";
-
 export const usernameSchema = z
-  .string({ error: `${V}.usernameRequired` })
+  .string({ error: "emailCallbacks.form.validation.usernameRequired" })
   .trim()
   .toLowerCase()
-  .min(1, `${V}.usernameRequired`)
-  .regex(USERNAME_CHARACTERS_PATTERN, `${V}.usernameCharacters`)
-  .min(USERNAME_MIN_LENGTH, `${V}.usernameTooShort`)
-  .max(USERNAME_MAX_LENGTH, `${V}.usernameTooLong`)
-  .regex(USERNAME_PATTERN, `${V}.usernameEdges`)
+  .min(1, "emailCallbacks.form.validation.usernameRequired")
+  .regex(USERNAME_CHARACTERS_PATTERN, "emailCallbacks.form.validation.usernameCharacters")
+  .min(USERNAME_MIN_LENGTH, "emailCallbacks.form.validation.usernameTooShort")
+  .max(USERNAME_MAX_LENGTH, "emailCallbacks.form.validation.usernameTooLong")
+  .regex(USERNAME_PATTERN, "emailCallbacks.form.validation.usernameEdges")
   .refine((username) => !RESERVED_USERNAMES.has(username), {
-    message: `${V}.usernameNotAllowed`,
+    message: "emailCallbacks.form.validation.usernameNotAllowed",
     params: { appErrorCode: "email_callback.username_not_allowed" },
   });
 
 export const webhookUrlSchema = z
-  .string({ error: `${V}.webhookUrlRequired` })
+  .string({ error: "emailCallbacks.form.validation.webhookUrlRequired" })
   .trim()
-  .min(1, `${V}.webhookUrlRequired`)
-  .max(2048, `${V}.webhookUrlInvalid`)
+  .min(1, "emailCallbacks.form.validation.webhookUrlRequired")
+  .max(2048, "emailCallbacks.form.validation.webhookUrlInvalid")
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -41,33 +39,33 @@ export const webhookUrlSchema = z
     } catch {
       return false;
     }
-  }, `${V}.webhookUrlInvalid`);
+  }, "emailCallbacks.form.validation.webhookUrlInvalid");
 
 /** Empty means "no secret". */
 export const webhookSecretSchema = z
   .string()
-  .refine((value) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH, `${V}.webhookSecretTooShort`)
-  .refine((value) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, `${V}.webhookSecretTooLong`);
+  .refine((value) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH, "emailCallbacks.form.validation.webhookSecretTooShort")
+  .refine((value) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, "emailCallbacks.form.validation.webhookSecretTooLong");
 
 /** A sender address, or `@domain` for every sender of a domain. */
 export const allowedOriginSchema = z
-  .string({ error: `${V}.allowedOriginRequired` })
+  .string({ error: "emailCallbacks.form.validation.allowedOriginRequired" })
   .trim()
   .toLowerCase()
-  .min(1, `${V}.allowedOriginRequired`)
+  .min(1, "emailCallbacks.form.validation.allowedOriginRequired")
   .refine(
     (value) => z.email().safeParse(value.startsWith("@") ? `sender${value}` : value).success,
-    `${V}.allowedOriginInvalid`,
+    "emailCallbacks.form.validation.allowedOriginInvalid",
   );
 
-export const domainSchema = z.string({ error: `${V}.domainInvalid` }).trim().toLowerCase().min(1, `${V}.domainInvalid`);
+export const domainSchema = z.string({ error: "emailCallbacks.form.validation.domainInvalid" }).trim().toLowerCase().min(1, "emailCallbacks.form.validation.domainInvalid");
 
 export const createEmailCallbackSchema = z.object({
   domain: domainSchema,
   username: usernameSchema,
   webhookUrl: webhookUrlSchema,
   webhookSecret: webhookSecretSchema.optional(),
-  allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, `${V}.allowedOriginsTooMany`).default([]),
+  allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany").default([]),
 });
 
 export const updateEmailCallbackSchema = z
@@ -77,7 +75,7 @@ export const updateEmailCallbackSchema = z
     webhookUrl: webhookUrlSchema,
     /** Sent only when changed; "" removes the secret. */
     webhookSecret: webhookSecretSchema,
-    allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, `${V}.allowedOriginsTooMany`),
+    allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
     isEnabled: z.boolean(),
   })
   .partial();
@@ -91,7 +89,7 @@ export const emailCallbackFormSchema = z.object({
   username: usernameSchema,
   webhookUrl: webhookUrlSchema,
   webhookSecret: webhookSecretSchema,
-  allowedOrigins: z.array(z.object({ value: allowedOriginSchema })).max(MAX_ALLOWED_ORIGINS, `${V}.allowedOriginsTooMany`),
+  allowedOrigins: z.array(z.object({ value: allowedOriginSchema })).max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
 });
 
 export type EmailCallbackFormValues = z.input<typeof emailCallbackFormSchema>;

@@ -1,8 +1,9 @@
 // The thin edge of every API route: errors mapped once, the caller resolved once, and the
 // request's body or query parsed with the feature's zod schema.
 import type { z } from "zod";
-import { findCaller, type Caller } from "@/modules/auth/caller";
-import { createInvalidBodyError, createInvalidQueryError, createUnauthorizedError } from "../errors/app-error";
+import { createApiKeysSessionRequiredError } from "@/modules/api-keys/api-keys.errors";
+import { CALLER_KINDS, findCaller, type Caller, type CallerKind } from "@/modules/auth/caller";
+import { AppError, createInvalidBodyError, createInvalidQueryError, createUnauthorizedError } from "../errors/app-error";
 import { toErrorResponse, toFieldIssues } from "../errors/error-response";
 
 type RouteContext<Params> = { params: Promise<Params> };
@@ -20,15 +21,31 @@ export function withErrors<Params = Record<string, never>>(
   };
 }
 
-/** A route for signed-in callers only: answers 401 auth.unauthorized when there is none. */
+export type WithCallerOptions = {
+  /** The kinds of caller the route serves (default: both); another kind gets 403. */
+  allow?: readonly CallerKind[];
+};
+
+/**
+ * A route for signed-in callers only (a session, or an API key unless `allow` leaves it out):
+ * answers 401 auth.unauthorized when there is none, 403 when its kind is not allowed
+ * (api_keys.session_required for an API key on a session-only route).
+ */
 export function withCaller<Params = Record<string, never>>(
   handler: (args: { request: Request; params: Params; caller: Caller }) => Promise<Response>,
+  { allow = CALLER_KINDS }: WithCallerOptions = {},
 ) {
   return withErrors<Params>(async ({ request, params }) => {
     const caller = await findCaller(request);
     if (!caller) throw createUnauthorizedError();
+    if (!allow.includes(caller.via)) throw createCallerKindNotAllowedError(caller.via);
     return handler({ request, params, caller });
   });
+}
+
+function createCallerKindNotAllowedError(via: CallerKind): AppError {
+  if (via === "api-key") return createApiKeysSessionRequiredError();
+  return new AppError({ code: "auth.forbidden", message: "This call needs an API key." });
 }
 
 export async function parseJsonBody<Schema extends z.ZodType>(

@@ -1,0 +1,25 @@
+import { formatApiKeyForApi } from "@/modules/api-keys/api-keys.models";
+import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
+import { createApiKeySchema } from "@/modules/api-keys/api-keys.schemas";
+import { createApiKey, listApiKeys } from "@/modules/api-keys/api-keys.usecases";
+import { getPrisma } from "@/modules/db/db";
+import { parseJsonBody, withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+const SESSION_ONLY = { allow: ["session"] } as const;
+
+export const GET = withCaller(async ({ caller }) => {
+  const { apiKeys } = await listApiKeys({ userId: caller.userId, repository: createApiKeysRepository(await getPrisma()) });
+  return Response.json({ apiKeys: apiKeys.map(formatApiKeyForApi) });
+}, SESSION_ONLY);
+
+export const POST = withCaller(async ({ request, caller }) => {
+  const input = await parseJsonBody(request, createApiKeySchema);
+  const { apiKey, token } = await createApiKey({
+    userId: caller.userId,
+    input,
+    repository: createApiKeysRepository(await getPrisma()),
+  });
+  return Response.json({ apiKey: formatApiKeyForApi(apiKey), token }, { status: 201 });
+}, SESSION_ONLY);

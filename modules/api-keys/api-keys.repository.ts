@@ -1,0 +1,47 @@
+// Prisma access to API keys. No rules here; owner checks are part of each query (`where: { id, userId }`).
+// The hashed key is written and matched, never read back.
+import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
+import type { ApiKeyRecord } from "./api-keys.models";
+
+const API_KEY_FIELDS = { id: true, userId: true, name: true, prefix: true, createdAt: true, lastUsedAt: true } as const;
+
+function createApiKeysQueries(db: PrismaClient | Prisma.TransactionClient) {
+  return {
+    listApiKeysOfUser: (userId: string): Promise<ApiKeyRecord[]> =>
+      db.apiKey.findMany({ where: { userId }, select: API_KEY_FIELDS, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+    countApiKeysOfUser: (userId: string): Promise<number> => db.apiKey.count({ where: { userId } }),
+    insertApiKey: (data: { id: string; userId: string; name: string; prefix: string; hashedKey: string }): Promise<ApiKeyRecord> =>
+      db.apiKey.create({ data, select: API_KEY_FIELDS }),
+    /** Answers whether a key of this user was deleted. */
+    deleteApiKeyOfUser: async ({ id, userId }: { id: string; userId: string }): Promise<boolean> =>
+      (await db.apiKey.deleteMany({ where: { id, userId } })).count > 0,
+    findApiKeyByHashedKey: (hashedKey: string): Promise<ApiKeyRecord | null> =>
+      db.apiKey.findUnique({ where: { hashedKey }, select: API_KEY_FIELDS }),
+    /** Sets lastUsedAt to now unless it is already at or after notBefore (concurrent calls write once). */
+    touchApiKeyLastUsedAt: async ({ id, now, notBefore }: { id: string; now: Date; notBefore: Date }): Promise<void> => {
+      await db.apiKey.updateMany({
+        where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: notBefore } }] },
+        data: { lastUsedAt: now },
+      });
+    },
+  };
+}
+
+export type ApiKeysQueries = ReturnType<typeof createApiKeysQueries>;
+
+export function createApiKeysRepository(prisma: PrismaClient) {
+  return {
+    ...createApiKeysQueries(prisma),
+    /**
+     * Runs work in one transaction that holds a lock on the user's row, so that checks and writes
+     * of one user's keys (count, then insert) do not interleave with a concurrent request's.
+     */
+    runLockedForUser: <T>(userId: string, work: (queries: ApiKeysQueries) => Promise<T>): Promise<T> =>
+      prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "user" WHERE "id" = ${userId} FOR UPDATE`;
+        return work(createApiKeysQueries(tx));
+      }),
+  };
+}
+
+export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;
