@@ -1,0 +1,38 @@
+"use client";
+// Copies the new API key's token. Unlike the shared icon-only CopyButton it has a visible label,
+// which reads "Copied" for 2 seconds after each copy (specification §2, §9).
+import { CheckIcon, CopyIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { copyToClipboard } from "@/modules/shared/components/copy-button";
+
+export const COPIED_LABEL_DURATION_MS = 2000;
+
+export function CopyApiKeyButton({ token }: { token: string }) {
+  const t = useTranslations("apiKeys.create.success");
+  const [isCopied, setIsCopied] = useState(false);
+  const resetTimeout = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => () => clearTimeout(resetTimeout.current), []);
+
+  async function copy() {
+    try {
+      await copyToClipboard(token);
+    } catch {
+      toast.error(t("copyError"));
+      return;
+    }
+    clearTimeout(resetTimeout.current);
+    setIsCopied(true);
+    resetTimeout.current = setTimeout(() => setIsCopied(false), COPIED_LABEL_DURATION_MS);
+  }
+
+  return (
+    <Button type="button" variant="outline" onClick={copy} className="min-w-28">
+      {isCopied ? <CheckIcon aria-hidden /> : <CopyIcon aria-hidden />}
+      {isCopied ? t("copied") : t("copy")}
+    </Button>
+  );
+}
