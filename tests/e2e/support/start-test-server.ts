@@ -1,7 +1,9 @@
 // Starts the app as `npm start` does, on a database of its own (a fresh DATA_DIR for PGlite, or a
 // fresh database on the PostgreSQL server of DATABASE_URL, dropped on exit), with its outgoing
 // mail sent over real SMTP to a loopback sink whose catch the tests read over HTTP
-// (GET http://127.0.0.1:$E2E_SINK_HTTP_PORT/mails?to=<address>).
+// (GET http://127.0.0.1:$E2E_SINK_HTTP_PORT/mails?to=<address>). The same loopback port lets tests
+// seed inbox rows into this process's database (POST /seed/processings {emailCallbackId, count}),
+// which the embedded PGlite allows no other process to reach.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -18,11 +20,51 @@ environment.SMTP_URL = sink.url;
 environment.MAIL_FROM = "Hookmail <no-reply@hookmail.test>";
 const sinkApi = http.createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  response.setHeader("Content-Type", "application/json");
+  if (request.method === "POST" && url.pathname === "/seed/processings") {
+    void readJson(request)
+      .then((body) => seedProcessings(body as { emailCallbackId: string; count: number }))
+      .then((seeded) => response.end(JSON.stringify({ seeded })))
+      .catch((error: unknown) => {
+        response.statusCode = 500;
+        response.end(JSON.stringify({ error: String(error) }));
+      });
+    return;
+  }
   const to = url.searchParams.get("to")?.toLowerCase();
   const mails = sink.messages.filter((mail) => !to || mail.envelopeTo.some((address) => address.toLowerCase() === to));
-  response.setHeader("Content-Type", "application/json");
   response.end(JSON.stringify(mails));
 });
+
+async function readJson(request: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: string; count: number }) {
+  const { getDatabase } = await import("../../../modules/db/db");
+  const { createId } = await import("../../../modules/shared/ids");
+  const { prisma } = await getDatabase();
+  const now = Date.now();
+  const statuses: { status: string; error: string | null; webhookResponseStatusCode: number | null }[] = [
+    { status: "success", error: null, webhookResponseStatusCode: 200 },
+    { status: "error", error: "webhook-failed", webhookResponseStatusCode: 500 },
+    { status: "not-processed", error: "from-address-not-allowed", webhookResponseStatusCode: null },
+  ];
+  await prisma.emailProcessing.createMany({
+    data: Array.from({ length: count }, (_, index) => ({
+      id: createId("emailProcessing"),
+      emailCallbackId,
+      fromAddress: `sender${index + 1}@example.org`,
+      subject: `Seeded message ${index + 1}`,
+      recipient: "seeded@hookmail.test",
+      ...(statuses[index % statuses.length] ?? statuses[0]!),
+      createdAt: new Date(now - (count - index) * 60_000),
+    })),
+  });
+  return count;
+}
 await new Promise<void>((resolve) => sinkApi.listen(Number(environment.E2E_SINK_HTTP_PORT), "127.0.0.1", resolve));
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-e2e-"));

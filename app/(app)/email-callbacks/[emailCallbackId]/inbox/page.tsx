@@ -1,0 +1,6 @@
+import { EmailCallbackInbox } from "@/modules/processings/components/email-callback-inbox";
+
+export default async function EmailCallbackInboxPage({ params }: { params: Promise<{ emailCallbackId: string }> }) {
+  const { emailCallbackId } = await params;
+  return <EmailCallbackInbox emailCallbackId={emailCallbackId} />;
+}

@@ -1,0 +1,95 @@
+"use client";
+// The New email page (specification §2, §4): the form, then the created address, read-only, with
+// a copy button and a link back to the emails.
+import { ArrowLeftIcon, CircleCheckIcon } from "lucide-react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { useAppConfig } from "@/modules/config/components/config-provider";
+import type { ApiEmailCallback } from "../email-callbacks.models";
+import { useCreateEmailCallback } from "../email-callbacks.queries";
+import { CopyAddressButton } from "./copy-address-button";
+import {
+  EmailCallbackForm,
+  getEmptyEmailCallbackFormValues,
+  type EmailCallbackFormSubmission,
+} from "./email-callback-form";
+
+export function CreateEmailCallback() {
+  const t = useTranslations("emailCallbacks.create");
+  const { availableDomains } = useAppConfig().emailCallbacks;
+  const createEmailCallback = useCreateEmailCallback();
+  const [created, setCreated] = useState<ApiEmailCallback | null>(null);
+
+  async function create({ values }: EmailCallbackFormSubmission) {
+    const emailCallback = await createEmailCallback.mutateAsync({
+      domain: values.domain,
+      username: values.username,
+      webhookUrl: values.webhookUrl,
+      ...(values.webhookSecret ? { webhookSecret: values.webhookSecret } : {}),
+      allowedOrigins: values.allowedOrigins.map(({ value }) => value),
+    });
+    setCreated(emailCallback);
+  }
+
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-6">
+      <div className="flex flex-col items-start gap-2">
+        {/* Once created, the card's own "Back to emails" button leads on. */}
+        {created ? null : (
+          <Button variant="ghost" size="sm" asChild className="-ml-3">
+            <Link href="/email-callbacks">
+              <ArrowLeftIcon aria-hidden />
+              {t("back")}
+            </Link>
+          </Button>
+        )}
+        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+        {created ? null : <p className="text-muted-foreground text-sm">{t("description")}</p>}
+      </div>
+      {created ? (
+        <CreatedEmailCallback emailCallback={created} />
+      ) : (
+        <Card>
+          <CardContent>
+            <EmailCallbackForm
+              mode="create"
+              availableDomains={availableDomains}
+              defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
+              onSubmit={create}
+            />
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+function CreatedEmailCallback({ emailCallback }: { emailCallback: ApiEmailCallback }) {
+  const t = useTranslations("emailCallbacks.create.created");
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <CircleCheckIcon aria-hidden className="text-success size-5" />
+          {t("title")}
+        </CardTitle>
+        <CardDescription>{t("description")}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-6">
+        <div className="flex items-center gap-2">
+          <Input aria-label={t("address")} value={emailCallback.address} readOnly className="font-mono" />
+          <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
+        </div>
+        <div>
+          <Button asChild>
+            <Link href="/">{t("backToEmails")}</Link>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

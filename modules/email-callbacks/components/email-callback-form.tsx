@@ -1,0 +1,368 @@
+"use client";
+// The email callback form (specification §2 New email / Callback settings, §5, §8): the address
+// (username @ domain, with a random username when creating), the webhook URL, an optional
+// webhook secret (random or removable) and the allowed sender addresses. Server errors are
+// mapped to the field they concern, else shown under the form.
+import { zodResolver } from "@hookform/resolvers/zod";
+import { PlusIcon, ShuffleIcon, XIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useId, useMemo, useState, type ReactNode } from "react";
+import { useFieldArray, useForm, type FieldPath } from "react-hook-form";
+import type { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { ApiError } from "@/modules/shared/api/api-client";
+import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
+import type { ApiEmailCallback } from "../email-callbacks.models";
+import { domainSchema, emailCallbackFormSchema, type EmailCallbackFormValues } from "../email-callbacks.schemas";
+import { generateRandomUsername } from "../random-username";
+import { generateWebhookSecret } from "../random-webhook-secret";
+
+export type EmailCallbackFormOutput = z.output<typeof emailCallbackFormSchema>;
+
+export type EmailCallbackFormSubmission = {
+  values: EmailCallbackFormOutput;
+  /** When editing: the user asked to remove the current webhook secret. */
+  removeWebhookSecret: boolean;
+};
+
+/** API error codes shown on a field, with the message key shown there. */
+const FIELD_ERRORS: Record<string, { field: FieldPath<EmailCallbackFormValues>; message: string }> = {
+  "email_callback.already_exists": { field: "username", message: "emailCallbacks.errors.alreadyExists" },
+  "email_callback.username_not_allowed": {
+    field: "username",
+    message: "emailCallbacks.form.validation.usernameNotAllowed",
+  },
+  "email_callback.invalid_domain": { field: "domain", message: "emailCallbacks.form.validation.domainInvalid" },
+  "email_callback.webhook_url_not_allowed": {
+    field: "webhookUrl",
+    message: "emailCallbacks.errors.webhookUrlNotAllowed",
+  },
+};
+
+export function getEmptyEmailCallbackFormValues(availableDomains: string[]): EmailCallbackFormValues {
+  return { username: "", domain: availableDomains[0] ?? "", webhookUrl: "", webhookSecret: "", allowedOrigins: [] };
+}
+
+/** The secret itself is never known: the field starts empty, the masked secret as its placeholder. */
+export function getEmailCallbackFormValues(emailCallback: ApiEmailCallback): EmailCallbackFormValues {
+  return {
+    username: emailCallback.username,
+    domain: emailCallback.domain,
+    webhookUrl: emailCallback.webhookUrl,
+    webhookSecret: "",
+    allowedOrigins: emailCallback.allowedOrigins.map((value) => ({ value })),
+  };
+}
+
+export function EmailCallbackForm({
+  mode,
+  availableDomains,
+  defaultValues,
+  maskedWebhookSecret = null,
+  onSubmit,
+}: {
+  mode: "create" | "edit";
+  /** The domains to choose from; the only valid ones. */
+  availableDomains: string[];
+  defaultValues: EmailCallbackFormValues;
+  /** When editing a callback that has a secret: the secret, masked. */
+  maskedWebhookSecret?: string | null;
+  /** Rejects with the API's error when the server refuses. */
+  onSubmit: (submission: EmailCallbackFormSubmission) => Promise<void>;
+}) {
+  const t = useTranslations("emailCallbacks");
+  const addressLabelId = useId();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [isRemovingWebhookSecret, setIsRemovingWebhookSecret] = useState(false);
+  const schema = useMemo(
+    () =>
+      emailCallbackFormSchema.extend({
+        domain: domainSchema.refine(
+          (domain) => availableDomains.includes(domain),
+          "emailCallbacks.form.validation.domainInvalid",
+        ),
+      }),
+    [availableDomains],
+  );
+  const form = useForm<EmailCallbackFormValues, unknown, EmailCallbackFormOutput>({
+    resolver: zodResolver(schema),
+    defaultValues,
+  });
+  const allowedOrigins = useFieldArray({ control: form.control, name: "allowedOrigins" });
+  const isEditing = mode === "edit";
+  const hasWebhookSecret = isEditing && maskedWebhookSecret !== null;
+
+  function fill(name: "username" | "webhookSecret", value: string) {
+    form.setValue(name, value, { shouldDirty: true, shouldTouch: true, shouldValidate: form.formState.isSubmitted });
+  }
+
+  function showApiError(error: unknown) {
+    const code = error instanceof ApiError ? error.code : null;
+    const fieldError = code ? FIELD_ERRORS[code] : undefined;
+    if (fieldError) {
+      form.setError(fieldError.field, { type: "server", message: fieldError.message }, { shouldFocus: true });
+    } else if (code === "email_callbacks.limit_reached") {
+      setFormError(t("errors.limitReached"));
+    } else {
+      setFormError(t("errors.unknown"));
+    }
+  }
+
+  async function submit(values: EmailCallbackFormOutput) {
+    setFormError(null);
+    try {
+      await onSubmit({ values, removeWebhookSecret: isRemovingWebhookSecret });
+    } catch (error) {
+      showApiError(error);
+      return;
+    }
+    if (isEditing) {
+      // What was saved becomes the form's starting point; the new secret is not kept on screen.
+      form.reset({ ...values, webhookSecret: "" });
+      setIsRemovingWebhookSecret(false);
+    }
+  }
+
+  const domainOptions = availableDomains;
+  const isUnchanged = !form.formState.isDirty && !isRemovingWebhookSecret;
+
+  return (
+    <Form {...form}>
+      <form onSubmit={form.handleSubmit(submit)} className="flex flex-col gap-6" noValidate>
+        <div role="group" aria-labelledby={addressLabelId} className="grid gap-2">
+          <span id={addressLabelId} className="text-sm leading-none font-medium">
+            {t("form.address")}
+          </span>
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+            <FormField
+              control={form.control}
+              name="username"
+              render={({ field }) => (
+                <FormItem className="min-w-0 flex-1">
+                  <FormControl>
+                    <Input
+                      aria-label={t("form.username")}
+                      placeholder={t("form.usernamePlaceholder")}
+                      autoComplete="off"
+                      autoCapitalize="none"
+                      spellCheck={false}
+                      {...field}
+                    />
+                  </FormControl>
+                  <TranslatedFormMessage />
+                </FormItem>
+              )}
+            />
+            <div className="flex items-start gap-2">
+              <span aria-hidden className="text-muted-foreground flex h-9 items-center">
+                @
+              </span>
+              <FormField
+                control={form.control}
+                name="domain"
+                render={({ field }) => (
+                  <FormItem className="min-w-0 flex-1 sm:flex-none">
+                    <Select value={field.value} onValueChange={field.onChange} name={field.name}>
+                      <FormControl>
+                        <SelectTrigger ref={field.ref} onBlur={field.onBlur} aria-label={t("form.domain")} className="w-full min-w-40 sm:w-fit">
+                          <SelectValue placeholder={t("form.domainPlaceholder")} />
+                        </SelectTrigger>
+                      </FormControl>
+                      <SelectContent>
+                        {domainOptions.map((domain) => (
+                          <SelectItem key={domain} value={domain}>
+                            {domain}
+                          </SelectItem>
+                        ))}
+                      </SelectContent>
+                    </Select>
+                    <TranslatedFormMessage />
+                  </FormItem>
+                )}
+              />
+              {isEditing ? null : (
+                <IconButtonWithTooltip label={t("form.randomUsername")} onClick={() => fill("username", generateRandomUsername())}>
+                  <ShuffleIcon aria-hidden />
+                </IconButtonWithTooltip>
+              )}
+            </div>
+          </div>
+          {domainOptions.length === 0 ? (
+            <p className="text-muted-foreground text-sm">{t("form.noDomains")}</p>
+          ) : null}
+        </div>
+
+        <FormField
+          control={form.control}
+          name="webhookUrl"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>{t("form.webhookUrl")}</FormLabel>
+              <FormControl>
+                <Input
+                  type="url"
+                  inputMode="url"
+                  placeholder={t("form.webhookUrlPlaceholder")}
+                  autoComplete="off"
+                  spellCheck={false}
+                  {...field}
+                />
+              </FormControl>
+              <FormDescription>{t("form.webhookUrlDescription")}</FormDescription>
+              <TranslatedFormMessage />
+            </FormItem>
+          )}
+        />
+
+        <FormField
+          control={form.control}
+          name="webhookSecret"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>{t("form.webhookSecret")}</FormLabel>
+              <div className="flex items-center gap-2">
+                <FormControl>
+                  <Input
+                    autoComplete="off"
+                    spellCheck={false}
+                    className="font-mono"
+                    {...field}
+                    placeholder={
+                      isRemovingWebhookSecret ? t("form.webhookSecretRemoved") : (maskedWebhookSecret ?? undefined)
+                    }
+                    disabled={isRemovingWebhookSecret}
+                  />
+                </FormControl>
+                <IconButtonWithTooltip
+                  label={t("form.randomWebhookSecret")}
+                  onClick={() => {
+                    setIsRemovingWebhookSecret(false);
+                    fill("webhookSecret", generateWebhookSecret());
+                  }}
+                >
+                  <ShuffleIcon aria-hidden />
+                </IconButtonWithTooltip>
+                {hasWebhookSecret ? (
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    onClick={() => {
+                      if (!isRemovingWebhookSecret) fill("webhookSecret", "");
+                      setIsRemovingWebhookSecret(!isRemovingWebhookSecret);
+                    }}
+                  >
+                    {isRemovingWebhookSecret ? t("form.keepWebhookSecret") : t("form.removeWebhookSecret")}
+                  </Button>
+                ) : null}
+              </div>
+              {isRemovingWebhookSecret ? null : (
+                <FormDescription>
+                  {hasWebhookSecret ? t("form.webhookSecretEditDescription") : t("form.webhookSecretDescription")}
+                </FormDescription>
+              )}
+              <TranslatedFormMessage />
+            </FormItem>
+          )}
+        />
+
+        <div className="grid gap-2">
+          <span className="text-sm leading-none font-medium">{t("form.allowedOrigins")}</span>
+          <p className="text-muted-foreground text-sm">{t("form.allowedOriginsDescription")}</p>
+          {allowedOrigins.fields.length > 0 ? (
+            <ul className="flex flex-col gap-2">
+              {allowedOrigins.fields.map((item, index) => (
+                <li key={item.id}>
+                  <FormField
+                    control={form.control}
+                    name={`allowedOrigins.${index}.value`}
+                    render={({ field }) => (
+                      <FormItem>
+                        <div className="flex items-center gap-2">
+                          <FormControl>
+                            <Input
+                              aria-label={t("form.allowedOrigin", { number: index + 1 })}
+                              placeholder={t("form.allowedOriginPlaceholder")}
+                              inputMode="email"
+                              autoComplete="off"
+                              autoCapitalize="none"
+                              spellCheck={false}
+                              {...field}
+                            />
+                          </FormControl>
+                          <IconButtonWithTooltip
+                            label={t("form.removeAllowedOrigin", { number: index + 1 })}
+                            variant="ghost"
+                            onClick={() => allowedOrigins.remove(index)}
+                          >
+                            <XIcon aria-hidden />
+                          </IconButtonWithTooltip>
+                        </div>
+                        <TranslatedFormMessage />
+                      </FormItem>
+                    )}
+                  />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <ArrayErrorMessage
+            message={form.formState.errors.allowedOrigins?.root?.message ?? form.formState.errors.allowedOrigins?.message}
+          />
+          <div>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => allowedOrigins.append({ value: "" }, { shouldFocus: true })}
+            >
+              <PlusIcon aria-hidden />
+              {t("form.addAllowedOrigin")}
+            </Button>
+          </div>
+        </div>
+
+        <FormErrorMessage message={formError} />
+        <div className="flex justify-end">
+          <SubmitButton isSubmitting={form.formState.isSubmitting} disabled={isEditing && isUnchanged}>
+            {isEditing ? t("form.save") : t("form.create")}
+          </SubmitButton>
+        </div>
+      </form>
+    </Form>
+  );
+}
+
+function IconButtonWithTooltip({
+  label,
+  variant = "outline",
+  onClick,
+  children,
+}: {
+  label: string;
+  variant?: "outline" | "ghost";
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <Button type="button" variant={variant} size="icon" aria-label={label} onClick={onClick} className="shrink-0">
+          {children}
+        </Button>
+      </TooltipTrigger>
+      <TooltipContent>{label}</TooltipContent>
+    </Tooltip>
+  );
+}
+
+/** An error of the whole sender list (too many entries), translated. */
+function ArrayErrorMessage({ message }: { message: string | undefined }) {
+  const t = useTranslations();
+  if (!message) return null;
+  return <p className="text-destructive text-sm">{t.has(message as never) ? t(message as never) : message}</p>;
+}

@@ -1,0 +1,77 @@
+"use client";
+// The Settings tab of an email callback (specification §2 Callback settings): the same form as
+// creation without the random username; only what changed is sent, the secret only if changed.
+import { useTranslations } from "next-intl";
+import { useMemo, useState } from "react";
+import { toast } from "sonner";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { useAppConfig } from "@/modules/config/components/config-provider";
+import type { ApiEmailCallback } from "../email-callbacks.models";
+import { useEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
+import type { UpdateEmailCallbackInput } from "../email-callbacks.schemas";
+import {
+  EmailCallbackForm,
+  getEmailCallbackFormValues,
+  type EmailCallbackFormSubmission,
+} from "./email-callback-form";
+
+export function EmailCallbackSettings({ emailCallbackId }: { emailCallbackId: string }) {
+  const { data: emailCallback } = useEmailCallback(emailCallbackId);
+  if (!emailCallback) return null;
+  return <EmailCallbackSettingsCard key={emailCallback.id} emailCallback={emailCallback} />;
+}
+
+/** The fields that differ from the callback as the server has it. */
+export function getEmailCallbackChanges(
+  emailCallback: ApiEmailCallback,
+  { values, removeWebhookSecret }: EmailCallbackFormSubmission,
+): UpdateEmailCallbackInput {
+  const changes: UpdateEmailCallbackInput = {};
+  if (values.domain !== emailCallback.domain) changes.domain = values.domain;
+  if (values.username !== emailCallback.username) changes.username = values.username;
+  if (values.webhookUrl !== emailCallback.webhookUrl) changes.webhookUrl = values.webhookUrl;
+  if (values.webhookSecret !== "") changes.webhookSecret = values.webhookSecret;
+  else if (removeWebhookSecret) changes.webhookSecret = "";
+  const allowedOrigins = values.allowedOrigins.map(({ value }) => value);
+  if (allowedOrigins.join("\n") !== emailCallback.allowedOrigins.join("\n")) changes.allowedOrigins = allowedOrigins;
+  return changes;
+}
+
+function EmailCallbackSettingsCard({ emailCallback }: { emailCallback: ApiEmailCallback }) {
+  const t = useTranslations("emailCallbacks.settings");
+  const { availableDomains } = useAppConfig().emailCallbacks;
+  const updateEmailCallback = useUpdateEmailCallback();
+  // The callback keeps its domain even if the instance no longer offers it.
+  const domains = useMemo(
+    () => (availableDomains.includes(emailCallback.domain) ? availableDomains : [emailCallback.domain, ...availableDomains]),
+    [availableDomains, emailCallback.domain],
+  );
+  // Taken once: a background refetch must not overwrite what the user is typing.
+  const [defaultValues] = useState(() => getEmailCallbackFormValues(emailCallback));
+
+  async function save(submission: EmailCallbackFormSubmission) {
+    const changes = getEmailCallbackChanges(emailCallback, submission);
+    if (Object.keys(changes).length > 0) {
+      await updateEmailCallback.mutateAsync({ emailCallbackId: emailCallback.id, input: changes });
+    }
+    toast.success(t("success"));
+  }
+
+  return (
+    <Card className="max-w-2xl">
+      <CardHeader>
+        <CardTitle>{t("title")}</CardTitle>
+        <CardDescription>{t("description")}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <EmailCallbackForm
+          mode="edit"
+          availableDomains={domains}
+          defaultValues={defaultValues}
+          maskedWebhookSecret={emailCallback.hasWebhookSecret ? emailCallback.maskedWebhookSecret : null}
+          onSubmit={save}
+        />
+      </CardContent>
+    </Card>
+  );
+}

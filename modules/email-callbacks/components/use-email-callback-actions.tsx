@@ -1,0 +1,60 @@
+"use client";
+// Enabling, disabling and deleting an email callback, shared by the list's menu and the detail
+// header (specification §4): toasts "Email enabled" and "Email disabled" (the latter for 7 s),
+// and deletion only after the user confirms. Render `confirmDialog` next to the controls.
+import { useTranslations } from "next-intl";
+import { toast } from "sonner";
+import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
+import { useDeleteEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
+import type { ApiEmailCallback } from "../email-callbacks.models";
+
+const DISABLED_TOAST_DURATION_MS = 7000;
+
+export function useEmailCallbackActions() {
+  const t = useTranslations("emailCallbacks");
+  const updateEmailCallback = useUpdateEmailCallback();
+  const deleteEmailCallback = useDeleteEmailCallback();
+  const { confirm, dialog } = useConfirmDialog();
+
+  async function setEnabled(emailCallback: ApiEmailCallback, isEnabled: boolean) {
+    try {
+      await updateEmailCallback.mutateAsync({ emailCallbackId: emailCallback.id, input: { isEnabled } });
+    } catch {
+      toast.error(t("errors.unknown"));
+      return;
+    }
+    if (isEnabled) toast.success(t("toggle.enabled"));
+    else {
+      toast.success(t("toggle.disabled"), {
+        description: t("toggle.disabledDescription", { address: emailCallback.address }),
+        duration: DISABLED_TOAST_DURATION_MS,
+      });
+    }
+  }
+
+  /** Asks first; resolves true once the callback is deleted. */
+  async function deleteWithConfirmation(emailCallback: ApiEmailCallback): Promise<boolean> {
+    const isConfirmed = await confirm({
+      title: t("delete.title"),
+      description: t("delete.description"),
+      confirmLabel: t("delete.confirm"),
+      isDestructive: true,
+    });
+    if (!isConfirmed) return false;
+    try {
+      await deleteEmailCallback.mutateAsync(emailCallback.id);
+      return true;
+    } catch {
+      toast.error(t("errors.unknown"));
+      return false;
+    }
+  }
+
+  return {
+    setEnabled,
+    deleteWithConfirmation,
+    isUpdating: updateEmailCallback.isPending,
+    isDeleting: deleteEmailCallback.isPending,
+    confirmDialog: dialog,
+  };
+}

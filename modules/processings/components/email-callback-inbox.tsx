@@ -1,0 +1,133 @@
+"use client";
+// The Inbox tab of an email callback (specification §2 Inbox): every mail received at the
+// address, newest first, page by page, with its status, why it failed, and when it arrived.
+import { InboxIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useEffect, useState } from "react";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
+import { DataTablePagination, getPageCount } from "@/modules/shared/components/data-table-pagination";
+import { LoadError } from "@/modules/shared/components/load-error";
+import { RelativeTime } from "@/modules/shared/components/relative-time";
+import type { ApiEmailProcessing } from "../processings.models";
+import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, useEmailProcessings } from "../processings.queries";
+import { ProcessingStatusBadge } from "./processing-status-badge";
+
+export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: string }) {
+  const t = useTranslations("processing.inbox");
+  const [pageIndex, setPageIndex] = useState(0);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_INBOX_PAGE_SIZE);
+  const { data: emailCallback } = useEmailCallback(emailCallbackId);
+  const query = useEmailProcessings(emailCallbackId, pageIndex, pageSize);
+  const totalCount = query.data?.emailProcessingsCount ?? 0;
+  const pageCount = getPageCount(totalCount, pageSize);
+
+  // Mail expires: when the page shown no longer exists, show the last one.
+  useEffect(() => {
+    if (query.data && pageIndex > pageCount - 1) setPageIndex(pageCount - 1);
+  }, [query.data, pageIndex, pageCount]);
+
+  if (query.isPending) return <InboxSkeleton />;
+  if (query.isError) return <LoadError message={t("loadError")} onRetry={() => query.refetch()} />;
+  if (totalCount === 0) return <EmptyInbox address={emailCallback?.address ?? ""} />;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="rounded-xl border">
+        <Table className="min-w-[56rem]">
+          <TableCaption className="sr-only">{t("caption", { address: emailCallback?.address ?? "" })}</TableCaption>
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">
+              <TableHead className="w-[24%] pl-4">{t("columns.from")}</TableHead>
+              <TableHead className="w-[30%]">{t("columns.subject")}</TableHead>
+              <TableHead>{t("columns.status")}</TableHead>
+              <TableHead>{t("columns.details")}</TableHead>
+              <TableHead className="min-w-36 text-right leading-tight whitespace-normal">{t("columns.webhookStatusCode")}</TableHead>
+              <TableHead className="pr-4 text-right">{t("columns.receivedAt")}</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {query.data.emailProcessings.map((processing) => (
+              <ProcessingRow key={processing.id} processing={processing} />
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      {totalCount > pageSize ? (
+        <DataTablePagination
+          pageIndex={pageIndex}
+          pageSize={pageSize}
+          totalCount={totalCount}
+          pageSizeOptions={INBOX_PAGE_SIZES}
+          onPageIndexChange={setPageIndex}
+          onPageSizeChange={(nextPageSize) => {
+            setPageSize(nextPageSize);
+            setPageIndex(0);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function ProcessingRow({ processing }: { processing: ApiEmailProcessing }) {
+  const t = useTranslations("processing");
+  const none = <span className="text-muted-foreground">—</span>;
+  return (
+    <TableRow>
+      {/* max-w-0 lets these two columns share the width left by the others, truncating their text. */}
+      <TableCell className="max-w-0 truncate pl-4" title={processing.fromAddress}>
+        {processing.fromAddress}
+      </TableCell>
+      <TableCell className="max-w-0 truncate" title={processing.subject}>
+        {processing.subject || <span className="text-muted-foreground italic">{t("inbox.noSubject")}</span>}
+      </TableCell>
+      <TableCell>
+        <ProcessingStatusBadge status={processing.status} />
+      </TableCell>
+      <TableCell className="text-muted-foreground">
+        {processing.error
+          ? t.has(`error.${processing.error}` as never)
+            ? t(`error.${processing.error}` as never)
+            : t("error.unknown")
+          : none}
+      </TableCell>
+      <TableCell className="text-right tabular-nums">{processing.webhookResponseStatusCode ?? none}</TableCell>
+      <TableCell className="text-muted-foreground pr-4 text-right">
+        <RelativeTime date={processing.createdAt} />
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function EmptyInbox({ address }: { address: string }) {
+  const t = useTranslations("processing.inbox");
+  return (
+    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-16 text-center">
+      <div className="bg-muted flex size-12 items-center justify-center rounded-full">
+        <InboxIcon aria-hidden className="text-muted-foreground size-6" />
+      </div>
+      <div className="flex max-w-md flex-col gap-1">
+        <h2 className="text-lg font-semibold tracking-tight">{t("emptyTitle")}</h2>
+        <p className="text-muted-foreground text-sm">
+          {t.rich("emptyDescription", {
+            address,
+            strong: (chunks) => <strong className="text-foreground font-medium break-all">{chunks}</strong>,
+          })}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function InboxSkeleton() {
+  const t = useTranslations("common");
+  return (
+    <div className="flex flex-col gap-3 rounded-xl border p-4" aria-busy="true" aria-label={t("loading")}>
+      {[0, 1, 2, 3, 4].map((index) => (
+        <Skeleton key={index} className="h-8 w-full" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+"use client";
+// A confirmation dialog (specification §4): a title, a description, a confirm button (red when
+// the action destroys something) and Cancel. `useConfirmDialog().confirm(…)` resolves true on
+// confirm, false on cancel or dismissal.
+import { useTranslations } from "next-intl";
+import { useCallback, useRef, useState, type ReactNode } from "react";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+
+export type ConfirmDialogOptions = {
+  title: ReactNode;
+  description: ReactNode;
+  confirmLabel: ReactNode;
+  /** Defaults to "Cancel". */
+  cancelLabel?: ReactNode;
+  isDestructive?: boolean;
+};
+
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  onConfirm,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel,
+  isDestructive = false,
+}: ConfirmDialogOptions & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onConfirm: () => void;
+}) {
+  const t = useTranslations("common");
+  return (
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{cancelLabel ?? t("cancel")}</AlertDialogCancel>
+          <AlertDialogAction variant={isDestructive ? "destructive" : "default"} onClick={onConfirm}>
+            {confirmLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** Render `dialog` somewhere in the component; `confirm(options)` opens it and waits for the answer. */
+export function useConfirmDialog(): {
+  confirm: (options: ConfirmDialogOptions) => Promise<boolean>;
+  dialog: ReactNode;
+} {
+  const [isOpen, setIsOpen] = useState(false);
+  // Kept after closing so the dialog keeps its text while it fades out.
+  const [options, setOptions] = useState<ConfirmDialogOptions | null>(null);
+  const resolveRef = useRef<((isConfirmed: boolean) => void) | null>(null);
+
+  const settle = useCallback((isConfirmed: boolean) => {
+    resolveRef.current?.(isConfirmed);
+    resolveRef.current = null;
+    setIsOpen(false);
+  }, []);
+
+  const confirm = useCallback((nextOptions: ConfirmDialogOptions) => {
+    resolveRef.current?.(false);
+    setOptions(nextOptions);
+    setIsOpen(true);
+    return new Promise<boolean>((resolve) => {
+      resolveRef.current = resolve;
+    });
+  }, []);
+
+  const dialog = options ? (
+    <ConfirmDialog
+      {...options}
+      open={isOpen}
+      onOpenChange={(open) => {
+        if (!open) settle(false);
+      }}
+      onConfirm={() => settle(true)}
+    />
+  ) : null;
+
+  return { confirm, dialog };
+}

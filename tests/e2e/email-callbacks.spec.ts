@@ -1,0 +1,147 @@
+import { expect, test } from "@playwright/test";
+import { createEmailCallbackThroughApi, seedProcessings } from "./support/api";
+import { signUpThroughApi } from "./support/auth";
+import { DEFAULT_SERVER } from "./support/servers";
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+test("an address from creation to deletion: random name, copy, list, disable, enable, settings, delete", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  await page.goto("/email-callbacks");
+  await expect(page.getByText("No emails yet")).toBeVisible();
+  await page.getByRole("link", { name: "Create email" }).first().click();
+  await expect(page).toHaveURL(/\/email-callbacks\/create$/);
+  await expect(page.getByRole("heading", { name: "New email" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Generate a random username" }).click();
+  const username = await page.getByLabel("Username").inputValue();
+  expect(username).toMatch(/^[a-z]+-[a-z]+-\d{1,3}$/);
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
+  await page.getByRole("button", { name: "Generate a random secret" }).click();
+  expect(await page.getByLabel("Webhook secret").inputValue()).toMatch(/^[A-Za-z0-9]{42}$/);
+  await page.getByRole("button", { name: "Create email" }).click();
+
+  const address = `${username}@hookmail.test`;
+  await expect(page.getByText("Your email is ready")).toBeVisible();
+  await page.getByRole("button", { name: "Copy email address" }).click();
+  await expect(page.getByText("Email address copied to clipboard")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+
+  await page.getByRole("link", { name: "Back to emails" }).click();
+  await expect(page).toHaveURL(/\/email-callbacks$/);
+  await expect(page.getByRole("link", { name: address })).toBeVisible();
+  await expect(page.getByText("https://hooks.example.com/incoming")).toBeVisible();
+
+  await page.getByRole("button", { name: `Actions for ${address}` }).click();
+  await page.getByRole("menuitem", { name: "Disable" }).click();
+  await expect(page.getByText("Email disabled", { exact: true })).toBeVisible();
+  await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: `Actions for ${address}` }).click();
+  await page.getByRole("menuitem", { name: "Enable" }).click();
+  await expect(page.getByText("Email enabled", { exact: true })).toBeVisible();
+  await expect(page.getByText("Disabled", { exact: true })).toBeHidden();
+
+  await page.getByRole("button", { name: `Actions for ${address}` }).click();
+  await page.getByRole("menuitem", { name: "Settings" }).click();
+  await expect(page).toHaveURL(/\/email-callbacks\/ecb_[A-Za-z0-9]+\/settings$/);
+  const save = page.getByRole("button", { name: "Save changes" });
+  await expect(save).toBeDisabled();
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/changed");
+  await expect(save).toBeEnabled();
+  await save.click();
+  await expect(page.getByText("Email settings updated successfully")).toBeVisible();
+  await expect(save).toBeDisabled();
+  await page.reload();
+  await expect(page.getByLabel("Webhook URL")).toHaveValue("https://hooks.example.com/changed");
+
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByText("Are you sure you want to delete this email? This action cannot be undone.")).toBeVisible();
+  await page.getByRole("button", { name: "Delete email" }).click();
+  await expect(page).toHaveURL(/\/email-callbacks$/);
+  await expect(page.getByRole("link", { name: address })).toBeHidden();
+});
+
+test("the 11th address on the free plan shows the limit message", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  for (let index = 0; index < 10; index += 1) await createEmailCallbackThroughApi(page.request, `limit-${Date.now()}-${index}`);
+  await page.goto("/email-callbacks/create");
+  await page.getByLabel("Username").fill(`limit-${Date.now()}-eleven`);
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
+  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(
+    page.getByText("You have reached the maximum number of emails you can create, please upgrade your plan to create more emails."),
+  ).toBeVisible();
+});
+
+test("a taken or reserved username shows its error under the field", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  const taken = `taken-${Date.now()}`;
+  await createEmailCallbackThroughApi(page.request, taken);
+  await page.goto("/email-callbacks/create");
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
+  await page.getByLabel("Username").fill(taken);
+  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(page.getByText("An email with this username already exists")).toBeVisible();
+  await page.getByLabel("Username").fill("postmaster");
+  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(page.getByText("This username is not allowed, please choose a different one")).toBeVisible();
+});
+
+test("the inbox pages 40 processings: 15 per page on 3 pages, one page at 50 rows", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `inbox-${Date.now()}`);
+  await seedProcessings(callback.id, 40);
+  await page.goto(`/email-callbacks/${callback.id}`);
+  await expect(page).toHaveURL(new RegExp(`/email-callbacks/${callback.id}/inbox$`));
+
+  const rows = page.locator("tbody tr");
+  await expect(rows).toHaveCount(15);
+  await expect(rows.first()).toContainText("Seeded message 40");
+  await expect(page.getByText("Page 1 of 3")).toBeVisible();
+  await page.getByRole("button", { name: "Go to next page" }).click();
+  await expect(page.getByText("Page 2 of 3")).toBeVisible();
+  await page.getByRole("button", { name: "Go to last page" }).click();
+  await expect(page.getByText("Page 3 of 3")).toBeVisible();
+  await expect(rows).toHaveCount(10);
+  await expect(rows.last()).toContainText("Seeded message 1");
+  await page.getByRole("button", { name: "Go to first page" }).click();
+  await expect(page.getByText("Page 1 of 3")).toBeVisible();
+
+  await page.getByRole("combobox", { name: "Rows per page" }).click();
+  await page.getByRole("option", { name: "50" }).click();
+  await expect(rows).toHaveCount(40);
+  await expect(page.getByText(/Page \d of \d/)).toBeHidden();
+});
+
+test("an API key: created, shown once, used from outside the browser, deleted, refused at once", async ({ page, playwright }) => {
+  await signUpThroughApi(page.request);
+  await createEmailCallbackThroughApi(page.request, `keyed-${Date.now()}`);
+  await page.goto("/api-keys");
+  await expect(page.getByText("No API keys yet")).toBeVisible();
+  await page.getByRole("link", { name: "Create API key" }).first().click();
+  await page.getByLabel("Name").fill("CI script");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  await expect(page.getByText("Your API key has been created")).toBeVisible();
+  const token = await page.getByLabel("Your new API key").inputValue();
+  expect(token).toMatch(/^hm_[0-9A-Za-z]{40}$/);
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+
+  const outside = await playwright.request.newContext({ baseURL: DEFAULT_SERVER.url });
+  const listed = await outside.get("/api/email-callbacks", { headers: { Authorization: `Bearer ${token}` } });
+  expect(listed.status()).toBe(200);
+  expect((await listed.json()).emailCallbacks).toHaveLength(1);
+
+  await page.getByRole("link", { name: "Back to API keys" }).click();
+  await expect(page.getByText("CI script")).toBeVisible();
+  await expect(page.getByText(`${token.slice(0, 10)}…`)).toBeVisible();
+  await expect(page.getByText(token)).toBeHidden();
+  await page.getByRole("button", { name: "Delete API key CI script" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete API key" }).click();
+  await expect(page.getByText("API key deleted successfully")).toBeVisible();
+
+  const refused = await outside.get("/api/email-callbacks", { headers: { Authorization: `Bearer ${token}` } });
+  expect(refused.status()).toBe(401);
+  await outside.dispose();
+});
