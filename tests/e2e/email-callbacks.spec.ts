@@ -14,7 +14,7 @@ test("an address from creation to deletion: random name, copy, list, disable, en
   await expect(page.getByRole("heading", { name: "New email" })).toBeVisible();
 
   await page.getByRole("button", { name: "Generate a random username" }).click();
-  const username = await page.getByLabel("Username").inputValue();
+  const username = await page.getByLabel("Username", { exact: true }).inputValue();
   expect(username).toMatch(/^[a-z]+-[a-z]+-\d{1,3}$/);
   await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
   await page.getByRole("button", { name: "Generate a random secret" }).click();
@@ -66,7 +66,7 @@ test("the 11th address on the free plan shows the limit message", async ({ page 
   await signUpThroughApi(page.request);
   for (let index = 0; index < 10; index += 1) await createEmailCallbackThroughApi(page.request, `limit-${Date.now()}-${index}`);
   await page.goto("/email-callbacks/create");
-  await page.getByLabel("Username").fill(`limit-${Date.now()}-eleven`);
+  await page.getByLabel("Username", { exact: true }).fill(`limit-${Date.now()}-eleven`);
   await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
   await page.getByRole("button", { name: "Create email" }).click();
   await expect(
@@ -80,10 +80,10 @@ test("a taken or reserved username shows its error under the field", async ({ pa
   await createEmailCallbackThroughApi(page.request, taken);
   await page.goto("/email-callbacks/create");
   await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
-  await page.getByLabel("Username").fill(taken);
+  await page.getByLabel("Username", { exact: true }).fill(taken);
   await page.getByRole("button", { name: "Create email" }).click();
   await expect(page.getByText("An email with this username already exists")).toBeVisible();
-  await page.getByLabel("Username").fill("postmaster");
+  await page.getByLabel("Username", { exact: true }).fill("postmaster");
   await page.getByRole("button", { name: "Create email" }).click();
   await expect(page.getByText("This username is not allowed, please choose a different one")).toBeVisible();
 });

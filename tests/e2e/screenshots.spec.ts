@@ -1,5 +1,6 @@
 // Every public page in both languages, against committed baselines (look at them when they change).
 import { expect, test } from "@playwright/test";
+import { signUpThroughApi } from "./support/auth";
 import { DEFAULT_SERVER } from "./support/servers";
 
 const PAGES = [
@@ -21,4 +22,24 @@ for (const locale of ["en", "fr"] as const) {
       await expect(page).toHaveScreenshot(`${name}-${locale}.png`, { fullPage: true });
     });
   }
+}
+
+const DASHBOARD_PAGES = [
+  { name: "email-list-empty", path: "/email-callbacks" },
+  { name: "new-email", path: "/email-callbacks/create" },
+  { name: "api-keys-empty", path: "/api-keys" },
+  { name: "new-api-key", path: "/api-keys/create" },
+] as const;
+
+for (const locale of ["en", "fr"] as const) {
+  test(`the signed-in pages of a new account look right in ${locale}`, async ({ page, context }) => {
+    await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
+    await signUpThroughApi(page.request);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const { name, path } of DASHBOARD_PAGES) {
+      await page.goto(path);
+      await expect(page.getByRole("heading").first()).toBeVisible();
+      await expect(page).toHaveScreenshot(`${name}-${locale}.png`, { fullPage: true });
+    }
+  });
 }
