@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { RESERVED_USERNAMES, USERNAME_PATTERN } from "./email-callbacks.constants";
+import { allowedOriginSchema, createEmailCallbackSchema, usernameSchema } from "./email-callbacks.schemas";
+
+describe("reserved usernames", () => {
+  it("hold at least 100 lower-case names that would otherwise be valid usernames", () => {
+    expect(RESERVED_USERNAMES.size).toBeGreaterThanOrEqual(100);
+    for (const name of RESERVED_USERNAMES) {
+      expect(name).toBe(name.toLowerCase());
+      expect(USERNAME_PATTERN.test(name)).toBe(true);
+    }
+  });
+
+  it("are refused whatever their case, naming the API error code", () => {
+    const result = usernameSchema.safeParse("MAILER-DAEMON");
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({
+      message: "emailCallbacks.form.validation.usernameNotAllowed",
+      params: { appErrorCode: "email_callback.username_not_allowed" },
+    });
+  });
+});
+
+describe("createEmailCallbackSchema", () => {
+  it("lower-cases the username and allowed origins, and accepts @domain origins", () => {
+    const parsed = createEmailCallbackSchema.parse({
+      domain: "Hookmail.Test",
+      username: " Orders.EU ",
+      webhookUrl: "https://hooks.example.com/x",
+      allowedOrigins: ["Billing@Example.org", "@Partner.example.com"],
+    });
+    expect(parsed).toMatchObject({ domain: "hookmail.test", username: "orders.eu", allowedOrigins: ["billing@example.org", "@partner.example.com"] });
+  });
+
+  it("refuses an origin that is neither an address nor @domain", () => {
+    for (const origin of ["example.org", "@", "a@b@c.org", "@@example.org"]) expect(allowedOriginSchema.safeParse(origin).success).toBe(false);
+  });
+});
