@@ -5,8 +5,10 @@ import { defineConfig, devices } from "@playwright/test";
 import {
   E2E_PORT,
   E2E_SINK_PORT,
+  E2E_SMTP_PORT,
   E2E_VERIFYING_PORT,
   E2E_VERIFYING_SINK_PORT,
+  E2E_VERIFYING_SMTP_PORT,
 } from "./tests/e2e/support/servers";
 
 const baseURL = `http://localhost:${E2E_PORT}`;
@@ -42,11 +44,15 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], locale: "en-US" } }],
   // Two instances: the default one without email verification, and one that requires it.
   webServer: [
-    testServer({ port: E2E_PORT, sinkPort: E2E_SINK_PORT, env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "false" } }),
+    testServer({
+      port: E2E_PORT,
+      sinkPort: E2E_SINK_PORT,
+      env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "false", SMTP_PORT: String(E2E_SMTP_PORT) },
+    }),
     testServer({
       port: E2E_VERIFYING_PORT,
       sinkPort: E2E_VERIFYING_SINK_PORT,
-      env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "true" },
+      env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "true", SMTP_PORT: String(E2E_VERIFYING_SMTP_PORT) },
     }),
   ],
 });

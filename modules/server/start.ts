@@ -1,13 +1,15 @@
 // Starts one Hookmail process: validates the configuration, opens and migrates the database,
-// then starts the roles of HOOKMAIL_ROLES (web now; smtp and worker join with the mail pipeline).
+// then starts the roles of HOOKMAIL_ROLES: web (the app and API), smtp (the MX), worker (retries).
 import { getAuthSecret } from "@/modules/config/auth-secret";
 import { ConfigError, getConfig, type Config } from "@/modules/config/config";
 import { getDatabase, migrateDatabase, type Database } from "@/modules/db/db";
 import { MigrationError } from "@/modules/db/migrations";
 import { buildApp, isBuildCurrent } from "./build";
+import { startDeliveryDispatch, startSmtpRole } from "./mail-roles";
 import { startWebRole, type RunningRole } from "./web-role";
 
-const log = (line: string) => console.log(`[hookmail] ${line}`);
+const log = (line: string, cause?: unknown) =>
+  cause === undefined ? console.log(`[hookmail] ${line}`) : console.error(`[hookmail] ${line}:`, cause);
 
 export async function startHookmail({
   projectDir,
@@ -25,11 +27,16 @@ export async function startHookmail({
   for (const notice of [...config.notices, authSecret.notice].filter(Boolean)) log(`Notice: ${notice}`);
 
   const running: RunningRole[] = [];
+  const acceptsMail = config.roles.includes("web") || config.roles.includes("smtp");
+  if (acceptsMail || config.roles.includes("worker")) running.push(startDeliveryDispatch({ config, database, log }));
+  if (config.roles.includes("smtp")) running.push(await startSmtpRole({ config, log }));
   if (config.roles.includes("web")) running.push(await startWebRole({ config, projectDir }));
-  const missing = config.roles.filter((role) => role !== "web");
-  if (missing.length > 0) log(`Roles not part of this version yet, skipped: ${missing.join(", ")}`);
 
+  log(`Roles: ${config.roles.join(", ")}`);
   log(`Database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`);
+  if (config.roles.includes("smtp")) {
+    log(`Receiving mail by SMTP on ${config.smtp.host}:${config.smtp.port} for ${config.emailDomains.join(", ")}`);
+  }
   if (config.roles.includes("web")) log(`Open ${config.baseUrl} (listening on port ${config.port})`);
   registerShutdown({ running, database, afterShutdown });
 }
@@ -82,7 +89,8 @@ function registerShutdown({
     if (isStopping) return;
     isStopping = true;
     log(`${signal} received, stopping…`);
-    await Promise.allSettled(running.map((role) => role.stop()));
+    // Stop taking work first (web, smtp), then let the delivery attempts in flight finish.
+    for (const role of [...running].reverse()) await role.stop().catch((error: unknown) => log(`Stopping ${role.name} failed`, error));
     await database.close().catch(() => undefined);
     await afterShutdown?.().catch(() => undefined);
     process.exit(0);

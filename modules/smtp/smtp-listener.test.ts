@@ -89,14 +89,14 @@ describe("SMTP listener", () => {
     expect(error).toMatchObject({ responseCode: 451 });
   });
 
-  it("answers 554 to a message the pipeline cannot read as mail", async () => {
+  it("answers 554 5.6.0 to a message the pipeline cannot read as mail", async () => {
     const { transport } = await startListener({
-      receive: async () => Promise.reject(new AppError({ code: "request.invalid_body", message: "x" })),
+      receive: async () => Promise.reject(new AppError({ code: "inbound.invalid_message", message: "not mail" })),
     });
     const error = await transport
       .sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "x", text: "x" })
       .catch((caught: { responseCode?: number }) => caught);
-    expect(error).toMatchObject({ responseCode: 451 });
+    expect(error).toMatchObject({ responseCode: 554 });
   });
 
   it(`caps recipients at ${MAX_RECIPIENTS_PER_MESSAGE} per message`, async () => {

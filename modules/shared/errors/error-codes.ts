@@ -19,6 +19,11 @@ export const ERROR_HTTP_STATUSES = {
   "api_key.not_found": 404,
   "api_keys.limit_reached": 403,
   "api_keys.session_required": 403,
+  "inbound.invalid_message": 400,
+  "inbound.unauthorized": 401,
+  "inbound.payload_too_large": 413,
+  "inbound.unknown_provider": 404,
+  "inbound.not_configured": 503,
   "internal.error": 500,
 } as const satisfies Record<string, number>;
 

@@ -3,6 +3,9 @@ export const E2E_PORT = 3210;
 export const E2E_SINK_PORT = 3211;
 export const E2E_VERIFYING_PORT = 3220;
 export const E2E_VERIFYING_SINK_PORT = 3221;
+/** The SMTP listeners of the two servers (the product's MX). */
+export const E2E_SMTP_PORT = 2625;
+export const E2E_VERIFYING_SMTP_PORT = 2626;
 
 /** Email verification off: sign-up signs in at once. */
 export const DEFAULT_SERVER = { url: `http://localhost:${E2E_PORT}`, sinkUrl: `http://127.0.0.1:${E2E_SINK_PORT}` };

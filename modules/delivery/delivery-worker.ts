@@ -1,0 +1,203 @@
+// The delivery worker of one process: a loop claiming due deliveries (retries, and whatever a crashed
+// process left behind) about every second, `deliverSoon` for the first attempt of mail this process
+// has just accepted, at most `concurrency` attempts at a time, and once a day the clean-up of message
+// content that is no longer needed. Any number of workers share one PostgreSQL database.
+import type { Config } from "@/modules/config/config";
+import type { Database } from "@/modules/db/db";
+import type { HostResolver } from "@/modules/shared/net/webhook-target";
+import { DELIVERY_WORKER_DEFAULTS } from "./delivery.constants";
+import { createDeliveryRepository, type ClaimedDelivery, type DeliveryRepository } from "./delivery.repository";
+import { deliverProcessing, type DeliveryLog } from "./delivery.usecases";
+import type { DeliveryDispatcher } from "./delivery-dispatcher";
+import { postWebhook, type WebhookClient } from "./webhook-client";
+
+export { getDeliveryDispatcher, setDeliveryDispatcher, type DeliveryDispatcher } from "./delivery-dispatcher";
+
+/** Where the queue lives: the database, or a repository over it (tests). */
+export type DeliveryStorage =
+  | { database: Pick<Database, "prisma" | "executor">; repository?: DeliveryRepository }
+  | { database?: undefined; repository: DeliveryRepository };
+
+export type DeliveryWorkerOptions = DeliveryStorage & {
+  config: Pick<Config, "webhook">;
+  log: DeliveryLog;
+  clock?: () => Date;
+  random?: () => number;
+  client?: WebhookClient;
+  /** Name resolution for the default client (tests). */
+  resolve?: HostResolver;
+  pollIntervalMs?: number;
+  concurrency?: number;
+  leaseMs?: number;
+  cleanUpIntervalMs?: number;
+  contentRetentionMs?: number;
+  cleanUpBatchSize?: number;
+};
+
+export type DeliveryWorker = DeliveryDispatcher & {
+  /** Starts the polling loop (and the daily clean-up). */
+  start: () => void;
+  /** Stops claiming and waits for the attempts in flight; unstarted first attempts stay due for any worker. */
+  stop: () => Promise<void>;
+  /** One poll: claims up to the free capacity and starts those attempts; answers how many were claimed. */
+  deliverDue: () => Promise<number>;
+  /** Resolves once no attempt is running or waiting. */
+  whenIdle: () => Promise<void>;
+  /** Drops the raw message and payload of final processings past the retention; answers how many. */
+  cleanUpMessageContent: () => Promise<number>;
+};
+
+type Task = () => Promise<void>;
+
+function getRepository(storage: DeliveryStorage): DeliveryRepository {
+  if (storage.repository) return storage.repository;
+  if (storage.database) return createDeliveryRepository(storage.database);
+  throw new Error("a delivery worker needs a database or a repository");
+}
+
+export function createDeliveryWorker({
+  config,
+  log,
+  clock = () => new Date(),
+  random = Math.random,
+  resolve,
+  client = resolve ? { postWebhook: (request) => postWebhook({ ...request, resolve }) } : { postWebhook },
+  pollIntervalMs = DELIVERY_WORKER_DEFAULTS.pollIntervalMs,
+  concurrency = DELIVERY_WORKER_DEFAULTS.concurrency,
+  leaseMs = config.webhook.timeoutMs + DELIVERY_WORKER_DEFAULTS.leaseMarginMs,
+  cleanUpIntervalMs = DELIVERY_WORKER_DEFAULTS.cleanUpIntervalMs,
+  contentRetentionMs = DELIVERY_WORKER_DEFAULTS.contentRetentionMs,
+  cleanUpBatchSize = DELIVERY_WORKER_DEFAULTS.cleanUpBatchSize,
+  ...storage
+}: DeliveryWorkerOptions): DeliveryWorker {
+  const repository = getRepository(storage);
+  let isRunning = false;
+  let isStopping = false;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let currentPoll: Promise<void> | undefined;
+  let currentCleanUp: Promise<unknown> | undefined;
+  let lastCleanUpAt: number | undefined;
+  let active = 0;
+  const waiting: Task[] = [];
+  let idleWaiters: (() => void)[] = [];
+
+  const attempt = async (claim: ClaimedDelivery) => {
+    await deliverProcessing({ ...claim, repository, client, config, now: clock, random, log });
+  };
+
+  const settleIdle = () => {
+    if (active > 0 || waiting.length > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolveIdle of waiters) resolveIdle();
+  };
+
+  const runTask = (task: Task) => {
+    active += 1;
+    task()
+      .catch((error: unknown) => log(`Delivery task failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        active -= 1;
+        const next = waiting.shift();
+        if (next) runTask(next);
+        settleIdle();
+      });
+  };
+
+  const schedule = (task: Task) => {
+    if (active < concurrency) runTask(task);
+    else waiting.push(task);
+  };
+
+  const deliverSoon = (ids: string[]) => {
+    if (isStopping) return;
+    for (const id of ids) {
+      schedule(async () => {
+        // Left unclaimed on shutdown: the row stays due and a worker loop picks it up.
+        if (isStopping) return;
+        const claim = await repository.claimDelivery({ id, leaseMs, now: clock() });
+        if (claim) await attempt(claim);
+      });
+    }
+  };
+
+  const deliverDue = async () => {
+    const free = concurrency - active - waiting.length;
+    if (isStopping || free <= 0) return 0;
+    const claims = await repository.claimDueDeliveries({ limit: free, leaseMs, now: clock() });
+    for (const claim of claims) schedule(() => attempt(claim));
+    return claims.length;
+  };
+
+  const cleanUpMessageContent = async () => {
+    const changedBefore = new Date(clock().getTime() - contentRetentionMs);
+    let total = 0;
+    for (;;) {
+      const cleared = await repository.clearMessageContent({ changedBefore, batchSize: cleanUpBatchSize });
+      total += cleared;
+      if (cleared < cleanUpBatchSize || isStopping) break;
+    }
+    if (total > 0) log(`Dropped the message content of ${total} processing(s) older than the retention.`);
+    return total;
+  };
+
+  const cleanUpIfDue = () => {
+    const nowMs = clock().getTime();
+    if (currentCleanUp || (lastCleanUpAt !== undefined && nowMs - lastCleanUpAt < cleanUpIntervalMs)) return;
+    lastCleanUpAt = nowMs;
+    currentCleanUp = cleanUpMessageContent()
+      .catch((error: unknown) => log(`Clean-up failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        currentCleanUp = undefined;
+      });
+  };
+
+  const poll = async () => {
+    try {
+      await deliverDue();
+    } catch (error) {
+      log(`Claiming due deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    cleanUpIfDue();
+  };
+
+  const scheduleNextPoll = () => {
+    if (isStopping) return;
+    pollTimer = setTimeout(() => {
+      currentPoll = poll().finally(() => {
+        currentPoll = undefined;
+        scheduleNextPoll();
+      });
+    }, pollIntervalMs);
+    pollTimer.unref();
+  };
+
+  return {
+    deliverSoon,
+    deliverDue,
+    cleanUpMessageContent,
+    whenIdle: () =>
+      new Promise<void>((resolveIdle) => {
+        idleWaiters.push(resolveIdle);
+        settleIdle();
+      }),
+    start() {
+      if (isRunning || isStopping) return;
+      isRunning = true;
+      currentPoll = poll().finally(() => {
+        currentPoll = undefined;
+        scheduleNextPoll();
+      });
+    },
+    async stop() {
+      isStopping = true;
+      clearTimeout(pollTimer);
+      await currentPoll;
+      await currentCleanUp;
+      await new Promise<void>((resolveIdle) => {
+        idleWaiters.push(resolveIdle);
+        settleIdle();
+      });
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// The numbers of webhook delivery (DESIGN.md §4): the retry schedule, what is kept of a response,
+// and how the worker paces itself.
+
+export const WEBHOOK_USER_AGENT = "Hookmail-Webhook/1";
+
+/** Waits after the 1st, 2nd, … 6th failed attempt: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
+export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000] as const;
+
+/** The first attempt and one per retry delay. */
+export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** Each delay is spread by up to ±20 % so that failures of one receiver do not retry in lockstep. */
+export const RETRY_JITTER_RATIO = 0.2;
+
+/** A receiver's Retry-After is honoured up to this long. */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
+/** How much of a response body is read and kept. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+export const DELIVERY_WORKER_DEFAULTS = {
+  pollIntervalMs: 1000,
+  concurrency: 16,
+  /** A claim outlives the attempt's timeout by this much before another worker may take the row over. */
+  leaseMarginMs: 60_000,
+  cleanUpIntervalMs: 86_400_000,
+  /** Message content of final processings is dropped this long after their last change. */
+  contentRetentionMs: 72 * 3_600_000,
+  cleanUpBatchSize: 500,
+} as const;
+
+export const FINAL_PROCESSING_STATUSES = ["success", "error", "not-processed"] as const;

@@ -1,0 +1,518 @@
+// Webhook delivery end to end on a fresh database (PGlite, and PostgreSQL when DATABASE_URL is set):
+// real loopback HTTP sinks, the real claim SQL, a controllable clock instead of real waiting.
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
+import { createId } from "@/modules/shared/ids";
+import { resolveHost } from "@/modules/shared/net/webhook-target";
+import { createPostgresDatabase, createTestDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
+import { createDeliveryWorker, type DeliveryWorkerOptions } from "./delivery-worker";
+import { createDeliveryRepository } from "./delivery.repository";
+import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink";
+
+const SECOND = 1000;
+const SECRET = "whsec-integration-0123456789";
+
+/** Two connections to one database: two pools on PostgreSQL, the single PGlite twice over. */
+let database: Database;
+let otherDatabase: Database;
+let closeDatabases: () => Promise<void>;
+let sink: WebhookSink;
+let userId: string;
+let current: Date;
+let logLines: string[];
+
+const clock = () => current;
+const advance = (ms: number) => {
+  current = new Date(current.getTime() + ms);
+};
+
+beforeAll(async () => {
+  if (getTestDatabaseKind() === "postgres") {
+    const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL ?? "");
+    database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
+    await migrateDatabase(database, () => undefined);
+    otherDatabase = await openDatabase({ kind: "postgres", url, poolSize: 4 });
+    closeDatabases = async () => {
+      await otherDatabase.close();
+      await database.close();
+      await drop();
+    };
+  } else {
+    database = await createTestDatabase("pglite");
+    otherDatabase = database;
+    closeDatabases = () => database.close();
+  }
+  sink = await startWebhookSink();
+  userId = createId("user");
+  await database.prisma.user.create({ data: { id: userId, name: "Alice", email: `alice-${userId}@example.com` } });
+});
+afterAll(async () => {
+  await sink?.close();
+  await closeDatabases?.();
+});
+beforeEach(async () => {
+  await database.prisma.emailProcessing.deleteMany();
+  sink.reset();
+  current = new Date();
+  logLines = [];
+});
+
+function newWorker(overrides: Partial<DeliveryWorkerOptions> = {}) {
+  return createDeliveryWorker({
+    database,
+    config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
+    log: (line) => logLines.push(line),
+    clock,
+    random: () => 0.5,
+    ...overrides,
+  });
+}
+
+/** A §4 webhook body, deliberately formatted so re-serialising it would change its bytes. */
+function buildPayload(id: string, emailCallbackId: string) {
+  const body = `{
+  "type": "email.received",
+  "timestamp": "2026-11-21T10:00:00.000Z",
+  "data": {"id": "${id}", "emailCallbackId": "${emailCallbackId}", "address": "alice@hookmail.test", "tag": null,
+    "subject": "Grüße \\u00e9 — 👋", "text": "line 1\\r\\nline 2", "attachments": []}
+}`;
+  return new Uint8Array(Buffer.from(body, "utf8"));
+}
+
+async function seedCallback({
+  webhookUrl = sink.url(),
+  webhookSecret = SECRET as string | null,
+  isEnabled = true,
+}: { webhookUrl?: string; webhookSecret?: string | null; isEnabled?: boolean } = {}) {
+  const id = createId("emailCallback");
+  await database.prisma.emailCallback.create({
+    data: { id, userId, domain: "hookmail.test", username: `u-${id.slice(4, 14).toLowerCase()}`, webhookUrl, webhookSecret, isEnabled },
+  });
+  return id;
+}
+
+async function seedProcessing({
+  emailCallbackId,
+  status = "pending",
+  withPayload = true,
+}: { emailCallbackId?: string; status?: string; withPayload?: boolean } = {}) {
+  const callbackId = emailCallbackId ?? (await seedCallback());
+  const id = createId("emailProcessing");
+  const payload = buildPayload(id, callbackId);
+  await database.prisma.emailProcessing.create({
+    data: {
+      id,
+      emailCallbackId: callbackId,
+      fromAddress: "bob@example.org",
+      subject: "Hello",
+      recipient: "alice@hookmail.test",
+      status,
+      payload: withPayload ? payload : null,
+      rawMessage: new Uint8Array(Buffer.from("Subject: Hello\r\n\r\nHi\r\n")),
+      nextAttemptAt: status === "pending" ? current : null,
+      attemptCount: 0,
+    },
+  });
+  return { id, payload };
+}
+
+const findProcessing = (id: string) => database.prisma.emailProcessing.findUniqueOrThrow({ where: { id } });
+const findAttempts = (id: string) =>
+  database.prisma.deliveryAttempt.findMany({ where: { emailProcessingId: id }, orderBy: { attemptedAt: "asc" } });
+
+async function deliverNow(worker: ReturnType<typeof newWorker>, ids: string[]) {
+  worker.deliverSoon(ids);
+  await worker.whenIdle();
+}
+
+async function deliverDueNow(worker: ReturnType<typeof newWorker>) {
+  const claimed = await worker.deliverDue();
+  await worker.whenIdle();
+  return claimed;
+}
+
+function verifySignature(request: WebhookSink["requests"][number]) {
+  return new Webhook(SECRET, { format: "raw" }).verify(request.body, request.headers as Record<string, string>);
+}
+
+describe("a successful delivery", () => {
+  it("POSTs the stored payload bytes exactly, signed so standardwebhooks verifies them, and records success", async () => {
+    const { id, payload } = await seedProcessing();
+    sink.reply({ status: 200, body: "thanks" });
+    await deliverNow(newWorker(), [id]);
+
+    expect(sink.requests).toHaveLength(1);
+    const [request] = sink.requests;
+    if (!request) throw new Error("no request");
+    expect(request.body.equals(Buffer.from(payload))).toBe(true);
+    expect(request.headers).toMatchObject({
+      "content-type": "application/json",
+      "user-agent": "Hookmail-Webhook/1",
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(current.getTime() / 1000)),
+    });
+    expect(() => verifySignature(request)).not.toThrow();
+
+    expect(await findProcessing(id)).toMatchObject({
+      status: "success",
+      error: null,
+      webhookResponseStatusCode: 200,
+      deliveredAt: current,
+      lockedUntil: null,
+      nextAttemptAt: null,
+      attemptCount: 1,
+    });
+    const attempts = await findAttempts(id);
+    expect(attempts).toEqual([
+      expect.objectContaining({ attemptedAt: current, statusCode: 200, error: null, responseBody: "thanks" }),
+    ]);
+    expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("sends no signature header to a callback without a secret", async () => {
+    const { id } = await seedProcessing({ emailCallbackId: await seedCallback({ webhookSecret: null }) });
+    await deliverNow(newWorker(), [id]);
+    expect(sink.requests[0]?.headers).not.toHaveProperty("webhook-signature");
+    expect((await findProcessing(id)).status).toBe("success");
+  });
+});
+
+describe("retries", () => {
+  it("retries a 500 after about 30 s and sends the same bytes again with a fresh timestamp and signature", async () => {
+    const { id, payload } = await seedProcessing();
+    const worker = newWorker();
+    sink.reply({ status: 500, body: "down" }, { status: 200, body: "ok" });
+    const firstAttemptAt = current;
+    await deliverNow(worker, [id]);
+
+    expect(await findProcessing(id)).toMatchObject({
+      status: "pending",
+      attemptCount: 1,
+      webhookResponseStatusCode: 500,
+      nextAttemptAt: new Date(firstAttemptAt.getTime() + 30 * SECOND),
+      lockedUntil: null,
+    });
+    advance(10 * SECOND);
+    expect(await deliverDueNow(worker)).toBe(0);
+    advance(21 * SECOND);
+    expect(await deliverDueNow(worker)).toBe(1);
+
+    expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 2, webhookResponseStatusCode: 200 });
+    expect((await findAttempts(id)).map(({ statusCode, responseBody }) => [statusCode, responseBody])).toEqual([
+      [500, "down"],
+      [200, "ok"],
+    ]);
+    const [first, second] = sink.requests;
+    if (!first || !second) throw new Error("expected two requests");
+    expect(first.body.equals(Buffer.from(payload))).toBe(true);
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    expect(Number(second.headers["webhook-timestamp"]) - Number(first.headers["webhook-timestamp"])).toBe(31);
+    expect(second.headers["webhook-signature"]).not.toBe(first.headers["webhook-signature"]);
+    expect(() => verifySignature(first)).not.toThrow();
+    expect(() => verifySignature(second)).not.toThrow();
+  });
+
+  it("fails a 400 at once: one attempt, error / webhook-failed", async () => {
+    const { id } = await seedProcessing();
+    const worker = newWorker();
+    sink.reply({ status: 400, body: '{"error":"bad"}' });
+    await deliverNow(worker, [id]);
+
+    expect(await findProcessing(id)).toMatchObject({
+      status: "error",
+      error: "webhook-failed",
+      webhookResponseStatusCode: 400,
+      nextAttemptAt: null,
+      lockedUntil: null,
+    });
+    expect(await findAttempts(id)).toEqual([expect.objectContaining({ statusCode: 400, responseBody: '{"error":"bad"}' })]);
+    advance(48 * 3600 * SECOND);
+    expect(await deliverDueNow(worker)).toBe(0);
+    expect(sink.requests).toHaveLength(1);
+  });
+
+  it("schedules a retry when the receiver does not answer within the timeout", async () => {
+    const { id } = await seedProcessing();
+    sink.reply({ hang: true });
+    await deliverNow(newWorker({ config: { webhook: { timeoutMs: 300, allowPrivateTargets: true } } }), [id]);
+
+    expect(await findProcessing(id)).toMatchObject({
+      status: "pending",
+      attemptCount: 1,
+      webhookResponseStatusCode: null,
+      nextAttemptAt: new Date(current.getTime() + 30 * SECOND),
+    });
+    const [attempt] = await findAttempts(id);
+    expect(attempt).toMatchObject({ statusCode: null, responseBody: null, error: expect.stringMatching(/^timeout/) });
+    expect(attempt?.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it("honours Retry-After: 120 when it is later than the schedule", async () => {
+    const { id } = await seedProcessing();
+    sink.reply({ status: 503, headers: { "Retry-After": "120" } });
+    await deliverNow(newWorker(), [id]);
+    expect(await findProcessing(id)).toMatchObject({
+      status: "pending",
+      webhookResponseStatusCode: 503,
+      nextAttemptAt: new Date(current.getTime() + 120 * SECOND),
+    });
+  });
+
+  it("fails a 302 without following it, recording the status and the Location", async () => {
+    const { id } = await seedProcessing();
+    sink.reply({ status: 302, headers: { Location: sink.url("/elsewhere") } });
+    await deliverNow(newWorker(), [id]);
+
+    expect(await findProcessing(id)).toMatchObject({ status: "error", error: "webhook-failed", webhookResponseStatusCode: 302 });
+    expect(await findAttempts(id)).toEqual([
+      expect.objectContaining({ statusCode: 302, error: `redirect not followed (Location: ${sink.url("/elsewhere")})` }),
+    ]);
+    expect(sink.requests.map(({ path }) => path)).toEqual(["/hook"]);
+  });
+
+  it("gives up after the 7th failed attempt, spaced 30 s, 2 min, 10 min, 1 h, 6 h and 24 h: error / webhook-failed", async () => {
+    const { id } = await seedProcessing();
+    const worker = newWorker();
+    const expectedDelays = [30, 120, 600, 3600, 21_600, 86_400].map((seconds) => seconds * SECOND);
+    const delays: number[] = [];
+    sink.reply(...Array.from({ length: 7 }, () => ({ status: 503, body: "busy" })));
+
+    await deliverNow(worker, [id]);
+    for (let attempt = 2; attempt <= 7; attempt += 1) {
+      const { nextAttemptAt, status, attemptCount } = await findProcessing(id);
+      expect({ status, attemptCount }).toEqual({ status: "pending", attemptCount: attempt - 1 });
+      delays.push((nextAttemptAt?.getTime() ?? 0) - current.getTime());
+      current = nextAttemptAt ?? current;
+      expect(await deliverDueNow(worker)).toBe(1);
+    }
+
+    expect(delays).toEqual(expectedDelays);
+    expect(await findProcessing(id)).toMatchObject({
+      status: "error",
+      error: "webhook-failed",
+      attemptCount: 7,
+      webhookResponseStatusCode: 503,
+      nextAttemptAt: null,
+    });
+    expect(await findAttempts(id)).toHaveLength(7);
+    advance(7 * 86_400 * SECOND);
+    expect(await deliverDueNow(worker)).toBe(0);
+    expect(sink.requests).toHaveLength(7);
+  });
+});
+
+describe("claiming", () => {
+  it("never hands one processing to two workers claiming at the same time", async () => {
+    const callbackId = await seedCallback();
+    const seeded = await Promise.all(Array.from({ length: 30 }, () => seedProcessing({ emailCallbackId: callbackId })));
+    const repositories = [createDeliveryRepository(database), createDeliveryRepository(otherDatabase)];
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        repositories[index % 2]?.claimDueDeliveries({ limit: 4, leaseMs: 60 * SECOND, now: current }),
+      ),
+    );
+    const claimedIds = claims.flatMap((batch) => batch?.map(({ id }) => id) ?? []);
+    expect(claimedIds).toHaveLength(30);
+    expect(new Set(claimedIds).size).toBe(30);
+    expect(new Set(claimedIds)).toEqual(new Set(seeded.map(({ id }) => id)));
+    expect(await repositories[0]?.claimDueDeliveries({ limit: 10, leaseMs: 60 * SECOND, now: current })).toEqual([]);
+  });
+
+  it("delivers each processing exactly once with two workers polling side by side", async () => {
+    const callbackId = await seedCallback();
+    const seeded = await Promise.all(Array.from({ length: 20 }, () => seedProcessing({ emailCallbackId: callbackId })));
+    const workers = [newWorker({ concurrency: 4 }), newWorker({ database: otherDatabase, concurrency: 4 })];
+    for (let round = 0; round < 10; round += 1) {
+      await Promise.all(workers.map((worker) => worker.deliverDue()));
+      await Promise.all(workers.map((worker) => worker.whenIdle()));
+    }
+    const deliveredIds = sink.requests.map(({ headers }) => headers["webhook-id"]);
+    expect(deliveredIds).toHaveLength(20);
+    expect(new Set(deliveredIds)).toEqual(new Set(seeded.map(({ id }) => id)));
+    expect(await database.prisma.emailProcessing.count({ where: { status: "success", attemptCount: 1 } })).toBe(20);
+  });
+
+  it("takes over a processing whose worker crashed once its lease has run out, and fences the late worker off", async () => {
+    const { id } = await seedProcessing();
+    const crashed = createDeliveryRepository(database);
+    const [staleClaim] = await crashed.claimDueDeliveries({ limit: 1, leaseMs: 60 * SECOND, now: current });
+    expect(staleClaim?.id).toBe(id);
+
+    const worker = newWorker({ database: otherDatabase, leaseMs: 60 * SECOND });
+    advance(30 * SECOND);
+    expect(await deliverDueNow(worker)).toBe(0);
+    advance(31 * SECOND);
+    expect(await deliverDueNow(worker)).toBe(1);
+    expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 1, lockedUntil: null });
+
+    if (!staleClaim) throw new Error("no claim");
+    const { isClaimHeld } = await crashed.recordAttempt({
+      claim: staleClaim,
+      attempt: { attemptedAt: current, statusCode: 500, durationMs: 1, error: null, responseBody: "" },
+      change: { status: "error", error: "webhook-failed", webhookResponseStatusCode: 500 },
+    });
+    expect(isClaimHeld).toBe(false);
+    expect(await findProcessing(id)).toMatchObject({ status: "success", webhookResponseStatusCode: 200 });
+  });
+
+  it("lets deliverSoon claim a first attempt only once, and not a retry before its time", async () => {
+    const { id } = await seedProcessing();
+    const repository = createDeliveryRepository(database);
+    expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: current })).not.toBeNull();
+    expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: current })).toBeNull();
+
+    const { id: retryId } = await seedProcessing();
+    await database.prisma.emailProcessing.update({
+      where: { id: retryId },
+      data: { attemptCount: 1, nextAttemptAt: new Date(current.getTime() + 30 * SECOND) },
+    });
+    expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: current })).toBeNull();
+    advance(30 * SECOND);
+    expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: current })).not.toBeNull();
+  });
+
+  it("claims nothing that is not pending", async () => {
+    for (const status of ["success", "error", "not-processed"]) await seedProcessing({ status });
+    await database.prisma.emailProcessing.updateMany({ data: { nextAttemptAt: current } });
+    expect(await createDeliveryRepository(database).claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: current })).toEqual([]);
+  });
+});
+
+describe("the worker", () => {
+  it("runs at most `concurrency` attempts at a time and claims nothing more while full", async () => {
+    const callbackId = await seedCallback();
+    const seeded = await Promise.all(Array.from({ length: 8 }, () => seedProcessing({ emailCallbackId: callbackId })));
+    sink.reply(...Array.from({ length: 8 }, () => ({ status: 200, delayMs: 100 })));
+    const worker = newWorker({ concurrency: 3 });
+    worker.deliverSoon(seeded.map(({ id }) => id));
+    expect(await worker.deliverDue()).toBe(0);
+    await worker.whenIdle();
+    expect(sink.requests).toHaveLength(8);
+    expect(sink.maxConcurrentRequests()).toBe(3);
+    expect(await database.prisma.emailProcessing.count({ where: { status: "success" } })).toBe(8);
+  });
+
+  it("polls on its own once started, and stop() waits for the attempt in flight", async () => {
+    const { id } = await seedProcessing();
+    sink.reply({ status: 200, delayMs: 200 });
+    const worker = newWorker({ pollIntervalMs: 20 });
+    worker.start();
+    await sink.waitForRequests(1);
+    await worker.stop();
+    expect(await findProcessing(id)).toMatchObject({ status: "success" });
+  });
+
+  it("attempts nothing after stop(): first attempts stay due for the next worker", async () => {
+    const { id } = await seedProcessing();
+    const worker = newWorker();
+    await worker.stop();
+    worker.deliverSoon([id]);
+    await worker.whenIdle();
+    expect(await worker.deliverDue()).toBe(0);
+    expect(sink.requests).toHaveLength(0);
+    expect(await findProcessing(id)).toMatchObject({ status: "pending", lockedUntil: null, attemptCount: 0 });
+  });
+
+  it("records error / unknown and logs it when an attempt fails unexpectedly", async () => {
+    const { id: withoutPayload } = await seedProcessing({ withPayload: false });
+    const { id: clientBug } = await seedProcessing();
+    await deliverNow(newWorker(), [withoutPayload]);
+    await deliverNow(
+      newWorker({ client: { postWebhook: () => Promise.reject(new Error("client bug")) } }),
+      [clientBug],
+    );
+    for (const id of [withoutPayload, clientBug]) {
+      expect(await findProcessing(id)).toMatchObject({ status: "error", error: "unknown", lockedUntil: null, nextAttemptAt: null });
+      expect(await findAttempts(id)).toEqual([expect.objectContaining({ statusCode: null, error: "internal error" })]);
+    }
+    expect(logLines.join("\n")).toMatch(new RegExp(`${withoutPayload} failed unexpectedly: Error: processing .* without a payload`));
+    expect(logLines.join("\n")).toMatch(new RegExp(`${clientBug} failed unexpectedly: Error: client bug`));
+    expect(sink.requests).toHaveLength(0);
+  });
+
+  it("sends nothing for a callback disabled or deleted since the mail was accepted: not-processed / not-enabled", async () => {
+    const { id: disabled } = await seedProcessing({ emailCallbackId: await seedCallback({ isEnabled: false }) });
+    const deletedCallbackId = await seedCallback();
+    const { id: deleted } = await seedProcessing({ emailCallbackId: deletedCallbackId });
+    await database.prisma.emailCallback.update({ where: { id: deletedCallbackId }, data: { deletedAt: current } });
+    await deliverNow(newWorker(), [disabled, deleted]);
+    for (const id of [disabled, deleted]) {
+      expect(await findProcessing(id)).toMatchObject({ status: "not-processed", error: "not-enabled", attemptCount: 0 });
+      expect(await findAttempts(id)).toEqual([]);
+    }
+    expect(sink.requests).toHaveLength(0);
+  });
+});
+
+describe("SSRF check at connect time", () => {
+  const targets: [string, (port: number) => string][] = [
+    ["127.0.0.1", (port) => `http://127.0.0.1:${port}/hook`],
+    ["localhost", (port) => `http://localhost:${port}/hook`],
+    ["[::1]", (port) => `http://[::1]:${port}/hook`],
+    ["10.0.0.1", (port) => `http://10.0.0.1:${port}/hook`],
+    ["172.16.0.1", (port) => `http://172.16.0.1:${port}/hook`],
+    ["192.168.0.1", (port) => `http://192.168.0.1:${port}/hook`],
+    ["169.254.169.254", () => "http://169.254.169.254/latest/meta-data/"],
+    ["0.0.0.0", (port) => `http://0.0.0.0:${port}/hook`],
+    ["[::ffff:127.0.0.1]", (port) => `http://[::ffff:127.0.0.1]:${port}/hook`],
+    ["http://2130706433/", (port) => `http://2130706433:${port}/`],
+    ["http://0177.0.0.1/", (port) => `http://0177.0.0.1:${port}/`],
+    ["a name resolving to 10.0.0.5", (port) => `http://hooks.internal.test:${port}/hook`],
+  ];
+
+  it("refuses every private target without connecting: error / webhook-failed, attempt blocked-target", async () => {
+    const seeded: { label: string; id: string }[] = [];
+    for (const [label, toUrl] of targets) {
+      const { id } = await seedProcessing({ emailCallbackId: await seedCallback({ webhookUrl: toUrl(sink.port) }) });
+      seeded.push({ label, id });
+    }
+    const connectionsBefore = sink.connectionCount();
+    const worker = newWorker({
+      config: { webhook: { timeoutMs: 2000, allowPrivateTargets: false } },
+      resolve: (hostname) => (hostname === "hooks.internal.test" ? Promise.resolve(["10.0.0.5"]) : resolveHost(hostname)),
+    });
+    await deliverNow(worker, seeded.map(({ id }) => id));
+
+    for (const { label, id } of seeded) {
+      const processing = await findProcessing(id);
+      const attempts = await findAttempts(id);
+      expect({ label, status: processing.status, error: processing.error, attempt: attempts[0]?.error }).toEqual({
+        label,
+        status: "error",
+        error: "webhook-failed",
+        attempt: expect.stringMatching(/^blocked-target: .*private address/),
+      });
+    }
+    expect(sink.connectionCount()).toBe(connectionsBefore);
+    expect(sink.requests).toHaveLength(0);
+  });
+});
+
+describe("message content clean-up", () => {
+  it("drops the raw message and payload of final processings after 72 h, in batches, and keeps the rest", async () => {
+    const callbackId = await seedCallback();
+    const finals = await Promise.all(
+      ["success", "error", "not-processed", "success", "error"].map((status) => seedProcessing({ emailCallbackId: callbackId, status })),
+    );
+    const { id: pendingId } = await seedProcessing({ emailCallbackId: callbackId });
+    const { id: recentId } = await seedProcessing({ emailCallbackId: callbackId, status: "success" });
+    await database.prisma.emailProcessing.update({
+      where: { id: recentId },
+      data: { updatedAt: new Date(current.getTime() + 72 * 3600 * SECOND) },
+    });
+    const worker = newWorker({ cleanUpBatchSize: 2 });
+    expect(await worker.cleanUpMessageContent()).toBe(0);
+
+    advance(72 * 3600 * SECOND + 5 * SECOND);
+    expect(await worker.cleanUpMessageContent()).toBe(5);
+    for (const { id } of finals) expect(await findProcessing(id)).toMatchObject({ rawMessage: null, payload: null });
+    for (const id of [pendingId, recentId]) {
+      const kept = await findProcessing(id);
+      expect(kept.rawMessage).not.toBeNull();
+      expect(kept.payload).not.toBeNull();
+    }
+    expect(logLines).toContain("Dropped the message content of 5 processing(s) older than the retention.");
+  });
+});

@@ -1,0 +1,119 @@
+// The rules of one attempt with the storage and the HTTP client replaced by fakes: what is recorded
+// for each kind of answer, and that nothing unexpected is silenced.
+import { describe, expect, it, vi } from "vitest";
+import type { DeliveryRepository, DeliveryTarget } from "./delivery.repository";
+import { deliverProcessing } from "./delivery.usecases";
+import type { WebhookClient, WebhookResult } from "./webhook-client";
+
+const now = new Date("2026-11-21T10:00:00.000Z");
+const lockedUntil = new Date("2026-11-21T10:01:15.000Z");
+const target: DeliveryTarget = {
+  id: "ep_1",
+  status: "pending",
+  attemptCount: 0,
+  payload: new Uint8Array(Buffer.from('{"type":"email.received"}')),
+  webhookUrl: "https://hooks.example.com/in",
+  webhookSecret: "s".repeat(24),
+  isCallbackEnabled: true,
+  isCallbackDeleted: false,
+};
+
+function setUp({
+  found = target as DeliveryTarget | null,
+  result = { kind: "response", statusCode: 200, durationMs: 12, bodyExcerpt: "ok" } as WebhookResult,
+  recordAttempt = vi.fn<DeliveryRepository["recordAttempt"]>(async () => ({ isClaimHeld: true })),
+} = {}) {
+  const repository = {
+    claimDueDeliveries: vi.fn(),
+    claimDelivery: vi.fn(),
+    clearMessageContent: vi.fn(),
+    findDeliveryTarget: vi.fn(async () => found),
+    recordAttempt,
+  } as unknown as DeliveryRepository;
+  const postWebhook = vi.fn<WebhookClient["postWebhook"]>(async () => result);
+  const log = vi.fn<(line: string) => void>();
+  const run = () =>
+    deliverProcessing({
+      id: "ep_1",
+      lockedUntil,
+      repository,
+      client: { postWebhook },
+      config: { webhook: { timeoutMs: 15_000, allowPrivateTargets: false } },
+      now: () => now,
+      random: () => 0.5,
+      log,
+    });
+  return { run, postWebhook, recordAttempt, log };
+}
+
+describe("deliverProcessing", () => {
+  it("POSTs the payload with the contract's headers, the configured timeout and the SSRF setting", async () => {
+    const { run, postWebhook } = setUp();
+    expect(await run()).toEqual({ kind: "success" });
+    expect(postWebhook).toHaveBeenCalledWith({
+      url: target.webhookUrl,
+      body: target.payload,
+      timeoutMs: 15_000,
+      allowPrivateTargets: false,
+      headers: expect.objectContaining({
+        "webhook-id": "ep_1",
+        "webhook-timestamp": String(now.getTime() / 1000),
+        "webhook-signature": expect.stringMatching(/^v1,/),
+      }),
+    });
+  });
+
+  it("records a success with its attempt under the claim", async () => {
+    const { run, recordAttempt } = setUp();
+    await run();
+    expect(recordAttempt).toHaveBeenCalledWith({
+      claim: { id: "ep_1", lockedUntil },
+      attempt: { attemptedAt: now, statusCode: 200, durationMs: 12, error: null, responseBody: "ok" },
+      change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: now },
+    });
+  });
+
+  it("records a network error as a retry with the error and no status code", async () => {
+    const { run, recordAttempt } = setUp({ result: { kind: "network-error", durationMs: 3, error: "connect ECONNREFUSED" } });
+    expect(await run()).toEqual({ kind: "retry-scheduled" });
+    expect(recordAttempt).toHaveBeenCalledWith({
+      claim: { id: "ep_1", lockedUntil },
+      attempt: { attemptedAt: now, statusCode: null, durationMs: 3, error: "network-error: connect ECONNREFUSED", responseBody: null },
+      change: { status: "pending", nextAttemptAt: new Date(now.getTime() + 30_000), webhookResponseStatusCode: null },
+    });
+  });
+
+  it("fails a retryable answer on the 7th attempt", async () => {
+    const { run, recordAttempt } = setUp({
+      found: { ...target, attemptCount: 6 },
+      result: { kind: "response", statusCode: 503, durationMs: 3, bodyExcerpt: "" },
+    });
+    expect(await run()).toEqual({ kind: "failed" });
+    expect(recordAttempt.mock.calls[0]?.[0].change).toEqual({ status: "error", error: "webhook-failed", webhookResponseStatusCode: 503 });
+  });
+
+  it("skips a processing that is gone or no longer pending, without a request", async () => {
+    const gone = setUp({ found: null });
+    expect(await gone.run()).toEqual({ kind: "skipped", reason: "not-found" });
+    const done = setUp({ found: { ...target, status: "success" } });
+    expect(await done.run()).toEqual({ kind: "skipped", reason: "not-pending" });
+    expect(gone.postWebhook).not.toHaveBeenCalled();
+    expect(done.postWebhook).not.toHaveBeenCalled();
+    expect(done.recordAttempt).not.toHaveBeenCalled();
+  });
+
+  it("reports and logs an outcome it could not apply because the claim was taken over", async () => {
+    const { run, log } = setUp({ recordAttempt: vi.fn(async () => ({ isClaimHeld: false })) });
+    expect(await run()).toEqual({ kind: "skipped", reason: "claim-lost" });
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/ep_1: the claim expired during the attempt; its outcome \(success\)/));
+  });
+
+  it("logs, and never throws, when even recording the unexpected failure fails", async () => {
+    const { run, log } = setUp({ recordAttempt: vi.fn(async () => Promise.reject(new Error("database down"))) });
+    expect(await run()).toEqual({ kind: "unknown-error" });
+    expect(log.mock.calls.map(([line]) => line)).toEqual([
+      expect.stringMatching(/^Delivery of ep_1 failed unexpectedly: Error: database down/),
+      "Could not record the failure of ep_1: database down",
+    ]);
+  });
+});

@@ -1,0 +1,130 @@
+// The rules of one delivery attempt (DESIGN.md §4): sign and POST the stored payload bytes, classify
+// the answer, and record the attempt with the processing's next state: success, a scheduled retry,
+// or error / webhook-failed once no retry remains. Anything unexpected ends in error / unknown, logged.
+import type { Config } from "@/modules/config/config";
+import { MAX_DELIVERY_ATTEMPTS } from "./delivery.constants";
+import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
+import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
+import { buildWebhookHeaders } from "./webhook-signature";
+import type { WebhookClient, WebhookResult } from "./webhook-client";
+
+export type DeliveryOutcome =
+  | { kind: "success" | "retry-scheduled" | "failed" | "not-enabled" | "unknown-error" }
+  /** Nothing done: the processing is gone, no longer pending, or another worker took the claim over. */
+  | { kind: "skipped"; reason: "not-found" | "not-pending" | "claim-lost" };
+
+export type DeliveryLog = (line: string) => void;
+
+const MAX_LOCATION_LENGTH = 500;
+
+/** Performs one attempt of a processing this worker has claimed (`lockedUntil` is the claim's lease). */
+export async function deliverProcessing({
+  id,
+  lockedUntil,
+  repository,
+  client,
+  config,
+  now,
+  random,
+  log = () => undefined,
+}: ClaimedDelivery & {
+  repository: DeliveryRepository;
+  client: WebhookClient;
+  config: Pick<Config, "webhook">;
+  now: () => Date;
+  random: () => number;
+  log?: DeliveryLog;
+}): Promise<DeliveryOutcome> {
+  const claim = { id, lockedUntil };
+  const attemptedAt = now();
+  try {
+    const target = await repository.findDeliveryTarget(id);
+    if (!target) return { kind: "skipped", reason: "not-found" };
+    if (target.status !== "pending") return { kind: "skipped", reason: "not-pending" };
+    if (!target.isCallbackEnabled || target.isCallbackDeleted) {
+      return await record(repository, log, claim, null, { status: "not-processed", error: "not-enabled" }, "not-enabled");
+    }
+    if (!target.payload) throw new Error(`processing ${id} is pending without a payload`);
+
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    const result = await client.postWebhook({
+      url: target.webhookUrl,
+      headers: buildWebhookHeaders({ id, timestamp, body: target.payload, secret: target.webhookSecret }),
+      body: target.payload,
+      timeoutMs: config.webhook.timeoutMs,
+      allowPrivateTargets: config.webhook.allowPrivateTargets,
+    });
+    const attempt = toAttemptRecord(attemptedAt, result);
+    const statusCode = result.kind === "response" ? result.statusCode : null;
+    const classification = classifyAttempt(result);
+
+    if (classification === "success") {
+      const change: ProcessingChange = { status: "success", webhookResponseStatusCode: statusCode ?? 0, deliveredAt: now() };
+      return await record(repository, log, claim, attempt, change, "success");
+    }
+    const nextAttemptAt =
+      classification === "retry"
+        ? computeNextAttemptAt({
+            attemptsMade: target.attemptCount + 1,
+            finishedAt: now(),
+            retryAfterMs: result.kind === "response" ? result.retryAfterMs : undefined,
+            random,
+          })
+        : null;
+    if (nextAttemptAt) {
+      const change: ProcessingChange = { status: "pending", nextAttemptAt, webhookResponseStatusCode: statusCode };
+      return await record(repository, log, claim, attempt, change, "retry-scheduled");
+    }
+    const change: ProcessingChange = { status: "error", error: "webhook-failed", webhookResponseStatusCode: statusCode };
+    return await record(repository, log, claim, attempt, change, "failed");
+  } catch (error) {
+    log(`Delivery of ${id} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    try {
+      const attempt: DeliveryAttemptRecord = {
+        attemptedAt,
+        statusCode: null,
+        durationMs: Math.max(0, now().getTime() - attemptedAt.getTime()),
+        error: "internal error",
+        responseBody: null,
+      };
+      const change: ProcessingChange = { status: "error", error: "unknown", webhookResponseStatusCode: null };
+      return await record(repository, log, claim, attempt, change, "unknown-error");
+    } catch (recordError) {
+      // The claim's lease runs out and another attempt follows: nothing is lost.
+      log(`Could not record the failure of ${id}: ${recordError instanceof Error ? recordError.message : String(recordError)}`);
+      return { kind: "unknown-error" };
+    }
+  }
+}
+
+async function record(
+  repository: DeliveryRepository,
+  log: DeliveryLog,
+  claim: ClaimedDelivery,
+  attempt: DeliveryAttemptRecord | null,
+  change: ProcessingChange,
+  kind: Exclude<DeliveryOutcome["kind"], "skipped">,
+): Promise<DeliveryOutcome> {
+  const { isClaimHeld } = await repository.recordAttempt({ claim, attempt, change });
+  if (!isClaimHeld) {
+    log(`Delivery of ${claim.id}: the claim expired during the attempt; its outcome (${kind}) was not applied.`);
+    return { kind: "skipped", reason: "claim-lost" };
+  }
+  return { kind } as DeliveryOutcome;
+}
+
+function toAttemptRecord(attemptedAt: Date, result: WebhookResult): DeliveryAttemptRecord {
+  if (result.kind !== "response") {
+    return { attemptedAt, statusCode: null, durationMs: result.durationMs, error: `${result.kind}: ${result.error}`, responseBody: null };
+  }
+  const isRedirect = result.statusCode >= 300 && result.statusCode < 400;
+  return {
+    attemptedAt,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    error: isRedirect
+      ? `redirect not followed${result.location ? ` (Location: ${result.location.slice(0, MAX_LOCATION_LENGTH)})` : ""}`
+      : null,
+    responseBody: result.bodyExcerpt,
+  };
+}

@@ -1,0 +1,196 @@
+// The webhook HTTP client against real loopback servers: what it reports, what it reads, when it
+// gives up, and the connect-time SSRF check (no connection at all to a refused address).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink";
+import { postWebhook, type WebhookRequest } from "./webhook-client";
+
+let sink: WebhookSink;
+beforeAll(async () => {
+  sink = await startWebhookSink();
+});
+afterAll(() => sink.close());
+afterEach(() => {
+  sink.requests.length = 0;
+});
+
+const body = '{"type":"email.received","data":{"subject":"Grüße"}}';
+const post = (overrides: Partial<WebhookRequest> = {}) =>
+  postWebhook({
+    url: sink.url(),
+    headers: { "Content-Type": "application/json", "webhook-id": "ep_test" },
+    body,
+    timeoutMs: 2000,
+    allowPrivateTargets: true,
+    ...overrides,
+  });
+
+describe("postWebhook responses", () => {
+  it("POSTs the exact body bytes with the given headers and reports the status, duration and body", async () => {
+    sink.reply({ status: 202, body: "accepted, thanks" });
+    const result = await post();
+    expect(result).toMatchObject({ kind: "response", statusCode: 202, bodyExcerpt: "accepted, thanks" });
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    const [request] = sink.requests;
+    expect(request?.method).toBe("POST");
+    expect(request?.path).toBe("/hook");
+    expect(request?.body.equals(Buffer.from(body, "utf8"))).toBe(true);
+    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(request?.headers["webhook-id"]).toBe("ep_test");
+    expect(request?.headers["content-length"]).toBe(String(Buffer.byteLength(body)));
+  });
+
+  it("keeps only the first 1 KiB of a large response body", async () => {
+    sink.reply({ status: 500, body: "x".repeat(1024) + "y".repeat(200_000) });
+    const result = await post();
+    expect(result).toMatchObject({ kind: "response", statusCode: 500 });
+    expect(result.kind === "response" && result.bodyExcerpt).toBe("x".repeat(1024));
+  });
+
+  it("stops reading after 1 KiB instead of waiting for a body that never ends", async () => {
+    sink.reply({ status: 200, body: "z".repeat(4096), keepOpenAfterBody: true });
+    const result = await post({ timeoutMs: 5000 });
+    expect(result).toMatchObject({ kind: "response", statusCode: 200, bodyExcerpt: "z".repeat(1024) });
+    expect(result.durationMs).toBeLessThan(2000);
+  });
+
+  it("keeps a status that arrived in time when the body then stalls past the timeout", async () => {
+    sink.reply({ status: 200, body: "partial", keepOpenAfterBody: true });
+    const result = await post({ timeoutMs: 300 });
+    expect(result).toMatchObject({ kind: "response", statusCode: 200, bodyExcerpt: "partial" });
+  });
+
+  it("does not follow a redirect: the 3xx and its Location are the result", async () => {
+    sink.reply({ status: 302, headers: { Location: sink.url("/elsewhere") } });
+    const result = await post();
+    expect(result).toMatchObject({ kind: "response", statusCode: 302, location: sink.url("/elsewhere") });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sink.requests.map(({ path }) => path)).toEqual(["/hook"]);
+  });
+
+  it("reads Retry-After in seconds", async () => {
+    sink.reply({ status: 429, headers: { "Retry-After": "120" } });
+    expect(await post()).toMatchObject({ kind: "response", statusCode: 429, retryAfterMs: 120_000 });
+  });
+
+  it("replaces NUL characters so the excerpt can be stored as text", async () => {
+    sink.reply({ status: 400, body: Buffer.from([0x61, 0x00, 0x62]) });
+    expect(await post()).toMatchObject({ bodyExcerpt: "a\uFFFDb" });
+  });
+});
+
+describe("postWebhook failures", () => {
+  it("reports a timeout when no answer comes within timeoutMs", async () => {
+    sink.reply({ hang: true });
+    const startedAt = Date.now();
+    const result = await post({ timeoutMs: 300 });
+    expect(result).toMatchObject({ kind: "timeout" });
+    expect(result.durationMs).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - startedAt).toBeLessThan(2000);
+  });
+
+  it("counts name resolution inside the timeout", async () => {
+    const result = await post({
+      url: `http://slow-dns.test:${sink.port}/hook`,
+      timeoutMs: 200,
+      resolve: () => new Promise((resolve) => setTimeout(() => resolve(["127.0.0.1"]), 1000)),
+    });
+    expect(result).toMatchObject({ kind: "timeout" });
+    expect(sink.requests).toHaveLength(0);
+  });
+
+  it("reports a refused connection as a network error", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await post({ url: `http://127.0.0.1:${port}/hook` });
+    expect(result).toMatchObject({ kind: "network-error", error: expect.stringMatching(/ECONNREFUSED/) });
+  });
+
+  it("reports a name that does not resolve as a network error", async () => {
+    const result = await post({
+      url: "http://nowhere.invalid/hook",
+      resolve: () => Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.invalid"), { code: "ENOTFOUND" })),
+    });
+    expect(result).toMatchObject({ kind: "network-error", error: expect.stringMatching(/ENOTFOUND/) });
+  });
+
+  it("stops when its signal aborts", async () => {
+    sink.reply({ hang: true });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await post({ signal: controller.signal, timeoutMs: 5000 });
+    expect(result).toMatchObject({ kind: "network-error", error: expect.stringMatching(/aborted/) });
+  });
+
+  it("refuses schemes other than http and https", async () => {
+    expect(await post({ url: "file:///etc/passwd" })).toMatchObject({ kind: "blocked-target" });
+  });
+});
+
+describe("postWebhook SSRF check at connect time", () => {
+  const refuse = () => Promise.reject(new Error("the resolver must not be asked"));
+
+  it.each([
+    ["127.0.0.1", (port: number) => `http://127.0.0.1:${port}/hook`],
+    ["localhost (system resolver)", (port: number) => `http://localhost:${port}/hook`],
+    ["[::1]", (port: number) => `http://[::1]:${port}/hook`],
+    ["10.0.0.1", (port: number) => `http://10.0.0.1:${port}/hook`],
+    ["172.16.0.1", (port: number) => `http://172.16.0.1:${port}/hook`],
+    ["192.168.0.1", (port: number) => `http://192.168.0.1:${port}/hook`],
+    ["169.254.169.254 (metadata)", () => "http://169.254.169.254/latest/meta-data/"],
+    ["0.0.0.0", (port: number) => `http://0.0.0.0:${port}/hook`],
+    ["[::ffff:127.0.0.1]", (port: number) => `http://[::ffff:127.0.0.1]:${port}/hook`],
+    ["decimal 2130706433", (port: number) => `http://2130706433:${port}/`],
+    ["octal 0177.0.0.1", (port: number) => `http://0177.0.0.1:${port}/`],
+    ["hex 0x7f.1", (port: number) => `https://0x7f.1:${port}/`],
+    ["[::] (unspecified)", (port: number) => `http://[::]:${port}/`],
+  ])("refuses %s without connecting", async (_label, toUrl) => {
+    const connectionsBefore = sink.connectionCount();
+    const resolve = toUrl(sink.port).includes("localhost") ? undefined : refuse;
+    const result = await post({ url: toUrl(sink.port), allowPrivateTargets: false, timeoutMs: 1000, ...(resolve ? { resolve } : {}) });
+    expect(result).toMatchObject({ kind: "blocked-target" });
+    expect(sink.connectionCount()).toBe(connectionsBefore);
+    expect(sink.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ["a private address", ["10.0.0.5"]],
+    ["a public and a private address", ["93.184.216.34", "10.0.0.5"]],
+    ["a loopback address", ["127.0.0.1"]],
+    ["an IPv4-mapped loopback address", ["::ffff:127.0.0.1"]],
+  ])("refuses a name resolving to %s without connecting", async (_label, addresses) => {
+    const connectionsBefore = sink.connectionCount();
+    const result = await post({
+      url: `http://hooks.rebind.test:${sink.port}/hook`,
+      allowPrivateTargets: false,
+      resolve: async () => addresses,
+    });
+    expect(result).toMatchObject({ kind: "blocked-target", error: expect.stringMatching(/private address/) });
+    expect(sink.connectionCount()).toBe(connectionsBefore);
+  });
+
+  it("connects to the very address it checked when private targets are allowed", async () => {
+    const asked: string[] = [];
+    const result = await post({
+      url: `http://sink.test:${sink.port}/hook`,
+      allowPrivateTargets: true,
+      resolve: async (hostname) => {
+        asked.push(hostname);
+        return ["127.0.0.1"];
+      },
+    });
+    expect(result).toMatchObject({ kind: "response", statusCode: 200 });
+    expect(asked).toEqual(["sink.test"]);
+    expect(sink.requests[0]?.headers.host).toBe(`sink.test:${sink.port}`);
+  });
+
+  it("reaches a literal loopback address when private targets are allowed", async () => {
+    expect(await post({ url: `http://2130706433:${sink.port}/hook`, allowPrivateTargets: true })).toMatchObject({
+      kind: "response",
+      statusCode: 200,
+    });
+  });
+});

@@ -1,0 +1,211 @@
+// One HTTP POST of a webhook, with node:http/https so the SSRF check sits where the connection is
+// made: literal IPs (in any form the URL parser normalises: 2130706433, 0177.0.0.1, [::ffff:7f00:1])
+// are checked before connecting, names inside the socket's own `lookup`, so the address checked is
+// the address connected to (no second resolution to rebind). Redirects are never followed, at most
+// 1 KiB of the answer is read, and one timeout bounds the whole attempt (DNS included).
+import type { LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { performance } from "node:perf_hooks";
+import { isPrivateAddress } from "@/modules/shared/net/private-address";
+import { resolveHost, type HostResolver } from "@/modules/shared/net/webhook-target";
+import { RESPONSE_EXCERPT_BYTES } from "./delivery.constants";
+import { parseRetryAfter } from "./delivery.schedule";
+
+export type WebhookRequest = {
+  url: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  signal?: AbortSignal;
+  /** Name resolution (tests inject one); the system resolver by default. */
+  resolve?: HostResolver;
+};
+
+export type WebhookResponseResult = {
+  kind: "response";
+  statusCode: number;
+  durationMs: number;
+  /** The first 1 KiB of the body, as text. */
+  bodyExcerpt: string;
+  retryAfterMs?: number;
+  location?: string;
+};
+
+export type WebhookFailureResult = { kind: "network-error" | "timeout" | "blocked-target"; durationMs: number; error: string };
+
+export type WebhookResult = WebhookResponseResult | WebhookFailureResult;
+
+export type WebhookClient = { postWebhook: (request: WebhookRequest) => Promise<WebhookResult> };
+
+class BlockedTargetError extends Error {
+  override name = "BlockedTargetError";
+}
+class AttemptTimeoutError extends Error {
+  override name = "AttemptTimeoutError";
+}
+class AttemptAbortedError extends Error {
+  override name = "AttemptAbortedError";
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A `lookup` for net.connect that refuses names resolving to any private address. */
+function createGuardedLookup({ resolve, allowPrivateTargets }: { resolve: HostResolver; allowPrivateTargets: boolean }) {
+  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback) => {
+    resolve(hostname).then(
+      (resolved) => {
+        const addresses = resolved.filter((address) => net.isIP(address) !== 0);
+        if (addresses.length === 0) {
+          callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), []);
+          return;
+        }
+        const blocked = allowPrivateTargets ? undefined : addresses.find((address) => isPrivateAddress(address));
+        if (blocked) {
+          callback(new BlockedTargetError(`${hostname} resolves to the private address ${blocked}`), []);
+          return;
+        }
+        const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
+        const records = addresses
+          .map((address) => ({ address, family: net.isIP(address) }))
+          .filter((record) => family === 0 || record.family === family);
+        const first = records[0];
+        if (!first) {
+          callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: "ENOTFOUND" }), []);
+        } else if (options.all) {
+          callback(null, records);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), []),
+    );
+  };
+}
+
+function stripBrackets(hostname: string) {
+  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+}
+
+function toBuffer(body: string | Uint8Array): Buffer {
+  return typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+/** Text safe to store: PostgreSQL text cannot hold NUL characters. */
+function toExcerpt(chunks: Buffer[]): string {
+  return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8").replaceAll("\u0000", "\uFFFD");
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return error.errors.map((inner: unknown) => describeError(inner)).join("; ");
+  }
+  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name;
+  return String(error);
+}
+
+/** POSTs once and reports what happened; never throws for anything the network or the receiver does. */
+export async function postWebhook({
+  url,
+  headers,
+  body,
+  timeoutMs,
+  allowPrivateTargets,
+  signal,
+  resolve = resolveHost,
+}: WebhookRequest): Promise<WebhookResult> {
+  const startedAt = performance.now();
+  const elapsed = () => Math.round(performance.now() - startedAt);
+
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { kind: "blocked-target", durationMs: elapsed(), error: "the webhook URL is not a valid URL" };
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") {
+    return { kind: "blocked-target", durationMs: elapsed(), error: `the ${target.protocol} scheme is not allowed` };
+  }
+  const hostname = stripBrackets(target.hostname);
+  // net.connect skips `lookup` for literal IPs, so those are checked here, once the URL parser has normalised them.
+  if (net.isIP(hostname) !== 0 && !allowPrivateTargets && isPrivateAddress(hostname)) {
+    return { kind: "blocked-target", durationMs: elapsed(), error: `${hostname} is a private address` };
+  }
+  if (signal?.aborted) return { kind: "network-error", durationMs: elapsed(), error: "the attempt was aborted" };
+
+  const payload = toBuffer(body);
+  return new Promise<WebhookResult>((settle) => {
+    let isSettled = false;
+    let response: http.IncomingMessage | undefined;
+    const chunks: Buffer[] = [];
+    let receivedBytes = 0;
+
+    const transport = target.protocol === "https:" ? https : http;
+    const request = transport.request({
+      protocol: target.protocol,
+      hostname,
+      port: target.port || undefined,
+      path: `${target.pathname}${target.search}`,
+      method: "POST",
+      headers: { ...headers, "Content-Length": String(payload.byteLength) },
+      // A fresh connection each time: a pooled socket would skip the lookup check.
+      agent: false,
+      lookup: createGuardedLookup({ resolve, allowPrivateTargets }) as unknown as net.LookupFunction,
+    });
+
+    const finish = (result: WebhookResult) => {
+      if (isSettled) return;
+      isSettled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      settle(result);
+      request.destroy();
+    };
+    const finishWithResponse = () => {
+      if (!response) return;
+      const retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
+      const location = response.headers.location;
+      finish({
+        kind: "response",
+        statusCode: response.statusCode ?? 0,
+        durationMs: elapsed(),
+        bodyExcerpt: toExcerpt(chunks),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        ...(location === undefined ? {} : { location }),
+      });
+    };
+    const onAbort = () => request.destroy(new AttemptAbortedError("the attempt was aborted"));
+    // Once the status line has arrived, a stalled body no longer changes the verdict: keep what came.
+    const timer = setTimeout(() => {
+      if (response) finishWithResponse();
+      else request.destroy(new AttemptTimeoutError(`no response within ${timeoutMs} ms`));
+    }, timeoutMs);
+    signal?.addEventListener("abort", onAbort, { once: true });
+
+    request.on("error", (error: unknown) => {
+      if (isSettled) return;
+      if (response) return finishWithResponse();
+      const durationMs = elapsed();
+      if (error instanceof AttemptTimeoutError) finish({ kind: "timeout", durationMs, error: error.message });
+      else if (error instanceof BlockedTargetError) finish({ kind: "blocked-target", durationMs, error: error.message });
+      else finish({ kind: "network-error", durationMs, error: describeError(error) });
+    });
+    request.on("response", (incoming) => {
+      response = incoming;
+      incoming.on("data", (chunk: Buffer) => {
+        if (receivedBytes < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
+        receivedBytes += chunk.byteLength;
+        if (receivedBytes >= RESPONSE_EXCERPT_BYTES) finishWithResponse();
+      });
+      incoming.on("end", finishWithResponse);
+      incoming.on("aborted", finishWithResponse);
+      incoming.on("error", finishWithResponse);
+      incoming.on("close", finishWithResponse);
+    });
+    request.end(payload);
+  });
+}
+
+export const webhookClient: WebhookClient = { postWebhook };

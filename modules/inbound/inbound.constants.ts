@@ -1,0 +1,46 @@
+// Rules and limits of the inbound pipeline (DESIGN.md §3, §4).
+
+/** The same Message-ID delivered again to the same recipient within this window creates nothing. */
+export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** RFC 5322's line length: the inbox row keeps at most this many characters of the subject. */
+export const MAX_SUBJECT_LENGTH = 998;
+
+/** The inbox row's sender is cut to this many characters (a From header may be arbitrarily long). */
+export const MAX_FROM_ADDRESS_LENGTH = 998;
+
+/**
+ * The Message-ID kept on the row is cut to this many UTF-8 bytes, so that (callback, Message-ID,
+ * recipient) always fits in one PostgreSQL B-tree index entry (about 2.7 kB). Cutting is
+ * deterministic, so deduplication still recognises the same message.
+ */
+export const MAX_MESSAGE_ID_BYTES = 998;
+
+/** RFC 5321's longest forward path, without its angle brackets. */
+export const MAX_RECIPIENT_LENGTH = 254;
+
+export const PROCESSING_STATUS = {
+  PENDING: "pending",
+  NOT_PROCESSED: "not-processed",
+} as const;
+
+export const PROCESSING_ERROR = {
+  NOT_ENABLED: "not-enabled",
+  FROM_ADDRESS_NOT_ALLOWED: "from-address-not-allowed",
+} as const;
+
+export const WEBHOOK_EVENT_TYPE = "email.received";
+
+/** mailparser's options: keep bodies and attachments as sent, convert nothing. */
+export const MAIL_PARSER_OPTIONS = {
+  // cid: links stay cid: links; images are not inlined into the HTML as data: URLs
+  skipImageLinks: true,
+  keepCidLinks: true,
+  // message/delivery-status parts stay attachments instead of being appended to the text
+  keepDeliveryStatus: true,
+  // attached messages (message/rfc822) stay attachments, byte for byte, instead of being unpacked
+  ignoreEmbedded: true,
+  // the payload has no textAsHtml: skip building it and linkifying the text
+  skipTextToHtml: true,
+  skipTextLinks: true,
+} as const;

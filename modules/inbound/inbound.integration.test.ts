@@ -1,0 +1,431 @@
+// The inbound pipeline on a fresh, migrated database: routing of envelope recipients to callbacks,
+// the statuses and reasons of the inbox rows, the queued webhook body, and deduplication.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/modules/db/db";
+import { AppError } from "@/modules/shared/errors/app-error";
+import { createId } from "@/modules/shared/ids";
+import { createTestDatabase } from "@/tests/support/test-database";
+import { createInboundRepository, type InboundRepository, type NewProcessing } from "./inbound.repository";
+import { acceptMessage, isAcceptableRecipient } from "./inbound.usecases";
+import type { WebhookPayload } from "./mail-payload";
+
+const rules = { emailDomains: ["hookmail.test", "mail.hookmail.test"] };
+const HOUR_MS = 60 * 60 * 1000;
+
+let database: Database;
+let repository: InboundRepository;
+let userId: string;
+let counter = 0;
+
+const uniqueName = (label: string) => {
+  counter += 1;
+  return `${label}${counter}`;
+};
+
+async function createCallback({
+  username = uniqueName("user"),
+  domain = "hookmail.test",
+  isEnabled = true,
+  allowedOrigins = [] as string[],
+  deletedAt = null as Date | null,
+} = {}) {
+  return database.prisma.emailCallback.create({
+    data: {
+      id: createId("emailCallback"),
+      userId,
+      domain,
+      username,
+      webhookUrl: "https://hooks.example.com/incoming",
+      isEnabled,
+      allowedOrigins,
+      deletedAt,
+    },
+  });
+}
+
+function buildMessage({
+  messageId = `<${uniqueName("message")}@example.org>` as string | null,
+  from = "Bob <bob@example.org>",
+  to = "someone@hookmail.test",
+  subject = "Hello",
+  body = "Hi there.",
+} = {}): Buffer {
+  return Buffer.from(
+    [
+      `From: ${from}`,
+      `To: ${to}`,
+      `Subject: ${subject}`,
+      "Date: Sat, 21 Nov 2026 09:59:58 +0000",
+      ...(messageId ? [`Message-ID: ${messageId}`] : []),
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      body,
+      "",
+    ].join("\r\n"),
+  );
+}
+
+const processingsOf = (emailCallbackId: string) =>
+  database.prisma.emailProcessing.findMany({ where: { emailCallbackId }, orderBy: { createdAt: "asc" } });
+
+const readPayload = (payload: Uint8Array | null): WebhookPayload => JSON.parse(Buffer.from(payload ?? []).toString("utf8"));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  repository = createInboundRepository(database.prisma);
+  userId = createId("user");
+  await database.prisma.user.create({ data: { id: userId, name: "Owner", email: `${userId}@example.com` } });
+});
+afterAll(() => database?.close());
+
+describe("acceptMessage routing", () => {
+  it("creates nothing for an address no callback holds, and still answers", async () => {
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: ["nobody-here@hookmail.test"] },
+      repository,
+      rules,
+    });
+    expect(result).toEqual({ accepted: 0, processingIds: [], pendingIds: [] });
+  });
+
+  it("creates nothing for a recipient on a domain that is not offered, even when a callback holds that address", async () => {
+    const callback = await createCallback({ domain: "retired.test" });
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${callback.username}@retired.test`, `${callback.username}@elsewhere.com`] },
+      repository,
+      rules,
+    });
+    expect(result.accepted).toBe(0);
+    expect(await processingsOf(callback.id)).toHaveLength(0);
+  });
+
+  it("creates nothing for a deleted callback's address", async () => {
+    const callback = await createCallback({ deletedAt: new Date(), isEnabled: false });
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
+      repository,
+      rules,
+    });
+    expect(result.accepted).toBe(0);
+    expect(await processingsOf(callback.id)).toHaveLength(0);
+  });
+
+  it("routes to the live callback that took over a deleted callback's address", async () => {
+    const deleted = await createCallback({ deletedAt: new Date(), isEnabled: false });
+    const live = await createCallback({ username: deleted.username });
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${deleted.username}@hookmail.test`] },
+      repository,
+      rules,
+    });
+    expect(result.accepted).toBe(1);
+    expect(await processingsOf(deleted.id)).toHaveLength(0);
+    expect(await processingsOf(live.id)).toHaveLength(1);
+  });
+
+  it("queues an enabled callback's mail as pending, with the webhook body built for its processing and the raw message kept", async () => {
+    const callback = await createCallback();
+    const raw = buildMessage({ messageId: "<queued-1@example.org>", subject: "Invoice 42" });
+    const now = new Date("2026-11-21T10:00:00.000Z");
+    const result = await acceptMessage({
+      raw,
+      envelope: { from: "<Bob@Example.org>", to: [`${callback.username}@hookmail.test`] },
+      repository,
+      rules,
+      now,
+    });
+    expect(result.accepted).toBe(1);
+    expect(result.pendingIds).toEqual(result.processingIds);
+    const [processing] = await processingsOf(callback.id);
+    expect(processing).toMatchObject({
+      id: result.processingIds[0],
+      status: "pending",
+      error: null,
+      fromAddress: "bob@example.org",
+      subject: "Invoice 42",
+      messageId: "<queued-1@example.org>",
+      recipient: `${callback.username}@hookmail.test`,
+      tag: null,
+      attemptCount: 0,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      deliveredAt: null,
+    });
+    expect(processing?.id).toMatch(/^ep_[0-9A-Za-z]{22}$/);
+    expect(Buffer.from(processing?.rawMessage ?? []).equals(raw)).toBe(true);
+    const payload = readPayload(processing?.payload ?? null);
+    expect(payload).toMatchObject({
+      type: "email.received",
+      timestamp: "2026-11-21T10:00:00.000Z",
+      data: {
+        id: processing?.id,
+        emailCallbackId: callback.id,
+        address: `${callback.username}@hookmail.test`,
+        tag: null,
+        envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
+        from: { address: "bob@example.org", name: "Bob" },
+        subject: "Invoice 42",
+        messageId: "<queued-1@example.org>",
+        text: "Hi there.\n",
+      },
+    });
+  });
+
+  it("records a disabled callback's mail as not-processed / not-enabled, keeping neither body nor raw message", async () => {
+    const callback = await createCallback({ isEnabled: false });
+    const result = await acceptMessage({
+      raw: buildMessage({ subject: "Ignored" }),
+      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
+      repository,
+      rules,
+    });
+    expect(result).toMatchObject({ accepted: 1, pendingIds: [] });
+    const [processing] = await processingsOf(callback.id);
+    expect(processing).toMatchObject({
+      status: "not-processed",
+      error: "not-enabled",
+      subject: "Ignored",
+      payload: null,
+      rawMessage: null,
+      nextAttemptAt: null,
+    });
+  });
+
+  it("checks a disabled callback before its allowed senders", async () => {
+    const callback = await createCallback({ isEnabled: false, allowedOrigins: ["carol@example.org"] });
+    await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
+      repository,
+      rules,
+    });
+    expect((await processingsOf(callback.id))[0]).toMatchObject({ status: "not-processed", error: "not-enabled" });
+  });
+
+  it("queues mail from an exactly allowed sender, compared case-insensitively, and refuses any other", async () => {
+    const callback = await createCallback({ allowedOrigins: ["bob@example.org"] });
+    const to = [`${callback.username}@hookmail.test`];
+    const allowed = await acceptMessage({ raw: buildMessage(), envelope: { from: "BOB@Example.ORG", to }, repository, rules });
+    const refused = await acceptMessage({ raw: buildMessage(), envelope: { from: "eve@example.org", to }, repository, rules });
+    const rows = await processingsOf(callback.id);
+    expect(rows.find((row) => row.id === allowed.processingIds[0])).toMatchObject({ status: "pending", error: null });
+    expect(rows.find((row) => row.id === refused.processingIds[0])).toMatchObject({
+      status: "not-processed",
+      error: "from-address-not-allowed",
+      payload: null,
+      rawMessage: null,
+    });
+    expect(refused.pendingIds).toEqual([]);
+  });
+
+  it("queues mail from any sender of an allowed @domain, and refuses its subdomains and other domains", async () => {
+    const callback = await createCallback({ allowedOrigins: ["@example.org"] });
+    const to = [`${callback.username}@hookmail.test`];
+    const send = (from: string) => acceptMessage({ raw: buildMessage(), envelope: { from, to }, repository, rules });
+    const [domain, subdomain, other] = [await send("anyone@example.org"), await send("x@sub.example.org"), await send("x@example.com")];
+    const statusOf = async (id: string | undefined) =>
+      (await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: id ?? "" } })).error ?? "pending";
+    expect(await statusOf(domain.processingIds[0])).toBe("pending");
+    expect(await statusOf(subdomain.processingIds[0])).toBe("from-address-not-allowed");
+    expect(await statusOf(other.processingIds[0])).toBe("from-address-not-allowed");
+  });
+
+  it("refuses the null sender of a bounce when senders are restricted, and queues it when they are not", async () => {
+    const restricted = await createCallback({ allowedOrigins: ["@example.org"] });
+    const open = await createCallback();
+    await acceptMessage({
+      raw: buildMessage({ from: "MAILER-DAEMON@example.org" }),
+      envelope: { from: "<>", to: [`${restricted.username}@hookmail.test`, `${open.username}@hookmail.test`] },
+      repository,
+      rules,
+    });
+    expect((await processingsOf(restricted.id))[0]).toMatchObject({ status: "not-processed", error: "from-address-not-allowed" });
+    const [queued] = await processingsOf(open.id);
+    expect(queued).toMatchObject({ status: "pending", fromAddress: "MAILER-DAEMON@example.org" });
+    expect(readPayload(queued?.payload ?? null).data.envelope.from).toBeNull();
+  });
+
+  it("routes user+tag to the user, case-insensitively, and passes the tag on in the row and the body", async () => {
+    const callback = await createCallback();
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${callback.username.toUpperCase()}+Orders@HookMail.test`] },
+      repository,
+      rules,
+    });
+    expect(result.accepted).toBe(1);
+    const [processing] = await processingsOf(callback.id);
+    expect(processing).toMatchObject({ tag: "orders", recipient: `${callback.username}+orders@hookmail.test` });
+    expect(readPayload(processing?.payload ?? null).data).toMatchObject({
+      address: `${callback.username}@hookmail.test`,
+      tag: "orders",
+      envelope: { to: [`${callback.username}+orders@hookmail.test`] },
+    });
+  });
+
+  it("creates one processing per callback for a message to two addresses, each body with its own id and only its own recipients", async () => {
+    const alice = await createCallback();
+    const carol = await createCallback({ domain: "mail.hookmail.test" });
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${alice.username}@hookmail.test`, `${carol.username}@mail.hookmail.test`] },
+      repository,
+      rules,
+    });
+    expect(result.accepted).toBe(2);
+    expect(new Set(result.processingIds).size).toBe(2);
+    expect(result.pendingIds).toEqual(result.processingIds);
+    const [aliceRow] = await processingsOf(alice.id);
+    const [carolRow] = await processingsOf(carol.id);
+    expect(aliceRow?.id).not.toBe(carolRow?.id);
+    expect(readPayload(aliceRow?.payload ?? null).data).toMatchObject({
+      id: aliceRow?.id,
+      emailCallbackId: alice.id,
+      envelope: { to: [`${alice.username}@hookmail.test`] },
+    });
+    expect(readPayload(carolRow?.payload ?? null).data).toMatchObject({
+      id: carolRow?.id,
+      emailCallbackId: carol.id,
+      envelope: { to: [`${carol.username}@mail.hookmail.test`] },
+    });
+  });
+
+  it("creates one processing when several envelope addresses of a message reach the same callback", async () => {
+    const callback = await createCallback();
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: {
+        from: "bob@example.org",
+        to: [`${callback.username}@hookmail.test`, `<${callback.username.toUpperCase()}@hookmail.test>`, `${callback.username}+news@hookmail.test`],
+      },
+      repository,
+      rules,
+    });
+    expect(result.accepted).toBe(1);
+    const [processing] = await processingsOf(callback.id);
+    expect(processing).toMatchObject({ recipient: `${callback.username}@hookmail.test`, tag: null });
+    expect(readPayload(processing?.payload ?? null).data.envelope.to).toEqual([
+      `${callback.username}@hookmail.test`,
+      `${callback.username}+news@hookmail.test`,
+    ]);
+  });
+
+  it("refuses a message mailparser cannot read with inbound.invalid_message, writing nothing", async () => {
+    const callback = await createCallback();
+    const raw = Buffer.from(`Subject: ${"a".repeat(2 * 1024 * 1024)}\r\n\r\nbody\r\n`);
+    const error = await acceptMessage({
+      raw,
+      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
+      repository,
+      rules,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "inbound.invalid_message", httpStatus: 400 });
+    expect(await processingsOf(callback.id)).toHaveLength(0);
+  });
+});
+
+describe("acceptMessage deduplication", () => {
+  it("creates nothing for the same Message-ID and recipient again within 24 h, and a new processing after", async () => {
+    const callback = await createCallback();
+    const raw = buildMessage({ messageId: "<retried@example.org>" });
+    const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
+    const first = new Date("2026-11-21T10:00:00.000Z");
+    expect((await acceptMessage({ raw, envelope, repository, rules, now: first })).accepted).toBe(1);
+    const again = await acceptMessage({ raw, envelope, repository, rules, now: new Date(first.getTime() + 23 * HOUR_MS) });
+    expect(again).toEqual({ accepted: 0, processingIds: [], pendingIds: [] });
+    expect(await processingsOf(callback.id)).toHaveLength(1);
+    const later = await acceptMessage({ raw, envelope, repository, rules, now: new Date(first.getTime() + 25 * HOUR_MS) });
+    expect(later.accepted).toBe(1);
+    expect(await processingsOf(callback.id)).toHaveLength(2);
+  });
+
+  it("treats the same Message-ID to another recipient, or to another callback, as a new message", async () => {
+    const alice = await createCallback();
+    const carol = await createCallback();
+    const raw = buildMessage({ messageId: "<shared@example.org>" });
+    const send = (to: string) => acceptMessage({ raw, envelope: { from: "bob@example.org", to: [to] }, repository, rules });
+    expect((await send(`${alice.username}@hookmail.test`)).accepted).toBe(1);
+    expect((await send(`${alice.username}+tag@hookmail.test`)).accepted).toBe(1);
+    expect((await send(`${carol.username}@hookmail.test`)).accepted).toBe(1);
+    expect((await send(`${alice.username}@hookmail.test`)).accepted).toBe(0);
+  });
+
+  it("deduplicates not-processed rows too", async () => {
+    const callback = await createCallback({ isEnabled: false });
+    const raw = buildMessage({ messageId: "<disabled-retry@example.org>" });
+    const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
+    await acceptMessage({ raw, envelope, repository, rules });
+    expect((await acceptMessage({ raw, envelope, repository, rules })).accepted).toBe(0);
+  });
+
+  it("never deduplicates messages without a Message-ID", async () => {
+    const callback = await createCallback();
+    const raw = buildMessage({ messageId: null });
+    const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
+    await acceptMessage({ raw, envelope, repository, rules });
+    await acceptMessage({ raw, envelope, repository, rules });
+    const rows = await processingsOf(callback.id);
+    expect(rows).toHaveLength(2);
+    expect(rows.map((row) => row.messageId)).toEqual([null, null]);
+  });
+
+  it("writes one processing when the same message arrives twice at the same moment", async () => {
+    const callback = await createCallback();
+    const raw = buildMessage({ messageId: "<concurrent@example.org>" });
+    const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
+    const results = await Promise.all([1, 2, 3].map(() => acceptMessage({ raw, envelope, repository, rules })));
+    expect(results.map((result) => result.accepted).sort()).toEqual([0, 0, 1]);
+    expect(await processingsOf(callback.id)).toHaveLength(1);
+  });
+});
+
+describe("createProcessings", () => {
+  it("writes all the rows of a message or none of them", async () => {
+    const callback = await createCallback();
+    const now = new Date();
+    const row = (emailCallbackId: string): NewProcessing => ({
+      id: createId("emailProcessing"),
+      emailCallbackId,
+      fromAddress: "bob@example.org",
+      subject: "",
+      messageId: null,
+      recipient: `${callback.username}@hookmail.test`,
+      tag: null,
+      status: "pending",
+      error: null,
+      rawMessage: Buffer.from("raw"),
+      payload: Buffer.from("{}"),
+      attemptCount: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    });
+    await expect(repository.createProcessings([row(callback.id), row("ecb_missing")], { duplicatesSince: now })).rejects.toThrow();
+    expect(await processingsOf(callback.id)).toHaveLength(0);
+  });
+});
+
+describe("isAcceptableRecipient", () => {
+  it("accepts the address of a live callback, enabled or not, with or without a tag", async () => {
+    const enabled = await createCallback();
+    const disabled = await createCallback({ isEnabled: false });
+    const accept = (address: string) => isAcceptableRecipient({ address, repository, rules });
+    expect(await accept(`${enabled.username}@hookmail.test`)).toBe(true);
+    expect(await accept(`<${enabled.username.toUpperCase()}+Tag@HOOKMAIL.test>`)).toBe(true);
+    expect(await accept(`${disabled.username}@hookmail.test`)).toBe(true);
+  });
+
+  it("refuses unknown addresses, deleted callbacks and domains that are not offered", async () => {
+    const deleted = await createCallback({ deletedAt: new Date(), isEnabled: false });
+    const foreign = await createCallback({ domain: "retired.test" });
+    const accept = (address: string) => isAcceptableRecipient({ address, repository, rules });
+    expect(await accept("nobody-at-all@hookmail.test")).toBe(false);
+    expect(await accept(`${deleted.username}@hookmail.test`)).toBe(false);
+    expect(await accept(`${foreign.username}@retired.test`)).toBe(false);
+    expect(await accept("not an address")).toBe(false);
+  });
+});

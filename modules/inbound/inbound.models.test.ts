@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { isSenderAllowed, normalizeSender, parseRecipient } from "./inbound.models";
+
+const domains = ["hookmail.test", "mail.example.com"];
+
+describe("parseRecipient", () => {
+  it("routes a plain address to its username and domain, with no tag", () => {
+    expect(parseRecipient("alice@hookmail.test", domains)).toEqual({
+      username: "alice",
+      domain: "hookmail.test",
+      tag: null,
+      address: "alice@hookmail.test",
+    });
+  });
+
+  it("routes user+tag to the user and passes the tag on", () => {
+    expect(parseRecipient("alice+invoices@hookmail.test", domains)).toEqual({
+      username: "alice",
+      domain: "hookmail.test",
+      tag: "invoices",
+      address: "alice+invoices@hookmail.test",
+    });
+  });
+
+  it("splits at the first plus only, and reads an empty tag as no tag", () => {
+    expect(parseRecipient("alice+a+b@hookmail.test", domains)).toMatchObject({ username: "alice", tag: "a+b" });
+    expect(parseRecipient("alice+@hookmail.test", domains)).toMatchObject({ username: "alice", tag: null });
+  });
+
+  it("compares the local part and the domain case-insensitively and answers them lower-cased", () => {
+    expect(parseRecipient("Alice.Smith+Tag@HookMail.TEST", domains)).toEqual({
+      username: "alice.smith",
+      domain: "hookmail.test",
+      tag: "tag",
+      address: "alice.smith+tag@hookmail.test",
+    });
+    expect(parseRecipient("bob@mail.example.com", ["Mail.Example.COM"])).toMatchObject({ domain: "mail.example.com" });
+  });
+
+  it("strips surrounding whitespace and angle brackets", () => {
+    expect(parseRecipient("  <Alice@hookmail.test>  ", domains)).toMatchObject({ username: "alice", address: "alice@hookmail.test" });
+    expect(parseRecipient("< alice@hookmail.test >", domains)).toMatchObject({ username: "alice" });
+  });
+
+  it("accepts a fully qualified domain with its trailing dot", () => {
+    expect(parseRecipient("alice@hookmail.test.", domains)).toMatchObject({ domain: "hookmail.test", address: "alice@hookmail.test" });
+  });
+
+  it.each([
+    ["a foreign domain", "alice@elsewhere.com"],
+    ["a subdomain of a listed domain", "alice@sub.hookmail.test"],
+    ["a parent of a listed domain", "alice@example.com"],
+    ["no @", "alice"],
+    ["an empty local part", "@hookmail.test"],
+    ["an empty domain", "alice@"],
+    ["a tag without a user", "+tag@hookmail.test"],
+    ["an empty string", ""],
+    ["the null sender", "<>"],
+    ["two @", "alice@evil.com@hookmail.test"],
+    ["whitespace inside", "ali ce@hookmail.test"],
+    ["a control character", "ali\u0000ce@hookmail.test"],
+    ["a display name", "Alice <alice@hookmail.test>"],
+    ["an address over 254 characters", `${"a".repeat(250)}@hookmail.test`],
+  ])("refuses %s", (_case, address) => {
+    expect(parseRecipient(address, domains)).toBeNull();
+  });
+
+  it("refuses every address when no domain is offered", () => {
+    expect(parseRecipient("alice@hookmail.test", [])).toBeNull();
+  });
+});
+
+describe("normalizeSender", () => {
+  it("lower-cases the sender and strips angle brackets and whitespace", () => {
+    expect(normalizeSender(" <Bob@Example.ORG> ")).toBe("bob@example.org");
+    expect(normalizeSender("bob@example.org")).toBe("bob@example.org");
+  });
+
+  it("answers null for the null sender <>, an empty sender and no sender", () => {
+    expect(normalizeSender("<>")).toBeNull();
+    expect(normalizeSender("")).toBeNull();
+    expect(normalizeSender("  ")).toBeNull();
+    expect(normalizeSender(null)).toBeNull();
+    expect(normalizeSender(undefined)).toBeNull();
+  });
+});
+
+describe("isSenderAllowed", () => {
+  it("lets every sender through an empty list, the null sender included", () => {
+    expect(isSenderAllowed("bob@example.org", [])).toBe(true);
+    expect(isSenderAllowed(null, [])).toBe(true);
+  });
+
+  it("matches an exact address case-insensitively", () => {
+    expect(isSenderAllowed("Bob@Example.org", ["bob@example.org"])).toBe(true);
+    expect(isSenderAllowed("bob@example.org", ["BOB@EXAMPLE.ORG"])).toBe(true);
+    expect(isSenderAllowed("<bob@example.org>", ["bob@example.org"])).toBe(true);
+    expect(isSenderAllowed("eve@example.org", ["bob@example.org"])).toBe(false);
+    expect(isSenderAllowed("bob@example.org.evil.com", ["bob@example.org"])).toBe(false);
+  });
+
+  it("matches an @domain entry against the sender's domain exactly", () => {
+    expect(isSenderAllowed("anyone@example.org", ["@example.org"])).toBe(true);
+    expect(isSenderAllowed("Anyone@EXAMPLE.org", ["@Example.ORG"])).toBe(true);
+    expect(isSenderAllowed("anyone@sub.example.org", ["@example.org"])).toBe(false);
+    expect(isSenderAllowed("anyone@notexample.org", ["@example.org"])).toBe(false);
+    expect(isSenderAllowed("example.org@evil.com", ["@example.org"])).toBe(false);
+  });
+
+  it("accepts a sender that any one entry of the list matches", () => {
+    const list = ["carol@example.com", "@example.org"];
+    expect(isSenderAllowed("carol@example.com", list)).toBe(true);
+    expect(isSenderAllowed("dave@example.org", list)).toBe(true);
+    expect(isSenderAllowed("dave@example.com", list)).toBe(false);
+  });
+
+  it("refuses the null sender when the list is not empty", () => {
+    expect(isSenderAllowed(null, ["bob@example.org"])).toBe(false);
+    expect(isSenderAllowed("<>", ["@example.org"])).toBe(false);
+    expect(isSenderAllowed("", ["@example.org"])).toBe(false);
+  });
+});

@@ -1,0 +1,157 @@
+// The one pipeline every inbound route ends in (DESIGN.md §3): parse the message once, route each
+// envelope recipient to its callback, and record one processing per callback (the user's inbox
+// row and, when it is to be delivered, the delivery queue entry) in one transaction.
+import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
+import { createId } from "@/modules/shared/ids";
+import { DUPLICATE_WINDOW_MS, PROCESSING_ERROR, PROCESSING_STATUS } from "./inbound.constants";
+import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
+import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
+import { buildWebhookPayload, parseMail, serializeWebhookPayload, summarizeMail, type ParsedMail } from "./mail-payload";
+
+export type InboundEnvelope = { from: string | null; to: string[] };
+
+export type AcceptedMessage = {
+  /** Processings created: 0 when no recipient matched or every one was a duplicate (still a success). */
+  accepted: number;
+  processingIds: string[];
+  /** The created processings that wait for delivery (status pending). */
+  pendingIds: string[];
+};
+
+type InboundRules = { emailDomains: string[] };
+
+/** The callbacks the envelope reaches, each with its recipients in envelope order. */
+async function routeRecipients({
+  to,
+  repository,
+  rules,
+}: {
+  to: string[];
+  repository: InboundRepository;
+  rules: InboundRules;
+}): Promise<{ callback: InboundCallback; recipients: RoutedRecipient[] }[]> {
+  const recipients = new Map<string, RoutedRecipient>();
+  for (const address of to) {
+    const routed = parseRecipient(address, rules.emailDomains);
+    if (routed && !recipients.has(routed.address)) recipients.set(routed.address, routed);
+  }
+  if (recipients.size === 0) return [];
+  const callbacks = await repository.findLiveCallbacks([...recipients.values()]);
+  const routes = new Map<string, { callback: InboundCallback; recipients: RoutedRecipient[] }>();
+  for (const recipient of recipients.values()) {
+    const callback = callbacks.find((candidate) => candidate.domain === recipient.domain && candidate.username === recipient.username);
+    if (!callback) continue;
+    const route = routes.get(callback.id) ?? { callback, recipients: [] };
+    route.recipients.push(recipient);
+    routes.set(callback.id, route);
+  }
+  return [...routes.values()];
+}
+
+function decideStatus(callback: InboundCallback, sender: string | null): Pick<NewProcessing, "status" | "error"> {
+  if (!callback.isEnabled) return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.NOT_ENABLED };
+  if (!isSenderAllowed(sender, callback.allowedOrigins)) {
+    return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.FROM_ADDRESS_NOT_ALLOWED };
+  }
+  return { status: PROCESSING_STATUS.PENDING, error: null };
+}
+
+/**
+ * Records a received message for every callback its envelope reaches. Per callback, in order: the
+ * same Message-ID already recorded for the same recipient within 24 h → nothing; disabled →
+ * not-processed / not-enabled; sender not allowed → not-processed / from-address-not-allowed;
+ * else pending, with the webhook body built once and the raw message kept for delivery.
+ * Throws inbound.invalid_message when the message cannot be parsed.
+ */
+export async function acceptMessage({
+  raw,
+  envelope,
+  repository,
+  rules,
+  now = new Date(),
+}: {
+  raw: Buffer;
+  envelope: InboundEnvelope;
+  repository: InboundRepository;
+  rules: InboundRules;
+  now?: Date;
+}): Promise<AcceptedMessage> {
+  const parsed: ParsedMail = await parseMail(raw);
+  const routes = await routeRecipients({ to: envelope.to, repository, rules });
+  if (routes.length === 0) return { accepted: 0, processingIds: [], pendingIds: [] };
+
+  const sender = normalizeSender(envelope.from);
+  const summary = summarizeMail(parsed, sender);
+  const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
+  const rows: NewProcessing[] = [];
+
+  for (const { callback, recipients } of routes) {
+    const [first] = recipients as [RoutedRecipient, ...RoutedRecipient[]];
+    if (
+      summary.messageId &&
+      (await repository.hasDuplicate({
+        emailCallbackId: callback.id,
+        messageId: summary.messageId,
+        recipient: first.address,
+        since: duplicatesSince,
+      }))
+    ) {
+      continue;
+    }
+    const id = createId("emailProcessing");
+    const decision = decideStatus(callback, sender);
+    const isPending = decision.status === PROCESSING_STATUS.PENDING;
+    rows.push({
+      id,
+      emailCallbackId: callback.id,
+      ...summary,
+      recipient: first.address,
+      tag: first.tag,
+      ...decision,
+      rawMessage: isPending ? raw : null,
+      payload: isPending
+        ? serializeWebhookPayload(
+            buildWebhookPayload({
+              processingId: id,
+              emailCallbackId: callback.id,
+              address: formatAddress(callback),
+              tag: first.tag,
+              // Only this callback's recipients: the others (Bcc among them) belong to other users.
+              envelope: { from: sender, to: recipients.map((recipient) => recipient.address) },
+              parsed,
+              receivedAt: now,
+            }),
+          )
+        : null,
+      attemptCount: 0,
+      nextAttemptAt: isPending ? now : null,
+      createdAt: now,
+    });
+  }
+
+  const processingIds = await repository.createProcessings(rows, { duplicatesSince });
+  const written = new Set(processingIds);
+  return {
+    accepted: processingIds.length,
+    processingIds,
+    pendingIds: rows.filter((row) => written.has(row.id) && row.status === PROCESSING_STATUS.PENDING).map((row) => row.id),
+  };
+}
+
+/**
+ * Whether mail to this address can be accepted (the SMTP RCPT check): the domain is ours and a
+ * live callback, enabled or not, holds the username. Disabled callbacks still accept mail, so
+ * that it shows in the inbox as not-processed.
+ */
+export async function isAcceptableRecipient({
+  address,
+  repository,
+  rules,
+}: {
+  address: string;
+  repository: InboundRepository;
+  rules: InboundRules;
+}): Promise<boolean> {
+  const routed = parseRecipient(address, rules.emailDomains);
+  return routed !== null && repository.isKnownRecipient(routed.domain, routed.username);
+}

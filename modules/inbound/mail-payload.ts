@@ -1,0 +1,270 @@
+// A received message: parsed once with mailparser, turned into the webhook body of DESIGN.md §4
+// (version 1) and into the summary the inbox row keeps.
+import { simpleParser, type AddressObject, type Attachment, type EmailAddress, type ParsedMail } from "mailparser";
+import {
+  MAIL_PARSER_OPTIONS,
+  MAX_FROM_ADDRESS_LENGTH,
+  MAX_MESSAGE_ID_BYTES,
+  MAX_SUBJECT_LENGTH,
+  WEBHOOK_EVENT_TYPE,
+} from "./inbound.constants";
+import { createInvalidMessageError } from "./inbound.errors";
+
+export type { ParsedMail };
+
+export type WebhookAddress = { address: string; name: string };
+
+export type WebhookAttachment = {
+  filename: string;
+  contentType: string;
+  /** Decoded size in bytes. */
+  size: number;
+  /** The Content-ID header as sent (with its angle brackets), or null. */
+  contentId: string | null;
+  disposition: "attachment" | "inline";
+  /** The decoded bytes, base64. */
+  content: string;
+};
+
+export type WebhookPayload = {
+  type: typeof WEBHOOK_EVENT_TYPE;
+  timestamp: string;
+  data: {
+    id: string;
+    emailCallbackId: string;
+    address: string;
+    tag: string | null;
+    envelope: { from: string | null; to: string[] };
+    from: WebhookAddress | null;
+    to: WebhookAddress[];
+    cc: WebhookAddress[];
+    replyTo: WebhookAddress[];
+    subject: string;
+    date: string | null;
+    messageId: string;
+    inReplyTo: string | null;
+    references: string[];
+    text: string;
+    html: string;
+    headers: { name: string; value: string }[];
+    attachments: WebhookAttachment[];
+  };
+};
+
+export type MailSummary = { fromAddress: string; subject: string; messageId: string | null };
+
+/**
+ * Parses a raw RFC 5322 message. Bodies and attachments are kept as sent: no cid: link becomes a
+ * data: URL, no delivery status or attached message is unpacked into the text.
+ * Throws inbound.invalid_message (400) for an empty body or one mailparser cannot read at all.
+ */
+export async function parseMail(raw: Buffer): Promise<ParsedMail> {
+  if (isBlank(raw)) throw createInvalidMessageError();
+  try {
+    return await simpleParser(raw, MAIL_PARSER_OPTIONS);
+  } catch (error) {
+    throw createInvalidMessageError(error);
+  }
+}
+
+/** Whether the bytes hold nothing but spaces, tabs and line breaks (stops at the first other byte). */
+function isBlank(raw: Buffer): boolean {
+  for (const byte of raw) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
+  return true;
+}
+
+export function buildWebhookPayload({
+  processingId,
+  emailCallbackId,
+  address,
+  tag,
+  envelope,
+  parsed,
+  receivedAt,
+}: {
+  processingId: string;
+  emailCallbackId: string;
+  /** The callback's address (username@domain). */
+  address: string;
+  tag: string | null;
+  /** The envelope as it concerns this callback: the sender and the recipients routed to it. */
+  envelope: { from: string | null; to: string[] };
+  parsed: ParsedMail;
+  receivedAt: Date;
+}): WebhookPayload {
+  const headers = readHeaderFields(parsed);
+  return {
+    type: WEBHOOK_EVENT_TYPE,
+    timestamp: receivedAt.toISOString(),
+    data: {
+      id: processingId,
+      emailCallbackId,
+      address,
+      tag,
+      envelope: { from: envelope.from, to: [...envelope.to] },
+      from: findFromAddress(parsed),
+      to: listAddresses(parsed.to),
+      cc: listAddresses(parsed.cc),
+      replyTo: listAddresses(parsed.replyTo),
+      subject: parsed.subject ?? "",
+      date: readDate(headers),
+      messageId: parsed.messageId ?? "",
+      inReplyTo: parsed.inReplyTo || null,
+      references: parsed.references === undefined ? [] : [parsed.references].flat(),
+      text: parsed.text ?? "",
+      html: parsed.html || "",
+      headers,
+      attachments: parsed.attachments.map(formatAttachment),
+    },
+  };
+}
+
+export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
+  return Buffer.from(JSON.stringify(payload), "utf8");
+}
+
+/** What the inbox row shows: the sender (the From header, else the envelope sender), the subject and the Message-ID. */
+export function summarizeMail(parsed: ParsedMail, envelopeFrom: string | null = null): MailSummary {
+  const fromAddress = findFromAddress(parsed)?.address || envelopeFrom || "";
+  const messageId = removeNul(parsed.messageId ?? "");
+  return {
+    fromAddress: truncateCodePoints(removeNul(fromAddress), MAX_FROM_ADDRESS_LENGTH),
+    subject: truncateCodePoints(removeNul(parsed.subject ?? ""), MAX_SUBJECT_LENGTH),
+    messageId: messageId ? truncateUtf8(messageId, MAX_MESSAGE_ID_BYTES) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Addresses
+
+/** Every mailbox of a header, groups flattened; entries without an address are left out. */
+function flattenMailboxes(entries: EmailAddress[]): WebhookAddress[] {
+  return entries.flatMap((entry) => [
+    ...(entry.address ? [{ address: entry.address, name: entry.name ?? "" }] : []),
+    ...flattenMailboxes(entry.group ?? []),
+  ]);
+}
+
+function listAddresses(header: AddressObject | AddressObject[] | undefined): WebhookAddress[] {
+  if (!header) return [];
+  return [header].flat().flatMap((object) => flattenMailboxes(object.value ?? []));
+}
+
+/** The first mailbox of the From header, or null when there is none or it cannot be read. */
+function findFromAddress(parsed: ParsedMail): WebhookAddress | null {
+  return listAddresses(parsed.from)[0] ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headers
+
+/**
+ * The message's header fields in their order, with their names as sent and their values
+ * unfolded, RFC 2047-decoded and read as UTF-8 (RFC 6532). Lines that are no field (no name
+ * before a colon) are left out.
+ */
+function readHeaderFields(parsed: ParsedMail): { name: string; value: string }[] {
+  return (parsed.headerLines ?? []).flatMap(({ line }) => {
+    // mailparser hands the raw header bytes over as a binary string.
+    const text = Buffer.from(line, "latin1").toString("utf8");
+    const colon = text.indexOf(":");
+    const name = colon > 0 ? text.slice(0, colon).trim() : "";
+    if (!name) return [];
+    const value = text
+      .slice(colon + 1)
+      .replace(/\r?\n/g, "")
+      .trim();
+    return [{ name, value: decodeEncodedWords(value) }];
+  });
+}
+
+/** The Date header as an ISO string, or null when it is missing or no date (mailparser would say "now"). */
+function readDate(headers: { name: string; value: string }[]): string | null {
+  const header = headers.findLast((field) => field.name.toLowerCase() === "date");
+  if (!header) return null;
+  const date = new Date(header.value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+const ENCODED_WORD = /=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=/g;
+
+function decodeWordBytes(encoding: string, text: string): Buffer {
+  if (encoding.toUpperCase() === "B") return Buffer.from(text, "base64");
+  const binary = text.replace(/_/g, " ").replace(/=([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(binary, "latin1");
+}
+
+function decodeCharset(bytes: Buffer, charset: string): string {
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    // An unknown charset: most such words are ASCII or UTF-8 in practice.
+    return bytes.toString("utf8");
+  }
+}
+
+/**
+ * Decodes RFC 2047 encoded-words (`=?UTF-8?B?…?=`, `=?iso-8859-1?Q?…?=`). Whitespace between two
+ * encoded-words is dropped, and consecutive words of one charset are decoded together, since
+ * senders split multi-byte characters across words.
+ */
+export function decodeEncodedWords(value: string): string {
+  if (!value.includes("=?")) return value;
+  const parts: (string | { charset: string; bytes: Buffer })[] = [];
+  let last = 0;
+  for (const match of value.matchAll(ENCODED_WORD)) {
+    const [word, rawCharset = "", encoding = "", text = ""] = match;
+    const index = match.index ?? 0;
+    const between = value.slice(last, index);
+    if (!(typeof parts.at(-1) === "object" && between.trim() === "")) parts.push(between);
+    const charset = (rawCharset.split("*")[0] ?? "").toLowerCase();
+    const bytes = decodeWordBytes(encoding, text);
+    const previous = parts.at(-1);
+    if (typeof previous === "object" && previous.charset === charset) previous.bytes = Buffer.concat([previous.bytes, bytes]);
+    else parts.push({ charset, bytes });
+    last = index + word.length;
+  }
+  parts.push(value.slice(last));
+  return parts.map((part) => (typeof part === "string" ? part : decodeCharset(part.bytes, part.charset))).join("");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attachments
+
+function formatAttachment(attachment: Attachment): WebhookAttachment {
+  const declared = attachment.headers?.get("content-type") as { value?: string } | undefined;
+  return {
+    filename: attachment.filename ?? "",
+    // The type as declared: mailparser would guess a type from the file name of an application/octet-stream part.
+    contentType: (declared?.value || attachment.contentType || "application/octet-stream").toLowerCase(),
+    size: attachment.content.length,
+    contentId: attachment.contentId?.trim() || null,
+    disposition: attachment.contentDisposition?.toLowerCase() === "inline" ? "inline" : "attachment",
+    content: attachment.content.toString("base64"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text columns
+
+/** PostgreSQL's text type cannot hold U+0000. */
+function removeNul(value: string): string {
+  return value.replace(/\u0000/g, "");
+}
+
+function truncateCodePoints(value: string, maxLength: number): string {
+  if (value.length <= maxLength) return value;
+  return Array.from(value).slice(0, maxLength).join("");
+}
+
+function truncateUtf8(value: string, maxBytes: number): string {
+  if (Buffer.byteLength(value, "utf8") <= maxBytes) return value;
+  let output = "";
+  let bytes = 0;
+  for (const character of value) {
+    bytes += Buffer.byteLength(character, "utf8");
+    if (bytes > maxBytes) break;
+    output += character;
+  }
+  return output;
+}
