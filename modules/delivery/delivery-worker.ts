@@ -143,7 +143,7 @@ export function createDeliveryWorker({
 
   const cleanUpIfDue = () => {
     const nowMs = clock().getTime();
-    if (currentCleanUp || (lastCleanUpAt !== undefined && nowMs - lastCleanUpAt < cleanUpIntervalMs)) return;
+    if (isStopping || currentCleanUp || (lastCleanUpAt !== undefined && nowMs - lastCleanUpAt < cleanUpIntervalMs)) return;
     lastCleanUpAt = nowMs;
     currentCleanUp = cleanUpMessageContent()
       .catch((error: unknown) => log(`Clean-up failed: ${error instanceof Error ? error.message : String(error)}`))

@@ -373,6 +373,17 @@ describe("claiming", () => {
     expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: current })).not.toBeNull();
   });
 
+  it("counts a pending processing without nextAttemptAt as due, first", async () => {
+    const { id: due } = await seedProcessing();
+    const { id: undated } = await seedProcessing();
+    await database.prisma.emailProcessing.update({ where: { id: undated }, data: { nextAttemptAt: null } });
+    const repository = createDeliveryRepository(database);
+    expect(await repository.claimDueDeliveries({ limit: 1, leaseMs: SECOND, now: current })).toEqual([
+      { id: undated, lockedUntil: new Date(current.getTime() + SECOND) },
+    ]);
+    expect((await repository.claimDueDeliveries({ limit: 5, leaseMs: SECOND, now: current })).map(({ id }) => id)).toEqual([due]);
+  });
+
   it("claims nothing that is not pending", async () => {
     for (const status of ["success", "error", "not-processed"]) await seedProcessing({ status });
     await database.prisma.emailProcessing.updateMany({ data: { nextAttemptAt: current } });

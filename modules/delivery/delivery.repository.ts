@@ -43,15 +43,18 @@ const FINAL_STATUSES_SQL = FINAL_PROCESSING_STATUSES.map((status) => `'${status}
 
 export function createDeliveryRepository({ prisma, executor }: Pick<Database, "prisma" | "executor">) {
   return {
-    /** Leases up to `limit` due, unclaimed processings, oldest due first, skipping rows other workers are claiming. */
+    /**
+     * Leases up to `limit` due, unclaimed processings, oldest due first, skipping rows other workers are
+     * claiming. A pending row without nextAttemptAt counts as due, so that nothing can wait forever.
+     */
     async claimDueDeliveries({ limit, leaseMs, now }: { limit: number; leaseMs: number; now: Date }): Promise<ClaimedDelivery[]> {
       const lockedUntil = new Date(now.getTime() + leaseMs);
       const rows = await executor.query<{ id: string }>(
         `UPDATE email_processing SET "lockedUntil" = ${utc(2)}
          WHERE id IN (
            SELECT id FROM email_processing
-           WHERE ${DUE_AND_UNLOCKED} AND "nextAttemptAt" <= ${utc(1)}
-           ORDER BY "nextAttemptAt"
+           WHERE ${DUE_AND_UNLOCKED} AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= ${utc(1)})
+           ORDER BY "nextAttemptAt" NULLS FIRST
            LIMIT $3
            FOR UPDATE SKIP LOCKED
          )

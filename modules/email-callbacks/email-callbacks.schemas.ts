@@ -45,7 +45,10 @@ export const webhookUrlSchema = z
 export const webhookSecretSchema = z
   .string()
   .refine((value) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH, "emailCallbacks.form.validation.webhookSecretTooShort")
-  .refine((value) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, "emailCallbacks.form.validation.webhookSecretTooLong");
+  .refine((value) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, "emailCallbacks.form.validation.webhookSecretTooLong")
+  // Printable ASCII only: receivers key the HMAC with the secret's bytes, and common libraries
+  // (standardwebhooks' "raw" format among them) encode non-ASCII strings differently.
+  .refine((value) => /^[\x21-\x7e]*$/.test(value), "emailCallbacks.form.validation.webhookSecretCharacters");
 
 /** A sender address, or `@domain` for every sender of a domain. */
 export const allowedOriginSchema = z
