@@ -1,0 +1,141 @@
+// Mail in, webhook out, over real sockets on loopback: nodemailer → the SMTP listener → the
+// pipeline on a fresh database → the delivery worker → an HTTP sink that verifies the signature
+// with the standardwebhooks package.
+import { createHash } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { createTransport } from "nodemailer";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, setProcessConfig } from "@/modules/config/config";
+import { setProcessDatabase, type Database } from "@/modules/db/db";
+import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
+import { createDeliveryWorker, setDeliveryDispatcher, type DeliveryWorker } from "@/modules/delivery/delivery-worker";
+import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { createId } from "@/modules/shared/ids";
+import { createTestDatabase } from "@/tests/support/test-database";
+import { createSmtpListener } from "./smtp-listener";
+
+const SECRET = "integration-webhook-secret-0123456789";
+const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+let database: Database;
+let sink: WebhookSink;
+let worker: DeliveryWorker;
+let listener: ReturnType<typeof createSmtpListener>;
+let address: string;
+let emailCallbackId: string;
+
+beforeAll(async () => {
+  const config = loadConfig({
+    DATA_DIR: path.join(os.tmpdir(), "hookmail-relay-test"),
+    EMAIL_DOMAINS: "hookmail.test",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    WEBHOOK_TIMEOUT_MS: "5000",
+    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
+  });
+  setProcessConfig(config);
+  database = await createTestDatabase();
+  setProcessDatabase(database);
+  sink = await startWebhookSink();
+  worker = createDeliveryWorker({ database, config, log: () => undefined });
+  setDeliveryDispatcher(worker);
+
+  const userId = createId("user");
+  await database.prisma.user.create({ data: { id: userId, email: "relay@example.com", name: "Relay" } });
+  emailCallbackId = createId("emailCallback");
+  await database.prisma.emailCallback.create({
+    data: { id: emailCallbackId, userId, domain: "hookmail.test", username: "relay", webhookUrl: sink.url("/hook"), webhookSecret: SECRET },
+  });
+  address = "relay@hookmail.test";
+
+  listener = createSmtpListener({
+    config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
+    isAcceptableRecipient: isKnownRecipientAddress,
+    receive: receiveMessage,
+    log: () => undefined,
+  });
+  await listener.listen();
+});
+
+afterAll(async () => {
+  await listener?.close();
+  await worker?.stop();
+  setDeliveryDispatcher(undefined);
+  await sink?.close();
+  await database?.close();
+});
+
+const transport = () => createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
+
+const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
+
+describe("SMTP to webhook", () => {
+  it("delivers text, HTML, a UTF-8 subject, an inline image and two attachments byte-exact, signed", async () => {
+    const image = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+    const pdf = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(3000, 7), Buffer.from([0, 255, 128, 10, 13])]);
+    const csv = Buffer.from("id;name\n1;Zoë\n2;Łukasz\n", "utf8");
+    const info = await transport().sendMail({
+      envelope: { from: "bob@example.org", to: [address] },
+      from: "Bob Sender <bob@example.org>",
+      to: `Relay <${address}>`,
+      subject: "Réunion ✓ — 会議",
+      text: "Plain text body ✓",
+      html: '<p>HTML body <img src="cid:logo@hookmail"></p>',
+      attachments: [
+        { filename: "logo.png", content: image, cid: "logo@hookmail", contentType: "image/png" },
+        { filename: "report.pdf", content: pdf, contentType: "application/pdf" },
+        { filename: "données.csv", content: csv, contentType: "text/csv" },
+      ],
+    });
+    expect(info.response).toMatch(/^250 /);
+
+    await sink.waitForRequests(1);
+    const request = sink.requests[0];
+    if (!request) throw new Error("no webhook request");
+    const payload = new Webhook(SECRET, { format: "raw" }).verify(request.body.toString("utf8"), {
+      "webhook-id": String(request.headers["webhook-id"]),
+      "webhook-timestamp": String(request.headers["webhook-timestamp"]),
+      "webhook-signature": String(request.headers["webhook-signature"]),
+    }) as { type: string; data: Record<string, any> };
+
+    expect(request.headers["content-type"]).toBe("application/json");
+    expect(request.headers["user-agent"]).toBe("Hookmail-Webhook/1");
+    expect(payload.type).toBe("email.received");
+    expect(payload.data).toMatchObject({
+      id: request.headers["webhook-id"],
+      emailCallbackId,
+      address,
+      tag: null,
+      envelope: { from: "bob@example.org", to: [address] },
+      from: { address: "bob@example.org", name: "Bob Sender" },
+      subject: "Réunion ✓ — 会議",
+    });
+    expect(payload.data.text.trim()).toBe("Plain text body ✓");
+    expect(payload.data.html).toContain('src="cid:logo@hookmail"');
+    const attachments = payload.data.attachments as { filename: string; content: string; contentId: string | null; size: number }[];
+    const byName = (name: string) => attachments.find((attachment) => attachment.filename === name);
+    expect(sha256(Buffer.from(byName("logo.png")?.content ?? "", "base64"))).toBe(sha256(image));
+    expect(byName("logo.png")?.contentId).toBe("<logo@hookmail>");
+    expect(sha256(Buffer.from(byName("report.pdf")?.content ?? "", "base64"))).toBe(sha256(pdf));
+    expect(byName("report.pdf")?.size).toBe(pdf.length);
+    expect(sha256(Buffer.from(byName("données.csv")?.content ?? "", "base64"))).toBe(sha256(csv));
+
+    await worker.whenIdle();
+    const processing = await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: payload.data.id } });
+    expect(processing).toMatchObject({ status: "success", webhookResponseStatusCode: 200, attemptCount: 1 });
+  });
+
+  it("refuses an unknown recipient at RCPT and a message over MAX_MESSAGE_BYTES, recording nothing", async () => {
+    const before = await database.prisma.emailProcessing.count();
+    const unknown = await transport()
+      .sendMail({ envelope: { from: "bob@example.org", to: ["ghost@hookmail.test"] }, subject: "x", text: "x" })
+      .catch((error: { responseCode?: number }) => error);
+    expect(unknown).toMatchObject({ responseCode: 550 });
+    const big = await transport()
+      .sendMail({ envelope: { from: "bob@example.org", to: [address] }, subject: "big", text: "x".repeat(MAX_MESSAGE_BYTES + 1024) })
+      .catch((error: { responseCode?: number }) => error);
+    expect(big).toMatchObject({ responseCode: 552 });
+    expect(await database.prisma.emailProcessing.count()).toBe(before);
+  });
+});
