@@ -1,10 +1,11 @@
-// The mail roles of a process: `smtp` (the built-in MX) and `worker` (the delivery loop and the
-// clean-up). Every process that accepts mail (web or smtp) also makes the first delivery attempt
+// The mail roles of a process: `smtp` (the built-in MX) and `worker` (the delivery loop, the
+// clean-up of delivered message content, and the daily retention sweep). Every process that accepts mail (web or smtp) also makes the first delivery attempt
 // of what it accepted, through its delivery dispatcher; only the worker role polls for retries.
 import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { startRetentionSweeps } from "@/modules/retention/retention";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import type { RunningRole } from "./web-role";
 
@@ -13,11 +14,14 @@ type Log = (line: string, cause?: unknown) => void;
 export function startDeliveryDispatch({ config, database, log }: { config: Config; database: Database; log: Log }): RunningRole {
   const worker = createDeliveryWorker({ config, database, log });
   setDeliveryDispatcher(worker);
-  if (config.roles.includes("worker")) worker.start();
+  const isWorker = config.roles.includes("worker");
+  if (isWorker) worker.start();
+  const retention = isWorker ? startRetentionSweeps({ executor: database.executor, log }) : undefined;
   return {
     name: "delivery",
     stop: async () => {
       setDeliveryDispatcher(undefined);
+      await retention?.stop();
       await worker.stop();
     },
   };

@@ -1,0 +1,6 @@
+// How long each plan keeps its inbox history (specification §9).
+export const PLAN_RETENTION_DAYS = { free: 30, pro: 90 } as const;
+export const RETENTION_BATCH_SIZE = 1000;
+export const RETENTION_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** The first sweep waits a little after start so it never competes with start-up. */
+export const RETENTION_FIRST_RUN_DELAY_MS = 60 * 1000;

@@ -1,0 +1,53 @@
+// Retention on a fresh database: each plan keeps its own number of days; pending rows stay.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/modules/db/db";
+import { createId } from "@/modules/shared/ids";
+import { createTestDatabase } from "@/tests/support/test-database";
+import { deleteExpiredProcessings } from "./retention";
+
+let database: Database;
+const NOW = new Date("2026-11-21T12:00:00Z");
+const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 60 * 60 * 1000);
+
+async function seedOwner(planId: "free" | "pro") {
+  const userId = createId("user");
+  await database.prisma.user.create({ data: { id: userId, email: `${userId}@example.com`, name: planId, planId } });
+  const emailCallbackId = createId("emailCallback");
+  await database.prisma.emailCallback.create({
+    data: { id: emailCallbackId, userId, domain: "hookmail.test", username: emailCallbackId.toLowerCase(), webhookUrl: "https://x.test/h" },
+  });
+  const processing = async (ageDays: number, status = "success") => {
+    const id = createId("emailProcessing");
+    await database.prisma.emailProcessing.create({
+      data: { id, emailCallbackId, fromAddress: "a@b.test", recipient: "r@hookmail.test", status, createdAt: daysAgo(ageDays) },
+    });
+    await database.prisma.deliveryAttempt.create({ data: { id: createId("deliveryAttempt"), emailProcessingId: id, durationMs: 5, statusCode: 200 } });
+    return id;
+  };
+  return { processing };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+describe("deleteExpiredProcessings", () => {
+  it("deletes free rows past 30 days and pro rows past 90 days, with their attempts, in batches", async () => {
+    const free = await seedOwner("free");
+    const pro = await seedOwner("pro");
+    const freeKept = await free.processing(29);
+    const freeExpired = [await free.processing(31), await free.processing(45, "error"), await free.processing(100, "not-processed")];
+    const freePending = await free.processing(40, "pending");
+    const proKept = [await pro.processing(31), await pro.processing(89)];
+    const proExpired = await pro.processing(91);
+
+    const deleted = await deleteExpiredProcessings({ executor: database.executor, now: NOW, batchSize: 2 });
+    expect(deleted).toBe(4);
+
+    const remaining = (await database.prisma.emailProcessing.findMany({ select: { id: true } })).map(({ id }) => id);
+    expect(remaining).toEqual(expect.arrayContaining([freeKept, freePending, ...proKept]));
+    for (const id of [...freeExpired, proExpired]) expect(remaining).not.toContain(id);
+    expect(await database.prisma.deliveryAttempt.count({ where: { emailProcessingId: { in: [...freeExpired, proExpired] } } })).toBe(0);
+  });
+});
