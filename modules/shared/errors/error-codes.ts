@@ -16,6 +16,8 @@ export const ERROR_HTTP_STATUSES = {
   "email_callback.webhook_url_not_allowed": 400,
   "email_callbacks.limit_reached": 403,
   "email_processing.not_found": 404,
+  "email_processing.message_gone": 409,
+  "email_processing.delivery_in_progress": 409,
   "api_key.not_found": 404,
   "api_keys.limit_reached": 403,
   "api_keys.session_required": 403,

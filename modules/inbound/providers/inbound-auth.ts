@@ -1,0 +1,92 @@
+// Credentials of the HTTP ingest routes (DESIGN.md §3): a Bearer token or HTTP basic auth whose
+// password is INBOUND_SECRET, and Mailgun's signed timestamp/token. Every secret comparison takes
+// the same time whatever the input: both sides are hashed, then compared with timingSafeEqual.
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import {
+  MAILGUN_MAX_REMEMBERED_TOKENS,
+  MAILGUN_TIMESTAMP_TOLERANCE_SECONDS,
+  MAILGUN_TOKEN_RETENTION_MS,
+} from "./inbound-providers.constants";
+
+/** Equality of two strings in a time that depends on neither their content nor their length. */
+export function isEqualInConstantTime(actual: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+  return timingSafeEqual(digest(actual), digest(expected));
+}
+
+/** `Authorization: Bearer <secret>`. */
+export function isBearerTokenValid(authorization: string | null, secret: string): boolean {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? "");
+  return isEqualInConstantTime(match?.[1] ?? "", secret) && Boolean(match);
+}
+
+/** `Authorization: Basic base64(user:password)` whose password is the secret; any user name. */
+export function isBasicAuthPasswordValid(authorization: string | null, secret: string): boolean {
+  const match = /^Basic[ \t]+([A-Za-z0-9+/]+=*)[ \t]*$/i.exec(authorization ?? "");
+  const credentials = match?.[1] ? Buffer.from(match[1], "base64").toString("utf8") : "";
+  const colon = credentials.indexOf(":");
+  const password = colon === -1 ? "" : credentials.slice(colon + 1);
+  return isEqualInConstantTime(password, secret) && colon !== -1;
+}
+
+export type MailgunSignature = { timestamp: string; token: string; signature: string };
+
+/** Mailgun's signature: hex HMAC-SHA256 of timestamp + token, keyed with the signing key. */
+export function computeMailgunSignature({ timestamp, token }: Omit<MailgunSignature, "signature">, signingKey: string) {
+  return createHmac("sha256", signingKey).update(timestamp + token).digest("hex");
+}
+
+export function isMailgunSignatureValid(fields: MailgunSignature, signingKey: string): boolean {
+  return isEqualInConstantTime(fields.signature.toLowerCase(), computeMailgunSignature(fields, signingKey));
+}
+
+/** A timestamp (Unix seconds) within the tolerance of `nowMs`, in the past or the future. */
+export function isMailgunTimestampFresh(timestamp: string, nowMs: number): boolean {
+  if (!/^\d{1,12}$/.test(timestamp)) return false;
+  return Math.abs(nowMs / 1000 - Number(timestamp)) <= MAILGUN_TIMESTAMP_TOLERANCE_SECONDS;
+}
+
+export type MailgunTokenRegistry = {
+  has(token: string, nowMs: number): boolean;
+  /** Remembers a token; false when it was already there (a replay). */
+  claim(token: string, nowMs: number): boolean;
+  /** Forgets a token whose message was not accepted, so the provider's retry is not a replay. */
+  release(token: string): void;
+};
+
+/**
+ * The tokens seen in the last `retentionMs`, in this process's memory, at most `maxTokens`
+ * (the oldest go first). Several web processes each keep their own: a replay that reaches
+ * another process within the timestamp tolerance is not recognised there. What a replay can do
+ * is bounded anyway: it carries the same signed message, and the pipeline records the same
+ * Message-ID for the same recipient once per 24 hours.
+ */
+export function createMailgunTokenRegistry({
+  retentionMs = MAILGUN_TOKEN_RETENTION_MS,
+  maxTokens = MAILGUN_MAX_REMEMBERED_TOKENS,
+} = {}): MailgunTokenRegistry {
+  // Insertion order is time order: the oldest entries are first.
+  const seenAt = new Map<string, number>();
+  const forgetExpired = (nowMs: number) => {
+    for (const [token, at] of seenAt) {
+      if (nowMs - at < retentionMs && seenAt.size <= maxTokens) break;
+      seenAt.delete(token);
+    }
+  };
+  return {
+    has(token, nowMs) {
+      forgetExpired(nowMs);
+      return seenAt.has(token);
+    },
+    claim(token, nowMs) {
+      forgetExpired(nowMs);
+      if (seenAt.has(token)) return false;
+      seenAt.set(token, nowMs);
+      forgetExpired(nowMs);
+      return true;
+    },
+    release(token) {
+      seenAt.delete(token);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// Shapes shared by the HTTP ingest providers and the usecase that runs them.
+import type { MailgunTokenRegistry } from "./inbound-auth";
+import type { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
+
+export type InboundProviderName = (typeof INBOUND_PROVIDER_NAMES)[number];
+
+/** What the pipeline receives: the raw RFC 5322 message and its SMTP envelope. */
+export type InboundMessage = { raw: Buffer; envelope: { from: string | null; to: string[] } };
+
+/** The pipeline's entry point (receiveMessage), passed in. */
+export type ReceiveMessage = (message: InboundMessage) => Promise<{ accepted: number }>;
+
+export type InboundSettings = {
+  secret: string | undefined;
+  mailgunSigningKey: string | undefined;
+  maxMessageBytes: number;
+};
+
+export type InboundRequestContext = {
+  request: Request;
+  /** INBOUND_SECRET is known to be set here. */
+  settings: InboundSettings & { secret: string };
+  nowMs: number;
+  mailgunTokens: MailgunTokenRegistry;
+};
+
+export type InboundProvider = {
+  name: InboundProviderName;
+  /**
+   * Authenticates the request, reads its body within the size limit and turns it into a message.
+   * Throws inbound.not_configured, inbound.unauthorized, inbound.payload_too_large or
+   * inbound.invalid_message. `onReceiveFailed` undoes what must not outlive a refused message.
+   */
+  readMessage(context: InboundRequestContext): Promise<{ message: InboundMessage; onReceiveFailed?: () => void }>;
+};

@@ -1,0 +1,73 @@
+// The HTTP ingest routes' one usecase: pick the provider, check the route is configured, let the
+// provider authenticate and read the request, and hand the message to the pipeline.
+import { createMailgunTokenRegistry, type MailgunTokenRegistry } from "./inbound-auth";
+import { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
+import { createInboundNotConfiguredError, createInboundUnknownProviderError } from "./inbound-providers.errors";
+import type { InboundProvider, InboundProviderName, InboundSettings, ReceiveMessage } from "./inbound-providers.types";
+import { mailgunProvider } from "./mailgun.provider";
+import { postmarkProvider } from "./postmark.provider";
+import { rawProvider } from "./raw.provider";
+import { sendgridProvider } from "./sendgrid.provider";
+
+const INBOUND_PROVIDERS: Record<InboundProviderName, InboundProvider> = {
+  raw: rawProvider,
+  postmark: postmarkProvider,
+  mailgun: mailgunProvider,
+  sendgrid: sendgridProvider,
+};
+
+export function isInboundProviderName(name: string): name is InboundProviderName {
+  return (INBOUND_PROVIDER_NAMES as readonly string[]).includes(name);
+}
+
+/** The provider of that route segment; 404 inbound.unknown_provider for any other. */
+export function getInboundProviderOrThrow(name: string): InboundProvider {
+  if (!isInboundProviderName(name)) throw createInboundUnknownProviderError(name);
+  return INBOUND_PROVIDERS[name];
+}
+
+const globalForInbound = globalThis as typeof globalThis & { __hookmailMailgunTokens?: MailgunTokenRegistry };
+
+/** This process's Mailgun tokens (kept on globalThis so that a reloaded module shares them). */
+export function getProcessMailgunTokens(): MailgunTokenRegistry {
+  globalForInbound.__hookmailMailgunTokens ??= createMailgunTokenRegistry();
+  return globalForInbound.__hookmailMailgunTokens;
+}
+
+/**
+ * POST /api/inbound/{provider} → `{ accepted }`: the number of processings the pipeline created.
+ * 404 for an unknown provider, 503 while INBOUND_SECRET is unset, then the provider's own
+ * 401 / 413 / 400 (see InboundProvider), then whatever `receive` throws.
+ */
+export async function receiveFromProvider({
+  providerName,
+  request,
+  settings,
+  receive,
+  nowMs = Date.now(),
+  mailgunTokens = getProcessMailgunTokens(),
+}: {
+  providerName: string;
+  request: Request;
+  settings: InboundSettings;
+  receive: ReceiveMessage;
+  nowMs?: number;
+  mailgunTokens?: MailgunTokenRegistry;
+}): Promise<{ accepted: number }> {
+  const provider = getInboundProviderOrThrow(providerName);
+  const { secret } = settings;
+  if (!secret) throw createInboundNotConfiguredError("INBOUND_SECRET");
+  const { message, onReceiveFailed } = await provider.readMessage({
+    request,
+    settings: { ...settings, secret },
+    nowMs,
+    mailgunTokens,
+  });
+  try {
+    const { accepted } = await receive(message);
+    return { accepted };
+  } catch (error) {
+    onReceiveFailed?.();
+    throw error;
+  }
+}

@@ -1,0 +1,141 @@
+// POST /api/inbound/mailgun: a Mailgun route's forward() POST, parsed fields or (from a route URL
+// ending in "mime") `body-mime`, as multipart/form-data or urlencoded. Authenticated by Mailgun's
+// signature: timestamp within 5 minutes, HMAC-SHA256 of timestamp + token with
+// MAILGUN_SIGNING_KEY, and a token never seen before.
+import { composeRawMessage, type ComposedAttachment } from "./compose-message";
+import { findFormPart, parseFormBody, readFormText, type FormPart } from "./form-body";
+import { isMailgunSignatureValid, isMailgunTimestampFresh, type MailgunTokenRegistry } from "./inbound-auth";
+import {
+  createInboundInvalidMessageError,
+  createInboundNotConfiguredError,
+  createInboundUnauthorizedError,
+} from "./inbound-providers.errors";
+import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
+import { mailgunContentIdMapSchema, mailgunMessageHeadersSchema } from "./mailgun.schemas";
+import {
+  ensureLooksLikeMessage,
+  parseAddressList,
+  parseEnvelopeSender,
+  readEnvelopeFromHeaders,
+  readHeaderFields,
+  type HeaderField,
+} from "./message-headers";
+import { ensureMessageWithinLimit, readProviderBody } from "./read-body-with-limit";
+
+export const mailgunProvider: InboundProvider = {
+  name: "mailgun",
+  async readMessage({ request, settings, nowMs, mailgunTokens }) {
+    if (!settings.mailgunSigningKey) throw createInboundNotConfiguredError("MAILGUN_SIGNING_KEY");
+    const body = await readProviderBody(request, settings.maxMessageBytes, "form");
+    const parts = parseFormBody(body, request.headers.get("content-type"));
+    const signingKey = settings.mailgunSigningKey;
+    const token = ensureMailgunSignature(parts, { signingKey, nowMs, tokens: mailgunTokens });
+    const message = await parseMailgunForm(parts, settings.maxMessageBytes);
+    // Claimed only now, so that a post refused above can be sent again; checked again, as another
+    // request with the same token may have been claimed meanwhile.
+    if (!mailgunTokens.claim(token, nowMs)) throw createReplayError();
+    return { message, onReceiveFailed: () => mailgunTokens.release(token) };
+  },
+};
+
+/** Checks the signature fields and returns the token; throws 401 inbound.unauthorized. */
+export function ensureMailgunSignature(
+  parts: readonly FormPart[],
+  { signingKey, nowMs, tokens }: { signingKey: string; nowMs: number; tokens: MailgunTokenRegistry },
+): string {
+  const [timestamp, token, signature] = ["timestamp", "token", "signature"].map((name) =>
+    readFormText(parts, name)?.trim(),
+  );
+  if (!timestamp || !token || !signature) {
+    throw createInboundUnauthorizedError("Mailgun's timestamp, token and signature fields are missing.");
+  }
+  if (!isMailgunSignatureValid({ timestamp, token, signature }, signingKey)) {
+    throw createInboundUnauthorizedError("Mailgun's signature does not match MAILGUN_SIGNING_KEY.");
+  }
+  if (!isMailgunTimestampFresh(timestamp, nowMs)) {
+    throw createInboundUnauthorizedError("Mailgun's timestamp is more than 5 minutes away from now.");
+  }
+  if (tokens.has(token, nowMs)) throw createReplayError();
+  return token;
+}
+
+const createReplayError = () => createInboundUnauthorizedError("This Mailgun token was already used.");
+
+export async function parseMailgunForm(parts: readonly FormPart[], maxMessageBytes: number): Promise<InboundMessage> {
+  const bodyMime = findFormPart(parts, "body-mime");
+  const headers = readMessageHeaders(parts);
+  const from = readFormText(parts, "from");
+  const sender = readFormText(parts, "sender");
+  const recipient = readFormText(parts, "recipient");
+  if (!bodyMime?.data.length && !from && !sender && headers.length === 0) {
+    throw createInboundInvalidMessageError("a Mailgun post needs body-mime, or the from/sender and message fields.");
+  }
+  const raw = ensureMessageWithinLimit(
+    bodyMime?.data.length
+      ? ensureLooksLikeMessage(Buffer.from(bodyMime.data), "body-mime")
+      : await composeMailgunMessage(parts, headers),
+    maxMessageBytes,
+  );
+  const fromHeaders = readEnvelopeFromHeaders(readHeaderFields(raw) ?? []);
+  const to = parseAddressList([recipient]);
+  const envelope = {
+    from: sender === undefined ? fromHeaders.from : parseEnvelopeSender(sender),
+    to: to.length > 0 ? to : fromHeaders.to,
+  };
+  if (envelope.to.length === 0) throw createInboundInvalidMessageError("the Mailgun post names no recipient.");
+  return { raw, envelope };
+}
+
+function readMessageHeaders(parts: readonly FormPart[]): HeaderField[] {
+  const json = readFormText(parts, "message-headers");
+  if (!json) return [];
+  const parsed = mailgunMessageHeadersSchema.safeParse(parseJson(json));
+  if (!parsed.success) {
+    throw createInboundInvalidMessageError("message-headers is not a JSON list of [name, value] pairs.");
+  }
+  return parsed.data.flatMap(([name, value]) => (typeof value === "string" ? [{ name, value }] : []));
+}
+
+function composeMailgunMessage(parts: readonly FormPart[], headers: readonly HeaderField[]): Promise<Buffer> {
+  const header = (name: string) => headers.find((field) => field.name.toLowerCase() === name)?.value;
+  return composeRawMessage({
+    from: readFormText(parts, "from") || header("from"),
+    to: header("to") || readFormText(parts, "recipient"),
+    cc: header("cc"),
+    subject: readFormText(parts, "subject") ?? header("subject"),
+    messageId: header("message-id"),
+    date: header("date"),
+    text: readFormText(parts, "body-plain"),
+    html: readFormText(parts, "body-html"),
+    headers,
+    attachments: readMailgunAttachments(parts),
+  });
+}
+
+/** The files `attachment-1` … `attachment-N`, with their Content-ID from `content-id-map`. */
+function readMailgunAttachments(parts: readonly FormPart[]): ComposedAttachment[] {
+  const json = readFormText(parts, "content-id-map");
+  const contentIdMap = json ? mailgunContentIdMapSchema.safeParse(parseJson(json)) : undefined;
+  const contentIdByField = new Map(
+    Object.entries(contentIdMap?.success ? contentIdMap.data : {}).map(([contentId, field]) => [field, contentId]),
+  );
+  return parts
+    .filter(({ name }) => /^attachment-\d+$/.test(name))
+    .sort((first, second) => attachmentNumber(first.name) - attachmentNumber(second.name))
+    .map((part) => ({
+      filename: part.filename,
+      contentType: part.contentType,
+      content: part.data,
+      contentId: contentIdByField.get(part.name),
+    }));
+}
+
+const attachmentNumber = (name: string) => Number(name.slice(name.lastIndexOf("-") + 1));
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,87 @@
+// Reading just the header block of a raw message: whether a body looks like mail at all, and the
+// envelope its headers imply when the provider gave none. The full parse is the pipeline's.
+import addressparser from "nodemailer/lib/addressparser";
+import { createInboundInvalidMessageError } from "./inbound-providers.errors";
+
+export type HeaderField = { name: string; value: string };
+
+/** Header fields that any real message carries at least one of. */
+const MESSAGE_HEADER_NAMES = new Set([
+  "from", "to", "cc", "subject", "date", "message-id", "received", "mime-version", "content-type",
+  "return-path", "delivered-to", "x-original-to", "sender", "reply-to",
+]);
+
+const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
+
+/**
+ * The header fields of a raw message or of a header block, unfolded, values trimmed; null when
+ * the text does not start with a header block (a leading mbox "From " line is skipped).
+ */
+export function readHeaderFields(raw: Buffer | string): HeaderField[] | null {
+  const text = typeof raw === "string" ? raw : readHeaderBlock(raw);
+  const lines = text.replace(/^From [^\n]*\n/, "").split(/\r?\n/);
+  const fields: HeaderField[] = [];
+  for (const line of lines) {
+    if (line === "") break;
+    const last = fields.at(-1);
+    if (/^[ \t]/.test(line) && last) {
+      last.value = `${last.value} ${line.trim()}`.trim();
+      continue;
+    }
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trimEnd() : "";
+    if (!FIELD_NAME.test(name)) return null;
+    fields.push({ name, value: line.slice(colon + 1).trim() });
+  }
+  return fields.length > 0 ? fields : null;
+}
+
+/** Whether a raw message starts with a header block that holds at least one message header. */
+export function looksLikeMessage(raw: Buffer): boolean {
+  const fields = readHeaderFields(raw);
+  return Boolean(fields?.some(({ name }) => MESSAGE_HEADER_NAMES.has(name.toLowerCase())));
+}
+
+/** The message itself when it looks like one; 400 inbound.invalid_message otherwise. */
+export function ensureLooksLikeMessage(raw: Buffer, source: string): Buffer {
+  if (raw.length === 0) throw createInboundInvalidMessageError(`${source} is empty.`);
+  if (!looksLikeMessage(raw)) throw createInboundInvalidMessageError(`${source} does not start with message headers.`);
+  return raw;
+}
+
+/** The envelope the headers imply: From's address; To, Cc, Delivered-To and X-Original-To. */
+export function readEnvelopeFromHeaders(fields: readonly HeaderField[]): { from: string | null; to: string[] } {
+  const valuesOf = (...names: string[]) =>
+    fields.filter(({ name }) => names.includes(name.toLowerCase())).map(({ value }) => value);
+  return {
+    from: parseAddressList(valuesOf("from"))[0] ?? null,
+    to: parseAddressList(valuesOf("to", "cc", "delivered-to", "x-original-to")),
+  };
+}
+
+/** The addresses of address-list header values or of comma lists, deduplicated (case-insensitive). */
+export function parseAddressList(values: readonly (string | null | undefined)[]): string[] {
+  const addresses = new Map<string, string>();
+  for (const value of values) {
+    for (const { address } of addressparser(value ?? "", { flatten: true })) {
+      const trimmed = address.trim();
+      if (trimmed && !addresses.has(trimmed.toLowerCase())) addresses.set(trimmed.toLowerCase(), trimmed);
+    }
+  }
+  return [...addresses.values()];
+}
+
+/** A single envelope sender: null for an absent, empty or null (`<>`) sender. */
+export function parseEnvelopeSender(value: string | null | undefined): string | null {
+  return parseAddressList([value])[0] ?? null;
+}
+
+/** The header block as text: up to the first blank line, at most the first 1 MiB. */
+function readHeaderBlock(raw: Buffer): string {
+  const window = raw.subarray(0, 1024 * 1024);
+  const crlf = window.indexOf("\r\n\r\n");
+  const lf = window.indexOf("\n\n");
+  const ends = [crlf, lf].filter((index) => index !== -1);
+  const end = ends.length > 0 ? Math.min(...ends) : window.length;
+  return window.subarray(0, end).toString("utf8");
+}

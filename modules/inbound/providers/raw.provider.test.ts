@@ -1,0 +1,113 @@
+import { simpleParser } from "mailparser";
+import { describe, expect, it } from "vitest";
+import {
+  basicAuth,
+  createCountingStream,
+  createInboundRequest,
+  expectAppError,
+  INBOUND_SECRET,
+  readFixture,
+  runInbound,
+  testSettings,
+} from "./fixtures/inbound-test-helpers";
+
+const bearer = { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822" };
+
+describe("POST /api/inbound/raw", () => {
+  it("passes the body on byte for byte with the envelope of X-Envelope-From / X-Envelope-To", async () => {
+    const raw = readFixture("message.eml");
+    const request = createInboundRequest("raw", {
+      body: raw,
+      headers: {
+        ...bearer,
+        "x-envelope-from": "<bounce@sender.example>",
+        "x-envelope-to": "alice@hookmail.test, <Dave+news@hookmail.test>",
+      },
+    });
+    const { result, received } = runInbound("raw", request);
+
+    expect(await result).toEqual({ accepted: 2 });
+    expect(received).toHaveLength(1);
+    expect(received[0]?.raw.equals(raw)).toBe(true);
+    expect(received[0]?.envelope).toEqual({
+      from: "bounce@sender.example",
+      to: ["alice@hookmail.test", "Dave+news@hookmail.test"],
+    });
+    const parsed = await simpleParser(received[0]!.raw);
+    expect(parsed.subject).toBe("Quarterly report");
+    expect(parsed.attachments[0]?.filename).toBe("chart.png");
+  });
+
+  it("takes the envelope from From, To, Cc and Delivered-To when the X-Envelope headers are absent", async () => {
+    const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers: bearer });
+    const { result, received } = runInbound("raw", request);
+    await result;
+    expect(received[0]?.envelope).toEqual({
+      from: "bob@sender.example",
+      to: ["alice@hookmail.test", "carol@elsewhere.example", "dave+news@hookmail.test"],
+    });
+  });
+
+  it("reads an empty or <> X-Envelope-From as the null sender of a bounce", async () => {
+    for (const from of ["", "<>"]) {
+      const headers = { ...bearer, "x-envelope-from": from };
+      const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers });
+      const { result, received } = runInbound("raw", request);
+      await result;
+      expect(received[0]?.envelope.from).toBeNull();
+    }
+  });
+
+  it("reads UTF-8 envelope addresses sent as header bytes", async () => {
+    const address = "j\u00f6rg@hookmail.test";
+    const request = createInboundRequest("raw", {
+      body: readFixture("message.eml"),
+      headers: { ...bearer, "x-envelope-to": Buffer.from(address, "utf8").toString("latin1") },
+    });
+    const { result, received } = runInbound("raw", request);
+    await result;
+    expect(received[0]?.envelope.to).toEqual([address]);
+  });
+
+  it("answers 401 for a missing or wrong Bearer token, or Basic auth", async () => {
+    for (const authorization of [undefined, `Bearer ${INBOUND_SECRET}-not`, basicAuth("x", INBOUND_SECRET)]) {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers });
+      const { result, received } = runInbound("raw", request);
+      await expectAppError(result, "inbound.unauthorized", 401);
+      expect(received).toHaveLength(0);
+    }
+  });
+
+  it("answers 503 while INBOUND_SECRET is unset, whatever the credentials", async () => {
+    const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers: { authorization: "Bearer " } });
+    const { result } = runInbound("raw", request, { settings: testSettings({ secret: undefined }) });
+    await expectAppError(result, "inbound.not_configured", 503);
+  });
+
+  it("answers 400 for an empty body, a JSON body and a message without any recipient", async () => {
+    const noRecipient = "From: bob@sender.example\r\nSubject: hi\r\n\r\nbody\r\n";
+    for (const body of ["", '{"hello":"world"}', "just some text\r\n", noRecipient]) {
+      const { result, received } = runInbound("raw", createInboundRequest("raw", { body, headers: bearer }));
+      await expectAppError(result, "inbound.invalid_message", 400);
+      expect(received).toHaveLength(0);
+    }
+  });
+
+  it("answers 413 over MAX_MESSAGE_BYTES, having read no more than the limit and a chunk", async () => {
+    const maxMessageBytes = 100 * 1024;
+    const { stream, counter } = createCountingStream(50 * 1024 * 1024, 8 * 1024);
+    const request = createInboundRequest("raw", { body: stream, headers: bearer });
+    const { result, received } = runInbound("raw", request, { settings: testSettings({ maxMessageBytes }) });
+    await expectAppError(result, "inbound.payload_too_large", 413);
+    expect(counter.pulledBytes).toBeLessThan(maxMessageBytes + 5 * 8 * 1024);
+    expect(received).toHaveLength(0);
+  });
+
+  it("does not read the body of a request with bad credentials", async () => {
+    const { stream, counter } = createCountingStream(50 * 1024 * 1024);
+    const request = createInboundRequest("raw", { body: stream, headers: { authorization: "Bearer wrong" } });
+    await expectAppError(runInbound("raw", request).result, "inbound.unauthorized", 401);
+    expect(counter.pulledBytes).toBeLessThanOrEqual(64 * 1024);
+  });
+});

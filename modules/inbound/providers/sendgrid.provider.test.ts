@@ -1,0 +1,122 @@
+import { simpleParser } from "mailparser";
+import { describe, expect, it } from "vitest";
+import {
+  basicAuth,
+  createCountingStream,
+  createInboundRequest,
+  expectAppError,
+  INBOUND_SECRET,
+  readFixture,
+  runInbound,
+  testSettings,
+  type TestBody,
+} from "./fixtures/inbound-test-helpers";
+
+const MULTIPART = "multipart/form-data; boundary=xYzZY";
+const sendgridHeaders = { authorization: basicAuth("sendgrid", INBOUND_SECRET), "content-type": MULTIPART };
+const sendgridRequest = (body: TestBody, headers: Record<string, string> = sendgridHeaders) =>
+  createInboundRequest("sendgrid", { body, headers });
+
+/** The bytes of one field of a fixture, cut out by hand: what the receiver must get exactly. */
+function cutField(body: Buffer, name: string): Buffer {
+  const start = body.indexOf("\r\n\r\n", body.indexOf(`name="${name}"`)) + 4;
+  return body.subarray(start, body.indexOf("\r\n--xYzZY", start));
+}
+
+describe("POST /api/inbound/sendgrid", () => {
+  it("rebuilds the message of a parsed post: fields decoded with their charsets, headers kept, attachment bytes", async () => {
+    const { result, received } = runInbound("sendgrid", sendgridRequest(readFixture("sendgrid-parsed.multipart")));
+
+    expect(await result).toEqual({ accepted: 1 });
+    expect(received[0]?.envelope).toEqual({ from: "bounces+123@example.com", to: ["inbound@hookmail.test"] });
+    const parsed = await simpleParser(received[0]!.raw);
+    expect(parsed.from?.value).toEqual([{ address: "test@example.com", name: "Example User" }]);
+    expect(parsed.to).toMatchObject({ value: [{ address: "inbound@hookmail.test" }] });
+    expect(parsed.subject).toBe("Testing non-raw");
+    // the text field was sent in ISO-8859-1, as `charsets` says
+    expect(parsed.text?.trim()).toBe("Hello SendGrid! Caf\u00e9");
+    expect(parsed.html).toContain("<strong>Hello SendGrid!</strong> Caf\u00e9");
+    expect(parsed.messageId).toBe("<CAN_sample_1234@mail.example.com>");
+    expect(parsed.date?.toISOString()).toBe("2016-08-11T01:10:13.000Z");
+    expect(parsed.headers.get("received")).toBe("by 0.0.0.0 with HTTP; Wed, 10 Aug 2016 18:10:13 -0700 (PDT)");
+    expect(parsed.attachments).toHaveLength(1);
+    expect(parsed.attachments[0]).toMatchObject({ filename: "notes.txt", contentType: "text/plain" });
+    expect(parsed.attachments[0]?.content.toString()).toBe("Notes for the inbound parse test.\nLine two.\n");
+  });
+
+  it("passes the email field of a raw post on byte for byte, with the envelope field's recipients", async () => {
+    const body = readFixture("sendgrid-raw.multipart");
+    const { result, received } = runInbound("sendgrid", sendgridRequest(body));
+
+    expect(await result).toEqual({ accepted: 2 });
+    expect(received[0]?.raw.equals(cutField(body, "email"))).toBe(true);
+    expect(received[0]?.envelope).toEqual({ from: "test@example.com", to: ["inbound@hookmail.test", "second@hookmail.test"] });
+    const parsed = await simpleParser(received[0]!.raw);
+    expect(parsed.subject).toBe("Raw Payload");
+    expect(parsed.text?.trim()).toBe("Hello SendGrid! Caf\u00e9 \u2615");
+    expect(parsed.attachments[0]?.content.toString()).toBe("Notes for the inbound parse test.\nLine two.\n");
+  });
+
+  it("keeps 8-bit bytes of a raw message that are not UTF-8", async () => {
+    const latin1Message = Buffer.concat([
+      Buffer.from(
+        "From: a@example.com\r\nTo: inbound@hookmail.test\r\nSubject: latin\r\n" +
+          "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n",
+      ),
+      Buffer.from("Caf\u00e9 cr\u00e8me\r\n", "latin1"),
+    ]);
+    const form = new FormData();
+    form.append("email", new Blob([new Uint8Array(latin1Message)]));
+    const request = new Request("http://hookmail.test/api/inbound/sendgrid", { method: "POST", body: form });
+    const body = Buffer.from(await request.arrayBuffer());
+    const { result, received } = runInbound(
+      "sendgrid",
+      sendgridRequest(body, { ...sendgridHeaders, "content-type": request.headers.get("content-type")! }),
+    );
+    await result;
+    expect(received[0]?.raw.equals(latin1Message)).toBe(true);
+    expect((await simpleParser(received[0]!.raw)).text?.trim()).toBe("Caf\u00e9 cr\u00e8me");
+  });
+
+  it("answers 401 for a wrong basic-auth password and for no credentials", async () => {
+    for (const headers of [{ ...sendgridHeaders, authorization: basicAuth("sendgrid", "nope") }, { "content-type": MULTIPART }]) {
+      const { result, received } = runInbound("sendgrid", sendgridRequest(readFixture("sendgrid-raw.multipart"), headers));
+      await expectAppError(result, "inbound.unauthorized", 401);
+      expect(received).toHaveLength(0);
+    }
+  });
+
+  it("answers 503 while INBOUND_SECRET is unset", async () => {
+    const { result } = runInbound("sendgrid", sendgridRequest(readFixture("sendgrid-raw.multipart")), {
+      settings: testSettings({ secret: undefined }),
+    });
+    await expectAppError(result, "inbound.not_configured", 503);
+  });
+
+  it("answers 400 for an empty body, an email field that is not mail, JSON, and a form without message fields", async () => {
+    const onlySpam = Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="spam_score"\r\n\r\n0.1\r\n--xYzZY--\r\n');
+    const notMail = Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="email"\r\n\r\nhello\r\n--xYzZY--\r\n');
+    const requests = [
+      sendgridRequest(""),
+      sendgridRequest(notMail),
+      sendgridRequest(JSON.stringify({ to: "inbound@hookmail.test" }), {
+        ...sendgridHeaders,
+        "content-type": "application/json",
+      }),
+      sendgridRequest(onlySpam),
+    ];
+    for (const request of requests) {
+      const { result, received } = runInbound("sendgrid", request);
+      await expectAppError(result, "inbound.invalid_message", 400);
+      expect(received).toHaveLength(0);
+    }
+  });
+
+  it("answers 413 for a post over its allowance, without reading it all", async () => {
+    const { stream, counter } = createCountingStream(100 * 1024 * 1024);
+    const settings = testSettings({ maxMessageBytes: 64 * 1024 });
+    const { result } = runInbound("sendgrid", sendgridRequest(stream), { settings });
+    await expectAppError(result, "inbound.payload_too_large", 413);
+    expect(counter.pulledBytes).toBeLessThan(1024 * 1024);
+  });
+});
