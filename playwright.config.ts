@@ -47,7 +47,8 @@ export default defineConfig({
     testServer({
       port: E2E_PORT,
       sinkPort: E2E_SINK_PORT,
-      env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "false", SMTP_PORT: String(E2E_SMTP_PORT) },
+      // Delivery journeys use webhook receivers on loopback that the tests start themselves.
+      env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "false", SMTP_PORT: String(E2E_SMTP_PORT), WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" },
     }),
     testServer({
       port: E2E_VERIFYING_PORT,

@@ -42,3 +42,27 @@ export function formatProcessingForApi(processing: ProcessingRecord): ApiEmailPr
     createdAt: processing.createdAt.toISOString(),
   };
 }
+
+/** One webhook call of a processing, as stored. */
+export type StoredDeliveryAttempt = {
+  id: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The first 1 KiB of the response body. */
+  responseBody: string | null;
+};
+
+export type ApiDeliveryAttempt = Omit<StoredDeliveryAttempt, "attemptedAt"> & { attemptedAt: string };
+
+export function formatDeliveryAttemptForApi(attempt: StoredDeliveryAttempt): ApiDeliveryAttempt {
+  return {
+    id: attempt.id,
+    attemptedAt: attempt.attemptedAt.toISOString(),
+    statusCode: attempt.statusCode,
+    durationMs: attempt.durationMs,
+    error: attempt.error,
+    responseBody: attempt.responseBody,
+  };
+}

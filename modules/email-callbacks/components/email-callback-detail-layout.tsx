@@ -1,7 +1,7 @@
 "use client";
 // The detail of one email callback (specification §2 Callback detail): a link back to the list,
-// the address with a copy button and the "Disabled" badge, the webhook URL, enable / disable and
-// delete buttons, and the Inbox and Settings tabs. An unknown id shows a not-found state.
+// the address with a copy button and the "Disabled" badge, the webhook URL, "Send test mail",
+// enable / disable and delete buttons, and the Inbox and Settings tabs. An unknown id shows a not-found state.
 import { ArrowLeftIcon, PowerIcon, PowerOffIcon, SearchXIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
@@ -9,6 +9,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { SendTestMailButton } from "@/modules/processings/components/send-test-mail-button";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { cn } from "@/modules/shared/cn";
 import { LoadError } from "@/modules/shared/components/load-error";
@@ -85,7 +86,8 @@ function EmailCallbackHeader({ emailCallback }: { emailCallback: ApiEmailCallbac
           </span>
         </p>
       </div>
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <SendTestMailButton emailCallbackId={emailCallback.id} />
         <Button
           variant="outline"
           disabled={isUpdating}

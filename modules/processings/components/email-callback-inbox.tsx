@@ -1,9 +1,17 @@
 "use client";
 // The Inbox tab of an email callback (specification §2 Inbox): every mail received at the
-// address, newest first, page by page, with its status, why it failed, and when it arrived.
-import { InboxIcon } from "lucide-react";
+// address, newest first, page by page, with its status, why it failed, and when it arrived. Each
+// row's menu opens its delivery attempts and redelivers it.
+import { EllipsisVerticalIcon, HistoryIcon, InboxIcon, RotateCwIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
+import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
@@ -12,7 +20,9 @@ import { LoadError } from "@/modules/shared/components/load-error";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import type { ApiEmailProcessing } from "../processings.models";
 import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, useEmailProcessings } from "../processings.queries";
+import { DeliveryAttemptsDialog } from "./delivery-attempts-dialog";
 import { ProcessingStatusBadge } from "./processing-status-badge";
+import { useRedeliver } from "./use-redeliver";
 
 export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: string }) {
   const t = useTranslations("processing.inbox");
@@ -44,12 +54,15 @@ export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: strin
               <TableHead>{t("columns.status")}</TableHead>
               <TableHead>{t("columns.details")}</TableHead>
               <TableHead className="min-w-36 text-right leading-tight whitespace-normal">{t("columns.webhookStatusCode")}</TableHead>
-              <TableHead className="pr-4 text-right">{t("columns.receivedAt")}</TableHead>
+              <TableHead className="text-right">{t("columns.receivedAt")}</TableHead>
+              <TableHead className="w-12 pr-2">
+                <span className="sr-only">{t("columns.actions")}</span>
+              </TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
             {query.data.emailProcessings.map((processing) => (
-              <ProcessingRow key={processing.id} processing={processing} />
+              <ProcessingRow key={processing.id} emailCallbackId={emailCallbackId} processing={processing} />
             ))}
           </TableBody>
         </Table>
@@ -71,7 +84,7 @@ export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: strin
   );
 }
 
-function ProcessingRow({ processing }: { processing: ApiEmailProcessing }) {
+function ProcessingRow({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
   const t = useTranslations("processing");
   const none = <span className="text-muted-foreground">—</span>;
   return (
@@ -94,10 +107,49 @@ function ProcessingRow({ processing }: { processing: ApiEmailProcessing }) {
           : none}
       </TableCell>
       <TableCell className="text-right tabular-nums">{processing.webhookResponseStatusCode ?? none}</TableCell>
-      <TableCell className="text-muted-foreground pr-4 text-right">
+      <TableCell className="text-muted-foreground text-right">
         <RelativeTime date={processing.createdAt} />
       </TableCell>
+      <TableCell className="pr-2 text-right">
+        <ProcessingActions emailCallbackId={emailCallbackId} processing={processing} />
+      </TableCell>
     </TableRow>
+  );
+}
+
+function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
+  const t = useTranslations("processing.inbox.actions");
+  const [isAttemptsOpen, setIsAttemptsOpen] = useState(false);
+  const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" className="size-8" aria-label={t("label")}>
+            <EllipsisVerticalIcon aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-52">
+          <DropdownMenuItem onSelect={() => setIsAttemptsOpen(true)}>
+            <HistoryIcon aria-hidden />
+            {t("viewAttempts")}
+          </DropdownMenuItem>
+          <DropdownMenuItem
+            disabled={processing.status === "pending" || isRedelivering}
+            onSelect={() => void redeliver(processing.id)}
+          >
+            <RotateCwIcon aria-hidden />
+            {t("redeliver")}
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <DeliveryAttemptsDialog
+        emailCallbackId={emailCallbackId}
+        processing={processing}
+        open={isAttemptsOpen}
+        onOpenChange={setIsAttemptsOpen}
+      />
+    </>
   );
 }
 

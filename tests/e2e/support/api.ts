@@ -2,10 +2,14 @@
 import type { APIRequestContext } from "@playwright/test";
 import { DEFAULT_SERVER } from "./servers";
 
-export async function createEmailCallbackThroughApi(request: APIRequestContext, username: string) {
+export async function createEmailCallbackThroughApi(
+  request: APIRequestContext,
+  username: string,
+  { webhookUrl = "https://hooks.example.com/incoming" }: { webhookUrl?: string } = {},
+) {
   const response = await request.post(`${DEFAULT_SERVER.url}/api/email-callbacks`, {
     headers: { Origin: DEFAULT_SERVER.url },
-    data: { domain: "hookmail.test", username, webhookUrl: "https://hooks.example.com/incoming", allowedOrigins: [] },
+    data: { domain: "hookmail.test", username, webhookUrl, allowedOrigins: [] },
   });
   if (response.status() !== 201) throw new Error(`create failed: ${response.status()} ${await response.text()}`);
   return ((await response.json()) as { emailCallback: { id: string; address: string } }).emailCallback;

@@ -1,0 +1,18 @@
+import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
+import { formatDeliveryAttemptForApi } from "@/modules/processings/processings.models";
+import { listDeliveryAttempts } from "@/modules/processings/processings.usecases";
+import { withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+type Params = { emailCallbackId: string; processingId: string };
+
+export const GET = withCaller<Params>(async ({ caller, params }) => {
+  const { deliveryAttempts } = await listDeliveryAttempts({
+    emailCallbackId: params.emailCallbackId,
+    processingId: params.processingId,
+    userId: caller.userId,
+    repository: await getProcessingsRepository(),
+  });
+  return Response.json({ deliveryAttempts: deliveryAttempts.map(formatDeliveryAttemptForApi) });
+});

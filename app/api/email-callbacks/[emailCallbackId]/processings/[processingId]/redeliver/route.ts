@@ -1,0 +1,20 @@
+import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
+import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
+import { formatProcessingForApi } from "@/modules/processings/processings.models";
+import { redeliverEmailProcessing } from "@/modules/processings/processings.usecases";
+import { withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+type Params = { emailCallbackId: string; processingId: string };
+
+export const POST = withCaller<Params>(async ({ caller, params }) => {
+  const { emailProcessing } = await redeliverEmailProcessing({
+    emailCallbackId: params.emailCallbackId,
+    processingId: params.processingId,
+    userId: caller.userId,
+    repository: await getProcessingsRepository(),
+    dispatcher: getDeliveryDispatcher(),
+  });
+  return Response.json({ emailProcessing: formatProcessingForApi(emailProcessing) }, { status: 202 });
+});

@@ -1,0 +1,16 @@
+import { receiveMessage } from "@/modules/inbound/receive-message";
+import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
+import { sendTestMail } from "@/modules/processings/processings.usecases";
+import { withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withCaller<{ emailCallbackId: string }>(async ({ caller, params }) => {
+  const { accepted } = await sendTestMail({
+    emailCallbackId: params.emailCallbackId,
+    userId: caller.userId,
+    repository: await getProcessingsRepository(),
+    receiveMessage,
+  });
+  return Response.json({ accepted }, { status: 202 });
+});

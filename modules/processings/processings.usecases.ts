@@ -1,0 +1,103 @@
+// The rules of one inbox row: its delivery attempts, redelivering it, and the test mail that lands
+// in the inbox. Repositories, the delivery dispatcher and the inbound pipeline come in as arguments.
+import type { DeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
+import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
+import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
+import type { InboundEnvelope } from "@/modules/inbound/inbound.usecases";
+import { composeTestMail } from "./compose-test-mail";
+import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
+import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
+import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.repository";
+
+type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string };
+
+async function getEmailCallbackOrThrow({
+  emailCallbackId,
+  userId,
+  repository,
+}: {
+  emailCallbackId: string;
+  userId: string;
+  repository: ProcessingsRepository;
+}): Promise<OwnedEmailCallback> {
+  const emailCallback = await repository.findEmailCallback(emailCallbackId, userId);
+  if (!emailCallback) throw createEmailCallbackNotFoundError();
+  return emailCallback;
+}
+
+/** The processing of the caller's live callback: email_callback.not_found or email_processing.not_found otherwise. */
+export async function getEmailProcessingOrThrow({
+  emailCallbackId,
+  processingId,
+  userId,
+  repository,
+}: ProcessingRef & { repository: ProcessingsRepository }): Promise<ProcessingRecord> {
+  await getEmailCallbackOrThrow({ emailCallbackId, userId, repository });
+  const processing = await repository.findProcessing({ id: processingId, emailCallbackId });
+  if (!processing) throw createEmailProcessingNotFoundError();
+  return processing;
+}
+
+/** Every webhook call made for the processing, newest first (earlier attempt series included). */
+export async function listDeliveryAttempts({
+  repository,
+  ...ref
+}: ProcessingRef & { repository: ProcessingsRepository }): Promise<{ deliveryAttempts: StoredDeliveryAttempt[] }> {
+  const processing = await getEmailProcessingOrThrow({ ...ref, repository });
+  return { deliveryAttempts: await repository.listDeliveryAttempts(processing.id) };
+}
+
+/**
+ * Starts a new attempt series on the stored webhook body and hands it to the dispatcher for an
+ * attempt now. A pending processing is still being delivered (email_processing.delivery_in_progress);
+ * one without a stored body — dropped after the retention, or never kept because the mail was not
+ * processed — cannot be sent again (email_processing.message_gone).
+ */
+export async function redeliverEmailProcessing({
+  repository,
+  dispatcher,
+  now = new Date(),
+  ...ref
+}: ProcessingRef & {
+  repository: ProcessingsRepository;
+  dispatcher: DeliveryDispatcher;
+  now?: Date;
+}): Promise<{ emailProcessing: ProcessingRecord }> {
+  const processing = await getEmailProcessingOrThrow({ ...ref, repository });
+  if (processing.status === "pending") throw createDeliveryInProgressError();
+  if (!(await repository.restartDelivery({ id: processing.id, now }))) {
+    // Either the body is gone, or a concurrent call restarted it first.
+    const current = await repository.findProcessing({ id: processing.id, emailCallbackId: ref.emailCallbackId });
+    if (!current) throw createEmailProcessingNotFoundError();
+    if (current.status === "pending") throw createDeliveryInProgressError();
+    throw createMessageGoneError();
+  }
+  dispatcher.deliverSoon([processing.id]);
+  const emailProcessing = await repository.findProcessing({ id: processing.id, emailCallbackId: ref.emailCallbackId });
+  if (!emailProcessing) throw createEmailProcessingNotFoundError();
+  return { emailProcessing };
+}
+
+export type ReceiveMessage = (message: { raw: Buffer; envelope: InboundEnvelope }) => Promise<{ accepted: number }>;
+
+/**
+ * Runs a sample message to the callback's address through the inbound pipeline, so it shows in the
+ * inbox like real mail: delivered, or recorded as not processed when the callback is disabled or
+ * its allowed senders leave test@<domain> out. Answers how many processings were created.
+ */
+export async function sendTestMail({
+  emailCallbackId,
+  userId,
+  repository,
+  receiveMessage,
+}: {
+  emailCallbackId: string;
+  userId: string;
+  repository: ProcessingsRepository;
+  receiveMessage: ReceiveMessage;
+}): Promise<{ accepted: number }> {
+  const emailCallback = await getEmailCallbackOrThrow({ emailCallbackId, userId, repository });
+  const { raw, envelope } = await composeTestMail({ address: formatAddress(emailCallback), domain: emailCallback.domain });
+  const { accepted } = await receiveMessage({ raw, envelope });
+  return { accepted };
+}
