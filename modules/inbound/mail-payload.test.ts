@@ -14,8 +14,9 @@ import {
   type WebhookPayload,
 } from "./mail-payload";
 
-// The shared fixtures sit beside the project (../shared), in development and in CI alike.
-const CORPUS_DIR = fileURLToPath(new URL("../../../shared/fixtures/mail-corpus", import.meta.url));
+// A copy of shared/fixtures/mail-corpus (MIT, see its LICENSE), kept in the repository so the
+// suite runs from any checkout.
+const CORPUS_DIR = fileURLToPath(new URL("../../tests/fixtures/mail-corpus", import.meta.url));
 
 const PAYLOAD_KEYS = ["type", "timestamp", "data"];
 const DATA_KEYS = [
