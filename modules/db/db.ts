@@ -28,6 +28,9 @@ export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
   if (location.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });
+    // An idle connection the server closes (restart, failover, admin command) is an event, not a
+    // crash: the pool drops it and opens a new one on the next query.
+    pool.on("error", (error) => console.error(`[hookmail] PostgreSQL connection lost: ${error.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
       kind: "postgres",
