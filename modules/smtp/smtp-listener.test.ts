@@ -1,4 +1,5 @@
 // The SMTP listener over real SMTP sessions on loopback, with the pipeline replaced by recorders.
+import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
 import { afterEach, describe, expect, it } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
@@ -12,11 +13,17 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function startListener(overrides: Partial<SmtpListenerDependencies> = {}, maxMessageBytes = 64 * 1024) {
+const TLS_FIXTURES = fileURLToPath(new URL("../../tests/fixtures/tls/", import.meta.url));
+
+async function startListener(
+  overrides: Partial<SmtpListenerDependencies> = {},
+  maxMessageBytes = 64 * 1024,
+  tls: { certPath: string; keyPath: string } | undefined = undefined,
+) {
   const received: Received[] = [];
   const logged: string[] = [];
   const listener = createSmtpListener({
-    config: { smtp: { host: "127.0.0.1", port: 0, tls: undefined }, inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined } },
+    config: { smtp: { host: "127.0.0.1", port: 0, tls }, inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined } },
     isAcceptableRecipient: async (address) => address.toLowerCase().endsWith("@hookmail.test") && !address.startsWith("nobody"),
     receive: async (message) => {
       received.push(message);
@@ -28,7 +35,8 @@ async function startListener(overrides: Partial<SmtpListenerDependencies> = {}, 
   await listener.listen();
   close = listener.close;
   const transport = createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
-  return { received, logged, transport };
+  const port = listener.getPort();
+  return { received, logged, transport, port };
 }
 
 describe("SMTP listener", () => {
@@ -106,5 +114,28 @@ describe("SMTP listener", () => {
     expect(info.accepted).toHaveLength(MAX_RECIPIENTS_PER_MESSAGE);
     expect(info.rejected).toHaveLength(5);
     expect(received[0]?.envelope.to).toHaveLength(MAX_RECIPIENTS_PER_MESSAGE);
+  });
+
+  it("offers STARTTLS when SMTP_TLS_CERT and SMTP_TLS_KEY are set, and accepts mail over it", async () => {
+    const { received, port } = await startListener({}, 64 * 1024, {
+      certPath: `${TLS_FIXTURES}cert.pem`,
+      keyPath: `${TLS_FIXTURES}key.pem`,
+    });
+    const secured = createTransport({
+      host: "127.0.0.1",
+      port,
+      secure: false,
+      requireTLS: true,
+      tls: { rejectUnauthorized: false },
+    });
+    const info = await secured.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "tls", text: "x" });
+    expect(info.response).toMatch(/^250 /);
+    expect(received).toHaveLength(1);
+  });
+
+  it("does not offer STARTTLS without a certificate", async () => {
+    const { port } = await startListener();
+    const requiresTls = createTransport({ host: "127.0.0.1", port, secure: false, requireTLS: true });
+    await expect(requiresTls.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "x", text: "x" })).rejects.toThrow(/STARTTLS/i);
   });
 });
