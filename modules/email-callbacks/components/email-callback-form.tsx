@@ -4,16 +4,15 @@
 // webhook secret (random or removable) and the allowed sender addresses. Server errors are
 // mapped to the field they concern, else shown under the form.
 import { zodResolver } from "@hookform/resolvers/zod";
-import { PlusIcon, ShuffleIcon, XIcon } from "lucide-react";
+import { ShuffleIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useId, useMemo, useState, type ReactNode } from "react";
-import { useFieldArray, useForm, type FieldPath } from "react-hook-form";
+import { useId, useMemo, useState } from "react";
+import { useForm, type FieldPath } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
@@ -21,6 +20,8 @@ import type { ApiEmailCallback } from "../email-callbacks.models";
 import { domainSchema, emailCallbackFormSchema, type EmailCallbackFormValues } from "../email-callbacks.schemas";
 import { generateRandomUsername } from "../random-username";
 import { generateWebhookSecret } from "../random-webhook-secret";
+import { AllowedOriginsField } from "./allowed-origins-field";
+import { IconButtonWithTooltip } from "./icon-button-with-tooltip";
 
 export type EmailCallbackFormOutput = z.output<typeof emailCallbackFormSchema>;
 
@@ -93,7 +94,6 @@ export function EmailCallbackForm({
     resolver: zodResolver(schema),
     defaultValues,
   });
-  const allowedOrigins = useFieldArray({ control: form.control, name: "allowedOrigins" });
   const isEditing = mode === "edit";
   const hasWebhookSecret = isEditing && maskedWebhookSecret !== null;
 
@@ -270,61 +270,7 @@ export function EmailCallbackForm({
           )}
         />
 
-        <div className="grid gap-2">
-          <span className="text-sm leading-none font-medium">{t("form.allowedOrigins")}</span>
-          <p className="text-muted-foreground text-sm">{t("form.allowedOriginsDescription")}</p>
-          {allowedOrigins.fields.length > 0 ? (
-            <ul className="flex flex-col gap-2">
-              {allowedOrigins.fields.map((item, index) => (
-                <li key={item.id}>
-                  <FormField
-                    control={form.control}
-                    name={`allowedOrigins.${index}.value`}
-                    render={({ field }) => (
-                      <FormItem>
-                        <div className="flex items-center gap-2">
-                          <FormControl>
-                            <Input
-                              aria-label={t("form.allowedOrigin", { number: index + 1 })}
-                              placeholder={t("form.allowedOriginPlaceholder")}
-                              inputMode="email"
-                              autoComplete="off"
-                              autoCapitalize="none"
-                              spellCheck={false}
-                              {...field}
-                            />
-                          </FormControl>
-                          <IconButtonWithTooltip
-                            label={t("form.removeAllowedOrigin", { number: index + 1 })}
-                            variant="ghost"
-                            onClick={() => allowedOrigins.remove(index)}
-                          >
-                            <XIcon aria-hidden />
-                          </IconButtonWithTooltip>
-                        </div>
-                        <TranslatedFormMessage />
-                      </FormItem>
-                    )}
-                  />
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <ArrayErrorMessage
-            message={form.formState.errors.allowedOrigins?.root?.message ?? form.formState.errors.allowedOrigins?.message}
-          />
-          <div>
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              onClick={() => allowedOrigins.append({ value: "" }, { shouldFocus: true })}
-            >
-              <PlusIcon aria-hidden />
-              {t("form.addAllowedOrigin")}
-            </Button>
-          </div>
-        </div>
+        <AllowedOriginsField control={form.control} errors={form.formState.errors.allowedOrigins} />
 
         <FormErrorMessage message={formError} />
         <div className="flex justify-end">
@@ -337,32 +283,3 @@ export function EmailCallbackForm({
   );
 }
 
-function IconButtonWithTooltip({
-  label,
-  variant = "outline",
-  onClick,
-  children,
-}: {
-  label: string;
-  variant?: "outline" | "ghost";
-  onClick: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button type="button" variant={variant} size="icon" aria-label={label} onClick={onClick} className="shrink-0">
-          {children}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
-  );
-}
-
-/** An error of the whole sender list (too many entries), translated. */
-function ArrayErrorMessage({ message }: { message: string | undefined }) {
-  const t = useTranslations();
-  if (!message) return null;
-  return <p className="text-destructive text-sm">{t.has(message as never) ? t(message as never) : message}</p>;
-}
