@@ -3,7 +3,7 @@ import { getRouteAccess } from "./route-access";
 
 describe("getRouteAccess", () => {
   it("guards the dashboard pages", () => {
-    for (const path of ["/", "/email-callbacks", "/email-callbacks/ecb_1/inbox", "/api-keys/create", "/settings"]) {
+    for (const path of ["/", "/email-callbacks", "/email-callbacks/ecb_1/inbox", "/api-keys/create", "/settings", "/webhooks"]) {
       expect(getRouteAccess(path)).toBe("private");
     }
   });

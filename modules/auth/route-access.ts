@@ -2,7 +2,7 @@
 export type RouteAccess = "private" | "public-only" | "any";
 
 const PUBLIC_ONLY_PATHS = ["/login", "/register", "/request-password-reset", "/reset-password", "/email-validation-required"];
-const PRIVATE_PATH_PREFIXES = ["/email-callbacks", "/api-keys", "/settings"];
+const PRIVATE_PATH_PREFIXES = ["/email-callbacks", "/api-keys", "/settings", "/webhooks"];
 
 function matchesPath(pathname: string, path: string) {
   return pathname === path || pathname.startsWith(`${path}/`);

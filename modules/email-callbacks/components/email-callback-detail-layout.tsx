@@ -1,7 +1,8 @@
 "use client";
 // The detail of one email callback (specification §2 Callback detail): a link back to the list,
-// the address with a copy button and the "Disabled" badge, the webhook URL, "Send test mail",
-// enable / disable and delete buttons, and the Inbox and Settings tabs. An unknown id shows a not-found state.
+// the address with a copy button and the "Disabled" badge, the webhook URL with a link to how to verify
+// webhooks, "Send test mail", enable / disable and delete buttons, and the Inbox and Settings tabs. An
+// unknown id shows a not-found state.
 import { ArrowLeftIcon, PowerIcon, PowerOffIcon, SearchXIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
@@ -9,6 +10,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/delivery/webhook-docs.constants";
 import { SendTestMailButton } from "@/modules/processings/components/send-test-mail-button";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { cn } from "@/modules/shared/cn";
@@ -63,6 +65,7 @@ export function EmailCallbackDetailLayout({
 
 function EmailCallbackHeader({ emailCallback }: { emailCallback: ApiEmailCallback }) {
   const t = useTranslations("emailCallbacks.detail");
+  const tWebhookDocs = useTranslations("webhookDocs");
   const router = useRouter();
   const { setEnabled, deleteWithConfirmation, isUpdating, isDeleting, confirmDialog } = useEmailCallbackActions();
 
@@ -84,6 +87,15 @@ function EmailCallbackHeader({ emailCallback }: { emailCallback: ApiEmailCallbac
           <span className="truncate" title={emailCallback.webhookUrl}>
             {emailCallback.webhookUrl}
           </span>
+          <span aria-hidden className="shrink-0">
+            ·
+          </span>
+          <Link
+            href={WEBHOOK_DOCS_VERIFY_HREF}
+            className="hover:text-foreground shrink-0 underline underline-offset-4"
+          >
+            {tWebhookDocs("verifyLink")}
+          </Link>
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-2">

@@ -1,6 +1,6 @@
 "use client";
-// The top bar's account menu: account settings, API keys, and the language submenu.
-import { CircleUserIcon, KeyRoundIcon, LanguagesIcon, SettingsIcon } from "lucide-react";
+// The top bar's account menu: account settings, API keys, the webhook format, and the language submenu.
+import { CircleUserIcon, KeyRoundIcon, LanguagesIcon, SettingsIcon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -15,6 +15,7 @@ import {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
+import { WEBHOOK_DOCS_PATH } from "@/modules/delivery/webhook-docs.constants";
 import { LocaleRadioItems } from "@/modules/i18n/components/language-switcher";
 import { useChangeLocale } from "@/modules/i18n/use-change-locale";
 
@@ -46,6 +47,12 @@ export function AccountMenu({ user }: { user: { name: string; email: string } })
           <Link href="/api-keys">
             <KeyRoundIcon aria-hidden />
             {t("apiKeys")}
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href={WEBHOOK_DOCS_PATH}>
+            <WebhookIcon aria-hidden />
+            {t("webhookDocs")}
           </Link>
         </DropdownMenuItem>
         <DropdownMenuSeparator />

@@ -1,0 +1,5 @@
+import { WebhookDocs } from "@/modules/delivery/components/webhook-docs";
+
+export default function WebhooksPage() {
+  return <WebhookDocs />;
+}
