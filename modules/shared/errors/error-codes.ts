@@ -26,6 +26,12 @@ export const ERROR_HTTP_STATUSES = {
   "inbound.payload_too_large": 413,
   "inbound.unknown_provider": 404,
   "inbound.not_configured": 503,
+  "billing.not_configured": 404,
+  "billing.already_pro": 409,
+  "billing.checkout_session_not_found": 404,
+  "billing.invalid_signature": 400,
+  "billing.no_customer": 404,
+  "billing.webhook_not_configured": 503,
   "internal.error": 500,
 } as const satisfies Record<string, number>;
 

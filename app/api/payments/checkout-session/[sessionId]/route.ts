@@ -1,0 +1,19 @@
+import { getBillingDependencies, withBillingEnabled } from "@/modules/billing/billing.dependencies";
+import { getCheckoutSessionStatus } from "@/modules/billing/billing.usecases";
+import { withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withBillingEnabled(
+  withCaller<{ sessionId: string }>(
+    async ({ params, caller }) => {
+      const { isPaid, status } = await getCheckoutSessionStatus({
+        userId: caller.userId,
+        sessionId: params.sessionId,
+        ...(await getBillingDependencies()),
+      });
+      return Response.json({ isPaid, status });
+    },
+    { allow: ["session"] },
+  ),
+);

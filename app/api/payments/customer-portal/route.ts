@@ -1,0 +1,15 @@
+import { getBillingDependencies, withBillingEnabled } from "@/modules/billing/billing.dependencies";
+import { createCustomerPortalSession } from "@/modules/billing/billing.usecases";
+import { withCaller } from "@/modules/shared/api/route-handler";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withBillingEnabled(
+  withCaller(
+    async ({ caller }) => {
+      const { portalUrl } = await createCustomerPortalSession({ userId: caller.userId, ...(await getBillingDependencies()) });
+      return Response.json({ portalUrl });
+    },
+    { allow: ["session"] },
+  ),
+);
