@@ -5,6 +5,8 @@ import { defineConfig, devices } from "@playwright/test";
 import {
   E2E_PORT,
   E2E_SINK_PORT,
+  E2E_ANALYTICS_HOST,
+  E2E_FAKE_STRIPE_PORT,
   E2E_SMTP_PORT,
   E2E_VERIFYING_PORT,
   E2E_VERIFYING_SINK_PORT,
@@ -48,7 +50,16 @@ export default defineConfig({
       port: E2E_PORT,
       sinkPort: E2E_SINK_PORT,
       // Delivery journeys use webhook receivers on loopback that the tests start themselves.
-      env: { AUTH_EMAIL_VERIFICATION_REQUIRED: "false", SMTP_PORT: String(E2E_SMTP_PORT), WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" },
+      env: {
+        AUTH_EMAIL_VERIFICATION_REQUIRED: "false",
+        SMTP_PORT: String(E2E_SMTP_PORT),
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        // Billing against a fake Stripe, and analytics sent to a loopback host the tests intercept.
+        E2E_FAKE_STRIPE: "1",
+        E2E_FAKE_STRIPE_PORT: String(E2E_FAKE_STRIPE_PORT),
+        NEXT_PUBLIC_POSTHOG_KEY: "phc_e2e_test",
+        NEXT_PUBLIC_POSTHOG_HOST: E2E_ANALYTICS_HOST,
+      },
     }),
     testServer({
       port: E2E_VERIFYING_PORT,

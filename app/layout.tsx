@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale } from "next-intl/server";
 import type { ReactNode } from "react";
+import { AnalyticsProvider } from "@/modules/analytics/components/analytics-provider";
+import { getConfig } from "@/modules/config/config";
 import { AppProviders } from "@/modules/shared/components/app-providers";
 import "./globals.css";
 
@@ -12,11 +14,15 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();
+  // Read per request (not inlined at build time), so one build serves instances with and without analytics.
+  const { posthogKey, posthogHost } = getConfig().analytics;
   return (
     <html lang={locale}>
       <body className="antialiased">
         <NextIntlClientProvider>
-          <AppProviders>{children}</AppProviders>
+          <AnalyticsProvider posthogKey={posthogKey} posthogHost={posthogHost}>
+            <AppProviders>{children}</AppProviders>
+          </AnalyticsProvider>
         </NextIntlClientProvider>
       </body>
     </html>

@@ -1,10 +1,12 @@
-// The authenticated layout's top bar: the logo linking home, and the account menu.
+// The authenticated layout's top bar: the logo linking home, the Upgrade to pro button for free
+// users when billing is on, and the account menu.
 import Link from "next/link";
 import { useTranslations } from "next-intl";
+import { UpgradeButton } from "@/modules/billing/components/upgrade-button";
 import { AccountMenu } from "./account-menu";
 import { Logo } from "./logo";
 
-export function AppTopBar({ user }: { user: { name: string; email: string } }) {
+export function AppTopBar({ user }: { user: { name: string; email: string; planId?: string | null } }) {
   const t = useTranslations("layout");
   return (
     <header className="bg-background sticky top-0 z-40 border-b">
@@ -12,7 +14,10 @@ export function AppTopBar({ user }: { user: { name: string; email: string } }) {
         <Link href="/" aria-label={t("home")}>
           <Logo />
         </Link>
-        <AccountMenu user={user} />
+        <div className="flex items-center gap-2">
+          <UpgradeButton planId={user.planId} />
+          <AccountMenu user={user} />
+        </div>
       </div>
     </header>
   );

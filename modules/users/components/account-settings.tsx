@@ -1,6 +1,6 @@
 "use client";
 // Account settings (specification §2): the read-only email address, the editable full name and
-// logging out.
+// managing the subscription (when billing is on) and logging out.
 import { ArrowLeftIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
@@ -9,16 +9,21 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
+import { useAnalytics } from "@/modules/analytics/use-analytics";
 import { authClient } from "@/modules/auth/auth.client";
+import { ManageSubscriptionCard } from "@/modules/billing/components/manage-subscription-card";
 import { FullNameCard } from "./full-name-card";
 
 export function AccountSettings({ user }: { user: { email: string; name: string } }) {
   const t = useTranslations("settings");
   const [isLoggingOut, setIsLoggingOut] = useState(false);
+  const analytics = useAnalytics();
 
   async function logOut() {
     setIsLoggingOut(true);
+    analytics.captureLogout();
     await authClient.signOut();
+    analytics.reset();
     window.location.assign("/login");
   }
 
@@ -43,6 +48,7 @@ export function AccountSettings({ user }: { user: { email: string; name: string 
         </CardContent>
       </Card>
       <FullNameCard currentName={user.name} />
+      <ManageSubscriptionCard />
       <Card>
         <CardHeader>
           <CardTitle>{t("logout.title")}</CardTitle>

@@ -14,3 +14,8 @@ export const VERIFYING_SERVER = {
   url: `http://localhost:${E2E_VERIFYING_PORT}`,
   sinkUrl: `http://127.0.0.1:${E2E_VERIFYING_SINK_PORT}`,
 };
+
+/** The default server's billing runs against a fake Stripe on this port. */
+export const E2E_FAKE_STRIPE_PORT = 3212;
+/** The default server's analytics host (nothing listens: tests intercept the browser's requests). */
+export const E2E_ANALYTICS_HOST = "http://127.0.0.1:3299";

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { startFakeStripe } from "../../support/fake-stripe";
 import { startSmtpSink } from "../../support/smtp-sink";
 import { createPostgresDatabase } from "../../support/test-database";
 
@@ -67,6 +68,23 @@ async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: st
 }
 await new Promise<void>((resolve) => sinkApi.listen(Number(environment.E2E_SINK_HTTP_PORT), "127.0.0.1", resolve));
 
+// Billing against a local fake Stripe whose checkout page pays and sends the signed webhook
+// events to this server (E2E_FAKE_STRIPE=1).
+const WEBHOOK_SECRET = "whsec_e2e_fake_stripe_secret";
+const fakeStripe =
+  environment.E2E_FAKE_STRIPE === "1"
+    ? await startFakeStripe({
+        port: Number(environment.E2E_FAKE_STRIPE_PORT ?? 0),
+        webhook: { url: `${environment.BASE_URL}/api/payments/webhook`, secret: WEBHOOK_SECRET },
+      })
+    : undefined;
+if (fakeStripe) {
+  environment.STRIPE_SECRET_KEY = "sk_test_e2e";
+  environment.STRIPE_PRO_PRICE_ID = "price_pro_test";
+  environment.STRIPE_API_URL = fakeStripe.url;
+  environment.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
+}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-e2e-"));
 environment.DATA_DIR = dataDir;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -77,6 +95,7 @@ if (environment.DATABASE_URL) {
 }
 
 async function cleanUp() {
+  await fakeStripe?.close();
   sinkApi.close();
   await sink.close().catch(() => undefined);
   await dropDatabase?.().catch(() => undefined);

@@ -1,0 +1,13 @@
+import { Suspense } from "react";
+import { CheckoutSuccess } from "@/modules/billing/components/checkout-success";
+import { PublicLayout } from "@/modules/shared/components/public-layout";
+
+export default function CheckoutSuccessPage() {
+  return (
+    <PublicLayout>
+      <Suspense fallback={null}>
+        <CheckoutSuccess />
+      </Suspense>
+    </PublicLayout>
+  );
+}

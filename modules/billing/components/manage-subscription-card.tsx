@@ -1,0 +1,47 @@
+"use client";
+// The settings card "Manage subscription" (specification §2, §8, §9): opens the billing portal in
+// a new tab. Shown only when billing is on; the button's loading state ends after 1 s.
+import { ExternalLinkIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { fetchCustomerPortalUrl, useIsBillingEnabled } from "../billing.queries";
+import { openInNewTab } from "./billing-links.constants";
+
+export const PORTAL_BUTTON_LOADING_MS = 1000;
+
+export function ManageSubscriptionCard() {
+  const t = useTranslations("billing.subscription");
+  const isBillingEnabled = useIsBillingEnabled();
+  const [isLoading, setIsLoading] = useState(false);
+
+  async function openPortal() {
+    setIsLoading(true);
+    window.setTimeout(() => setIsLoading(false), PORTAL_BUTTON_LOADING_MS);
+    try {
+      const { portalUrl } = await fetchCustomerPortalUrl();
+      openInNewTab(portalUrl);
+    } catch {
+      toast.error(t("portalError"));
+    }
+  }
+
+  if (!isBillingEnabled) return null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t("title")}</CardTitle>
+        <CardDescription>{t("description")}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button variant="outline" onClick={openPortal} disabled={isLoading}>
+          {isLoading ? <Spinner aria-hidden /> : <ExternalLinkIcon aria-hidden />}
+          {t("button")}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,27 @@
+"use client";
+// The top bar's "Upgrade to pro" button (specification §2): free users only, and only when billing
+// is on. It opens the upgrade dialog.
+import { SparklesIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { PLAN_IDS } from "../billing.constants";
+import { useBillingConfigQuery } from "../billing.queries";
+import { UpgradeDialog } from "./upgrade-dialog";
+
+export function UpgradeButton({ planId }: { planId: string | null | undefined }) {
+  const t = useTranslations("billing.upgrade");
+  const [isOpen, setIsOpen] = useState(false);
+  const { data: billingConfig } = useBillingConfigQuery();
+  const isFree = (planId ?? PLAN_IDS.free) === PLAN_IDS.free;
+  if (!isFree || !billingConfig) return null;
+  return (
+    <>
+      <Button size="sm" onClick={() => setIsOpen(true)}>
+        <SparklesIcon aria-hidden />
+        {t("button")}
+      </Button>
+      <UpgradeDialog open={isOpen} onOpenChange={setIsOpen} plans={billingConfig.plans} />
+    </>
+  );
+}

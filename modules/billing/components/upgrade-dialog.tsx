@@ -1,0 +1,108 @@
+"use client";
+// The upgrade dialog (specification §2, §4, §9): free versus pro side by side, the sponsor and
+// contact links, and the checkout button that opens the payment page in a new tab.
+import { useTranslations } from "next-intl";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
+import { Spinner } from "@/components/ui/spinner";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { CHECKOUT_PLAN_ID, useCreateCheckoutSessionMutation, type BillingConfig } from "../billing.queries";
+import { BILLING_LINKS, openInNewTab } from "./billing-links.constants";
+
+type UpgradeDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; plans: BillingConfig["plans"] };
+
+export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps) {
+  const t = useTranslations("billing.upgrade");
+  const checkout = useCreateCheckoutSessionMutation();
+
+  function startCheckout() {
+    checkout.mutate(
+      { planId: CHECKOUT_PLAN_ID },
+      {
+        onSuccess: ({ checkoutUrl }) => openInNewTab(checkoutUrl),
+        onError: () => toast.error(t("checkoutError")),
+      },
+    );
+  }
+
+  const rows = [
+    { label: t("rows.maxEmails"), free: String(plans.free.maxEmails), pro: String(plans.pro.maxEmails) },
+    { label: t("rows.ingestionLimit"), free: t("unlimited"), pro: t("unlimited") },
+    {
+      label: t("rows.retention"),
+      free: t("retentionDays", { days: plans.free.retentionDays }),
+      pro: t("retentionDays", { days: plans.pro.retentionDays }),
+    },
+    { label: t("rows.support"), free: t("support.community"), pro: t("support.email") },
+    {
+      label: t("rows.price"),
+      free: t("pricePerMonth", { price: plans.free.priceUsdMonthly }),
+      pro: t("pricePerMonth", { price: plans.pro.priceUsdMonthly }),
+    },
+  ];
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-lg">
+        <DialogHeader>
+          <DialogTitle>{t("title")}</DialogTitle>
+          <DialogDescription>{t("description")}</DialogDescription>
+        </DialogHeader>
+        <Table aria-label={t("comparison")}>
+          <TableHeader>
+            <TableRow>
+              <TableHead>
+                <span className="sr-only">{t("feature")}</span>
+              </TableHead>
+              <TableHead>{t("plans.free")}</TableHead>
+              <TableHead className="text-primary">{t("plans.pro")}</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={row.label}>
+                <TableHead scope="row" className="text-muted-foreground font-normal">
+                  {row.label}
+                </TableHead>
+                <TableCell>{row.free}</TableCell>
+                <TableCell className="font-medium">{row.pro}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        <p className="text-muted-foreground text-sm">
+          {t.rich("links", {
+            sponsor: (chunks) => (
+              <a href={BILLING_LINKS.SPONSOR_URL} target="_blank" rel="noopener noreferrer" className="text-foreground underline underline-offset-4">
+                {chunks}
+              </a>
+            ),
+            contact: (chunks) => (
+              <a href={BILLING_LINKS.CONTACT_URL} className="text-foreground underline underline-offset-4">
+                {chunks}
+              </a>
+            ),
+          })}
+        </p>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">{t("cancel")}</Button>
+          </DialogClose>
+          <Button onClick={startCheckout} disabled={checkout.isPending}>
+            {checkout.isPending ? <Spinner aria-label={t("checkoutLoading")} /> : null}
+            {t("checkout")}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
