@@ -39,6 +39,8 @@ for (const locale of ["en", "fr"] as const) {
     for (const { name, path } of DASHBOARD_PAGES) {
       await page.goto(path);
       await expect(page.getByRole("heading").first()).toBeVisible();
+      // The default test server has billing: the top bar settles once the Upgrade button shows.
+      await expect(page.getByRole("button", { name: locale === "en" ? "Upgrade to pro" : "Passer à pro" })).toBeVisible();
       await expect(page).toHaveScreenshot(`${name}-${locale}.png`, { fullPage: true });
     }
   });

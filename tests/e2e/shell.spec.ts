@@ -88,6 +88,7 @@ test.describe("authenticated layout", () => {
     await expect(page.getByRole("heading", { name: "Paramètres du compte" })).toBeVisible();
     await page.reload();
     await expect(page.getByRole("heading", { name: "Paramètres du compte" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Gérer l'abonnement" })).toBeVisible();
     await expect(page).toHaveScreenshot("settings-fr.png", { fullPage: true, mask: [page.getByRole("textbox")] });
   });
 
