@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
 const shared = {
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
 };
-const exclude = ["node_modules/**", ".next/**", "tests/e2e/**", "data/**"];
+// Reliability tests (tests/reliability) have a config of their own: vitest.reliability.config.ts.
+const exclude = ["node_modules/**", ".next/**", "tests/e2e/**", "tests/reliability/**", "data/**"];
 const hasPostgres = Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({

@@ -1,0 +1,39 @@
+// Child process of the multi-worker reliability test: one delivery worker with a pool of its own on
+// the PostgreSQL database it is given. Prints "ready" once connected, starts polling on "go" (a line
+// on stdin, so that every worker starts together), and stops on SIGTERM (attempts in flight finish).
+// Every webhook request carries `x-test-worker: <name>`, so the sink can tell the workers apart.
+import { createInterface } from "node:readline";
+import { openDatabase } from "@/modules/db/db";
+import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
+import { postWebhook } from "@/modules/delivery/webhook-client";
+
+const [url = "", name = "worker", pollIntervalArg = "100"] = process.argv.slice(2);
+if (!url) throw new Error("usage: worker-process.ts <postgres url> <name> [pollIntervalMs]");
+
+const database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
+await database.executor.query("SELECT 1");
+const worker = createDeliveryWorker({
+  database,
+  config: { webhook: { timeoutMs: 10_000, allowPrivateTargets: true } },
+  log: (line) => process.stderr.write(`[${name}] ${line}\n`),
+  client: { postWebhook: (request) => postWebhook({ ...request, headers: { ...request.headers, "x-test-worker": name } }) },
+  pollIntervalMs: Number(pollIntervalArg),
+});
+
+let isStopping = false;
+const stop = async () => {
+  if (isStopping) return;
+  isStopping = true;
+  await worker.stop();
+  await database.close();
+  process.stdout.write("stopped\n");
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop());
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line.trim() === "go") worker.start();
+});
+process.stdout.write("ready\n");
+// The poll timer is unref'd: keep the process alive until it is told to stop.
+setInterval(() => undefined, 60_000);
