@@ -1,5 +1,6 @@
 // Prisma access to email callbacks and their inbox. No rules here; ownership is part of every query.
 import type { PrismaClient } from "@/modules/db/generated/client";
+import { PROCESSING_FIELDS } from "@/modules/processings/processings.repository";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
 
 const CALLBACK_FIELDS = {
@@ -15,15 +16,6 @@ const CALLBACK_FIELDS = {
   updatedAt: true,
 } as const;
 
-const PROCESSING_FIELDS = {
-  id: true,
-  fromAddress: true,
-  subject: true,
-  status: true,
-  error: true,
-  webhookResponseStatusCode: true,
-  createdAt: true,
-} as const;
 
 export type EmailCallbackChanges = Partial<
   Pick<EmailCallbackRecord, "domain" | "username" | "webhookUrl" | "webhookSecret" | "allowedOrigins" | "isEnabled">

@@ -3,7 +3,8 @@
 import type { PrismaClient } from "@/modules/db/generated/client";
 import type { StoredDeliveryAttempt, ProcessingRecord } from "./processings.models";
 
-const PROCESSING_FIELDS = {
+/** The columns of an inbox row (ProcessingRecord), shared by every query that lists or reads one. */
+export const PROCESSING_FIELDS = {
   id: true,
   fromAddress: true,
   subject: true,
