@@ -209,3 +209,16 @@ async function loadFrenchTexts(_page: Page): Promise<typeof VALIDATION.en> {
     },
   };
 }
+
+test("with password reset disabled, both reset pages send the visitor to /login", async ({ page }) => {
+  await page.route("**/api/config", async (route) => {
+    const response = await route.fetch();
+    const config = await response.json();
+    await route.fulfill({ response, json: { ...config, auth: { ...config.auth, isPasswordResetEnabled: false } } });
+  });
+  for (const path of ["/request-password-reset", "/reset-password?token=some-token"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/login$/);
+  }
+  await expect(page.getByRole("link", { name: "Forgot password?" })).toBeHidden();
+});

@@ -5,24 +5,21 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ExternalLinkIcon } from "lucide-react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Form } from "@/components/ui/form";
-import { useAppConfig } from "@/modules/config/components/config-provider";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
 import { requestPasswordResetSchema, type RequestPasswordResetInput } from "../auth.schemas";
 import { findMailProvider, getMailProviderUrl } from "../mail-providers";
 import { AuthCard } from "./auth-card";
 import { useAuthErrorMessage } from "./use-auth-error-message";
+import { usePasswordResetGuard } from "./use-password-reset-guard";
 
 export function RequestPasswordResetForm() {
   const t = useTranslations("requestPasswordReset");
-  const router = useRouter();
-  const config = useAppConfig();
   const [sentToEmail, setSentToEmail] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const authErrorMessage = useAuthErrorMessage();
@@ -31,9 +28,7 @@ export function RequestPasswordResetForm() {
     defaultValues: { email: "" },
   });
 
-  useEffect(() => {
-    if (!config.auth.isPasswordResetEnabled) router.replace("/login");
-  }, [config.auth.isPasswordResetEnabled, router]);
+  const isPasswordResetEnabled = usePasswordResetGuard();
 
   async function onSubmit({ email }: RequestPasswordResetInput) {
     setFormError(null);
@@ -45,7 +40,7 @@ export function RequestPasswordResetForm() {
     setSentToEmail(email);
   }
 
-  if (!config.auth.isPasswordResetEnabled) return null;
+  if (!isPasswordResetEnabled) return null;
   if (sentToEmail !== null) return <ResetMailSent email={sentToEmail} />;
   return (
     <AuthCard title={t("title")} description={t("description")} className="w-full max-w-sm">

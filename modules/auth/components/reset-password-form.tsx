@@ -3,23 +3,20 @@
 // the confirmation. Closed when the instance disabled password reset.
 import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Form } from "@/components/ui/form";
-import { useAppConfig } from "@/modules/config/components/config-provider";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
 import { resetPasswordSchema, type ResetPasswordInput } from "../auth.schemas";
 import { AuthCard } from "./auth-card";
 import { useAuthErrorMessage } from "./use-auth-error-message";
+import { usePasswordResetGuard } from "./use-password-reset-guard";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const t = useTranslations("resetPassword");
-  const router = useRouter();
-  const config = useAppConfig();
   const [isDone, setIsDone] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const authErrorMessage = useAuthErrorMessage();
@@ -28,9 +25,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     defaultValues: { newPassword: "" },
   });
 
-  useEffect(() => {
-    if (!config.auth.isPasswordResetEnabled) router.replace("/login");
-  }, [config.auth.isPasswordResetEnabled, router]);
+  const isPasswordResetEnabled = usePasswordResetGuard();
 
   async function onSubmit({ newPassword }: ResetPasswordInput) {
     setFormError(null);
@@ -39,7 +34,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     setIsDone(true);
   }
 
-  if (!config.auth.isPasswordResetEnabled) return null;
+  if (!isPasswordResetEnabled) return null;
   if (isDone) return <PasswordResetDone />;
   return (
     <AuthCard title={t("title")} description={t("description")} className="w-full max-w-sm">
