@@ -4,7 +4,8 @@
 // PostgreSQL; beside it the bare pipeline (bench/bare-pipeline.ts); then POST /api/inbound/raw.
 // Each path: a closed-loop run at C concurrent senders (maximum rate), then an open-loop run at
 // half that rate for the latency goals.
-//   BENCH_MAILS (default 500), BENCH_CONCURRENCY (default 8).
+//   BENCH_MAILS (default 500), BENCH_CONCURRENCY (default 8), BENCH_DATABASES (default
+//   "pglite,postgres"; postgres only when DATABASE_URL is set).
 import os from "node:os";
 import path from "node:path";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
@@ -166,7 +167,8 @@ async function main() {
   const sink = await startSink();
   try {
     const bare = await benchBare(sink);
-    const kinds: ("pglite" | "postgres")[] = process.env.DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+    const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((kind) => kind.trim());
+    const kinds = (["pglite", "postgres"] as const).filter((kind) => wanted.includes(kind) && (kind === "pglite" || process.env.DATABASE_URL));
     if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: PostgreSQL skipped)");
     const summary: string[] = [];
     for (const kind of kinds) {

@@ -1,7 +1,8 @@
 // The small SQL interface the migration runner needs, over node-postgres (Pool, PoolClient, Client)
 // and PGlite. Session state (advisory locks, BEGIN/COMMIT) belongs to one connection, so callers that
 // need it run their work inside `withConnection`: a pool checks one client out for the duration,
-// a single connection simply hands itself over.
+// a single connection simply hands itself over. `transaction` runs work in BEGIN … COMMIT on one
+// session (PGlite's own transaction, which also keeps its other callers out until it ends).
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -12,7 +13,15 @@ export type SqlExecutor = {
   exec(sql: string): Promise<void>;
   /** Runs `fn` on one dedicated connection (the same session for every statement). */
   withConnection<R>(fn: (connection: SqlExecutor) => Promise<R>): Promise<R>;
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<R>(fn: (transaction: SqlExecutor) => Promise<R>): Promise<R>;
 };
+
+/**
+ * A timestamp parameter (`$n`, an ISO string) as the `timestamp(3)` columns Prisma writes: UTC
+ * without a zone, whatever the session's time zone.
+ */
+export const utcTimestampParameter = (index: number) => `($${index}::timestamptz AT TIME ZONE 'UTC')`;
 
 export function createPgExecutor(client: pg.Pool | pg.PoolClient | pg.Client): SqlExecutor {
   return client instanceof pg.Pool ? createPgPoolExecutor(client) : createPgConnectionExecutor(client);
@@ -29,8 +38,36 @@ export function createPgliteExecutor(db: PGlite): SqlExecutor {
     },
     // PGlite is a single connection: it is its own dedicated session.
     withConnection: (fn) => fn(executor),
+    transaction: (fn) =>
+      db.transaction((transaction) => {
+        const inTransaction: SqlExecutor = {
+          async query<T>(sql: string, params?: unknown[]) {
+            return (await transaction.query<T>(sql, params)).rows;
+          },
+          async exec(sql: string) {
+            await transaction.exec(sql);
+          },
+          withConnection: (inner) => inner(inTransaction),
+          transaction: (inner) => inner(inTransaction),
+        };
+        return fn(inTransaction);
+      }),
   };
   return executor;
+}
+
+/** BEGIN … COMMIT on a connection that nothing else uses meanwhile; ROLLBACK when `fn` throws. */
+async function runTransaction<R>(connection: SqlExecutor, fn: (transaction: SqlExecutor) => Promise<R>): Promise<R> {
+  await connection.exec("BEGIN");
+  let result: R;
+  try {
+    result = await fn(connection);
+  } catch (error) {
+    await connection.exec("ROLLBACK");
+    throw error;
+  }
+  await connection.exec("COMMIT");
+  return result;
 }
 
 function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecutor {
@@ -44,12 +81,23 @@ function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecu
       await client.query(sql);
     },
     withConnection: (fn) => fn(executor),
+    // Nested calls run in the transaction already open on this connection.
+    transaction: (fn) => (isInTransaction ? fn(executor) : inTransaction(fn)),
+  };
+  let isInTransaction = false;
+  const inTransaction = async <R>(fn: (transaction: SqlExecutor) => Promise<R>) => {
+    isInTransaction = true;
+    try {
+      return await runTransaction(executor, fn);
+    } finally {
+      isInTransaction = false;
+    }
   };
   return executor;
 }
 
 function createPgPoolExecutor(pool: pg.Pool): SqlExecutor {
-  return {
+  const executor: SqlExecutor = {
     async query<T>(sql: string, params?: unknown[]) {
       const result = await pool.query(sql, params);
       return result.rows as T[];
@@ -69,5 +117,7 @@ function createPgPoolExecutor(pool: pg.Pool): SqlExecutor {
         throw error;
       }
     },
+    transaction: (fn) => executor.withConnection((connection) => connection.transaction(fn)),
   };
+  return executor;
 }

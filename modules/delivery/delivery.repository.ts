@@ -1,12 +1,20 @@
-// The delivery queue's storage: the processings table as a transactional outbox. Claims are raw SQL
-// (`FOR UPDATE SKIP LOCKED`, which Prisma cannot express) through the executor, on PGlite and
-// PostgreSQL alike; everything else goes through Prisma. A claim's `lockedUntil` doubles as its
-// fencing token: a worker whose lease was taken over can no longer change the processing.
+// The delivery queue's storage: the processings table as a transactional outbox. Every statement is
+// plain SQL through the executor, on PGlite and PostgreSQL alike: claims need `FOR UPDATE SKIP
+// LOCKED`, which Prisma cannot express, and each mail passes here, so every step is one round trip
+// (the first attempt's claim returns what the attempt needs; an attempt is recorded in one
+// statement). A claim's `lockedUntil` doubles as its fencing token: a worker whose lease was taken
+// over can no longer change the processing.
 import type { Database } from "@/modules/db/db";
+import { utcTimestampParameter } from "@/modules/db/sql-executor";
 import { createId } from "@/modules/shared/ids";
 import { FINAL_PROCESSING_STATUSES } from "./delivery.constants";
 
-export type ClaimedDelivery = { id: string; lockedUntil: Date };
+export type ClaimedDelivery = {
+  id: string;
+  lockedUntil: Date;
+  /** What the attempt needs, when the claim read it already. */
+  target?: DeliveryTarget;
+};
 
 export type DeliveryTarget = {
   id: string;
@@ -34,14 +42,13 @@ export type ProcessingChange =
   | { status: "error"; error: "webhook-failed" | "unknown"; webhookResponseStatusCode: number | null }
   | { status: "not-processed"; error: "not-enabled" };
 
-/** A timestamp parameter as the `timestamp(3)` (UTC, no zone) columns Prisma writes, whatever the session's time zone. */
-const utc = (index: number) => `($${index}::timestamptz AT TIME ZONE 'UTC')`;
+const utc = utcTimestampParameter;
 
 const DUE_AND_UNLOCKED = `status = 'pending' AND ("lockedUntil" IS NULL OR "lockedUntil" < ${utc(1)})`;
 
 const FINAL_STATUSES_SQL = FINAL_PROCESSING_STATUSES.map((status) => `'${status}'`).join(", ");
 
-export function createDeliveryRepository({ prisma, executor }: Pick<Database, "prisma" | "executor">) {
+export function createDeliveryRepository({ executor }: Pick<Database, "executor">) {
   return {
     /**
      * Leases up to `limit` due, unclaimed processings, oldest due first, skipping rows other workers are
@@ -70,43 +77,34 @@ export function createDeliveryRepository({ prisma, executor }: Pick<Database, "p
      */
     async claimDelivery({ id, leaseMs, now }: { id: string; leaseMs: number; now: Date }): Promise<ClaimedDelivery | null> {
       const lockedUntil = new Date(now.getTime() + leaseMs);
-      const rows = await executor.query<{ id: string }>(
-        `UPDATE email_processing SET "lockedUntil" = ${utc(2)}
-         WHERE id IN (
-           SELECT id FROM email_processing
-           WHERE id = $3 AND ${DUE_AND_UNLOCKED} AND ("attemptCount" = 0 OR "nextAttemptAt" <= ${utc(1)})
-           FOR UPDATE SKIP LOCKED
+      const rows = await executor.query<TargetRow>(
+        `WITH claimed AS (
+           UPDATE email_processing SET "lockedUntil" = ${utc(2)}
+           WHERE id IN (
+             SELECT id FROM email_processing
+             WHERE id = $3 AND ${DUE_AND_UNLOCKED} AND ("attemptCount" = 0 OR "nextAttemptAt" <= ${utc(1)})
+             FOR UPDATE SKIP LOCKED
+           )
+           RETURNING id, status, "attemptCount", payload, "emailCallbackId"
          )
-         RETURNING id`,
+         SELECT ${TARGET_COLUMNS} FROM claimed p JOIN email_callback c ON c.id = p."emailCallbackId"`,
         [now.toISOString(), lockedUntil.toISOString(), id],
       );
-      return rows.length > 0 ? { id, lockedUntil } : null;
+      const [row] = rows;
+      return row ? { id, lockedUntil, target: toDeliveryTarget(row) } : null;
     },
 
     async findDeliveryTarget(id: string): Promise<DeliveryTarget | null> {
-      const processing = await prisma.emailProcessing.findUnique({
-        where: { id },
-        select: {
-          id: true,
-          status: true,
-          attemptCount: true,
-          payload: true,
-          emailCallback: { select: { webhookUrl: true, webhookSecret: true, isEnabled: true, deletedAt: true } },
-        },
-      });
-      if (!processing) return null;
-      const { emailCallback, ...rest } = processing;
-      return {
-        ...rest,
-        webhookUrl: emailCallback.webhookUrl,
-        webhookSecret: emailCallback.webhookSecret,
-        isCallbackEnabled: emailCallback.isEnabled,
-        isCallbackDeleted: emailCallback.deletedAt !== null,
-      };
+      const rows = await executor.query<TargetRow>(
+        `SELECT ${TARGET_COLUMNS} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,
+        [id],
+      );
+      const [row] = rows;
+      return row ? toDeliveryTarget(row) : null;
     },
 
     /**
-     * In one transaction: the attempt's row (when an attempt was made) and the processing's new state,
+     * In one statement: the attempt's row (when an attempt was made) and the processing's new state,
      * the latter only while the claim is still this worker's. Answers whether it was.
      */
     async recordAttempt({
@@ -118,26 +116,33 @@ export function createDeliveryRepository({ prisma, executor }: Pick<Database, "p
       attempt: DeliveryAttemptRecord | null;
       change: ProcessingChange;
     }): Promise<{ isClaimHeld: boolean }> {
-      const update = prisma.emailProcessing.updateMany({
-        where: { id: claim.id, status: "pending", lockedUntil: claim.lockedUntil },
-        data: {
-          ...toProcessingData(change),
-          lockedUntil: null,
-          ...(attempt ? { attemptCount: { increment: 1 } } : {}),
-        },
-      });
-      if (!attempt) {
-        const { count } = await update;
-        return { isClaimHeld: count === 1 };
-      }
-      const [{ count }] = await prisma.$transaction([
-        update,
-        prisma.deliveryAttempt.create({
-          data: { id: createId("deliveryAttempt"), emailProcessingId: claim.id, ...attempt },
-          select: { id: true },
-        }),
-      ]);
-      return { isClaimHeld: count === 1 };
+      const parameters: unknown[] = [claim.id, claim.lockedUntil.toISOString(), new Date().toISOString()];
+      const parameter = (value: unknown) => {
+        parameters.push(value);
+        return `$${parameters.length}`;
+      };
+      const assignments = Object.entries(toProcessingColumns(change)).map(([column, value]) =>
+        value instanceof Date ? `"${column}" = ${utc(parameters.push(value.toISOString()))}` : `"${column}" = ${parameter(value)}`,
+      );
+      if (attempt) assignments.push(`"attemptCount" = "attemptCount" + 1`);
+      const insertAttempt = attempt
+        ? `, attempt AS (
+             INSERT INTO delivery_attempt (id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+             VALUES (${parameter(createId("deliveryAttempt"))}, $1, ${utc(parameters.push(attempt.attemptedAt.toISOString()))},
+                     ${parameter(attempt.statusCode)}::integer, ${parameter(Math.round(attempt.durationMs))}::integer,
+                     ${parameter(attempt.error)}::text, ${parameter(attempt.responseBody)}::text)
+           )`
+        : "";
+      const rows = await executor.query<{ updated: number }>(
+        `WITH updated AS (
+           UPDATE email_processing SET ${assignments.join(", ")}, "lockedUntil" = NULL, "updatedAt" = ${utc(3)}
+           WHERE id = $1 AND status = 'pending' AND "lockedUntil" = ${utc(2)}
+           RETURNING id
+         )${insertAttempt}
+         SELECT count(*)::integer AS updated FROM updated`,
+        parameters,
+      );
+      return { isClaimHeld: rows[0]?.updated === 1 };
     },
 
     /** Drops the raw message and payload of up to `batchSize` final processings last changed before `changedBefore`. */
@@ -161,7 +166,26 @@ export function createDeliveryRepository({ prisma, executor }: Pick<Database, "p
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 
-function toProcessingData(change: ProcessingChange) {
+type TargetRow = {
+  id: string;
+  status: string;
+  attemptCount: number;
+  payload: Uint8Array | null;
+  webhookUrl: string;
+  webhookSecret: string | null;
+  isEnabled: boolean;
+  isDeleted: boolean;
+};
+
+const TARGET_COLUMNS = `p.id, p.status, p."attemptCount", p.payload, c."webhookUrl", c."webhookSecret", c."isEnabled",
+  c."deletedAt" IS NOT NULL AS "isDeleted"`;
+
+function toDeliveryTarget({ isEnabled, isDeleted, ...row }: TargetRow): DeliveryTarget {
+  return { ...row, isCallbackEnabled: isEnabled, isCallbackDeleted: isDeleted };
+}
+
+/** The columns an outcome sets; the others keep their value. */
+function toProcessingColumns(change: ProcessingChange): Record<string, string | number | Date | null> {
   switch (change.status) {
     case "success":
       return {

@@ -21,6 +21,7 @@ const MAX_LOCATION_LENGTH = 500;
 export async function deliverProcessing({
   id,
   lockedUntil,
+  target: claimedTarget,
   repository,
   client,
   config,
@@ -38,7 +39,7 @@ export async function deliverProcessing({
   const claim = { id, lockedUntil };
   const attemptedAt = now();
   try {
-    const target = await repository.findDeliveryTarget(id);
+    const target = claimedTarget ?? (await repository.findDeliveryTarget(id));
     if (!target) return { kind: "skipped", reason: "not-found" };
     if (target.status !== "pending") return { kind: "skipped", reason: "not-pending" };
     if (!target.isCallbackEnabled || target.isCallbackDeleted) {

@@ -72,7 +72,7 @@ const readPayload = (payload: Uint8Array | null): WebhookPayload => JSON.parse(B
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  repository = createInboundRepository(database.prisma);
+  repository = createInboundRepository(database);
   userId = createId("user");
   await database.prisma.user.create({ data: { id: userId, name: "Owner", email: `${userId}@example.com` } });
 });

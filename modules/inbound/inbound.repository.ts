@@ -1,6 +1,8 @@
-// Prisma access of the inbound pipeline: the live callbacks of recipients, earlier copies of a
-// message, and the processings of one message written in one transaction. No rules here.
-import type { PrismaClient } from "@/modules/db/generated/client";
+// Storage of the inbound pipeline: the live callbacks of recipients and the processings of one
+// message written in one transaction. This is the hot path of every mail, so it is plain SQL
+// through the executor (one round trip per statement), on PGlite and PostgreSQL alike. No rules here.
+import type { Database } from "@/modules/db/db";
+import { utcTimestampParameter } from "@/modules/db/sql-executor";
 
 export type InboundCallback = {
   id: string;
@@ -29,39 +31,45 @@ export type NewProcessing = {
 
 export type DuplicateKey = { emailCallbackId: string; messageId: string; recipient: string };
 
-const CALLBACK_FIELDS = { id: true, domain: true, username: true, isEnabled: true, allowedOrigins: true } as const;
-
-// Interactive transactions default to 5 s; a message of 25 MiB written for several recipients may need longer.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 60_000 } as const;
-
-/** Prisma wants its byte columns as a Uint8Array over a plain ArrayBuffer. */
-function toBytes(value: Uint8Array | null): Uint8Array<ArrayBuffer> | null {
-  if (value === null) return null;
-  return new Uint8Array(value.buffer as ArrayBuffer, value.byteOffset, value.byteLength);
-}
+const utc = utcTimestampParameter;
 
 function toDuplicateLockKey({ emailCallbackId, messageId, recipient }: DuplicateKey): string {
   return `hookmail:inbound-duplicate:${emailCallbackId}:${recipient}:${messageId}`;
 }
 
-export function createInboundRepository(prisma: PrismaClient) {
+const INSERT_PROCESSING = `
+  INSERT INTO email_processing (
+    id, "emailCallbackId", "fromAddress", subject, "messageId", recipient, tag, status, error,
+    "rawMessage", payload, "attemptCount", "nextAttemptAt", "createdAt", "updatedAt"
+  )
+  SELECT $1, $2, $3, $4, $5::text, $6, $7, $8, $9, $10::bytea, $11::bytea, $12, ${utc(13)}, ${utc(14)}, ${utc(14)}
+  WHERE $5::text IS NULL OR NOT EXISTS (
+    SELECT 1 FROM email_processing
+    WHERE "emailCallbackId" = $2 AND "messageId" = $5::text AND recipient = $6 AND "createdAt" > ${utc(15)}
+  )
+  RETURNING id`;
+
+export function createInboundRepository({ executor }: Pick<Database, "executor">) {
   return {
     /** The live (not deleted) callbacks, enabled or not, of these addresses. */
     findLiveCallbacks: async (addresses: { domain: string; username: string }[]): Promise<InboundCallback[]> => {
       if (addresses.length === 0) return [];
-      return prisma.emailCallback.findMany({
-        where: { deletedAt: null, OR: addresses.map(({ domain, username }) => ({ domain, username })) },
-        select: CALLBACK_FIELDS,
-      });
+      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(
+        `SELECT id, domain, username, "isEnabled", "allowedOrigins" FROM email_callback
+         WHERE "deletedAt" IS NULL AND (domain, username) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        [addresses.map(({ domain }) => domain), addresses.map(({ username }) => username)],
+      );
+      return rows.map((row) => ({ ...row, allowedOrigins: row.allowedOrigins ?? [] }));
     },
 
     /** Whether a live callback, enabled or not, holds this address. */
-    isKnownRecipient: async (domain: string, username: string): Promise<boolean> =>
-      (await prisma.emailCallback.count({ where: { domain, username, deletedAt: null } })) > 0,
-
-    /** Whether a processing of this callback, Message-ID and recipient was created after `since`. */
-    hasDuplicate: async ({ since, ...key }: DuplicateKey & { since: Date }): Promise<boolean> =>
-      (await prisma.emailProcessing.count({ where: { ...key, createdAt: { gt: since } } })) > 0,
+    isKnownRecipient: async (domain: string, username: string): Promise<boolean> => {
+      const rows = await executor.query<{ id: string }>(
+        `SELECT id FROM email_callback WHERE domain = $1 AND username = $2 AND "deletedAt" IS NULL LIMIT 1`,
+        [domain, username],
+      );
+      return rows.length > 0;
+    },
 
     /**
      * Writes the processings of one message in one transaction and returns the ids written. A row
@@ -71,32 +79,38 @@ export function createInboundRepository(prisma: PrismaClient) {
      */
     createProcessings: async (rows: NewProcessing[], { duplicatesSince }: { duplicatesSince: Date }): Promise<string[]> => {
       if (rows.length === 0) return [];
-      return prisma.$transaction(async (tx) => {
-        const keyed = rows
-          .filter((row): row is NewProcessing & { messageId: string } => row.messageId !== null)
-          .map((row) => ({ row, lockKey: toDuplicateLockKey(row) }))
-          .sort((left, right) => (left.lockKey < right.lockKey ? -1 : left.lockKey > right.lockKey ? 1 : 0));
-        const skipped = new Set<string>();
-        for (const { row, lockKey } of keyed) {
-          // Locks are taken in one order (sorted keys), so two transactions cannot deadlock.
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
-          const earlier = await tx.emailProcessing.count({
-            where: {
-              emailCallbackId: row.emailCallbackId,
-              messageId: row.messageId,
-              recipient: row.recipient,
-              createdAt: { gt: duplicatesSince },
-            },
-          });
-          if (earlier > 0) skipped.add(row.id);
+      const lockKeys = rows
+        .filter((row): row is NewProcessing & { messageId: string } => row.messageId !== null)
+        .map(toDuplicateLockKey)
+        // Locks are taken in one order (sorted keys), so two transactions cannot deadlock.
+        .sort();
+      return executor.transaction(async (transaction) => {
+        if (lockKeys.length > 0) {
+          await transaction.query(`SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest($1::text[]) AS key`, [lockKeys]);
         }
-        const written = rows.filter((row) => !skipped.has(row.id));
-        if (written.length === 0) return [];
-        await tx.emailProcessing.createMany({
-          data: written.map((row) => ({ ...row, rawMessage: toBytes(row.rawMessage), payload: toBytes(row.payload) })),
-        });
-        return written.map((row) => row.id);
-      }, TRANSACTION_OPTIONS);
+        const written: string[] = [];
+        for (const row of rows) {
+          const inserted = await transaction.query<{ id: string }>(INSERT_PROCESSING, [
+            row.id,
+            row.emailCallbackId,
+            row.fromAddress,
+            row.subject,
+            row.messageId,
+            row.recipient,
+            row.tag,
+            row.status,
+            row.error,
+            row.rawMessage,
+            row.payload,
+            row.attemptCount,
+            row.nextAttemptAt?.toISOString() ?? null,
+            row.createdAt.toISOString(),
+            duplicatesSince.toISOString(),
+          ]);
+          if (inserted.length > 0) written.push(row.id);
+        }
+        return written;
+      });
     },
   };
 }

@@ -58,7 +58,8 @@ function decideStatus(callback: InboundCallback, sender: string | null): Pick<Ne
 
 /**
  * Records a received message for every callback its envelope reaches. Per callback, in order: the
- * same Message-ID already recorded for the same recipient within 24 h → nothing; disabled →
+ * same Message-ID already recorded for the same recipient within 24 h → nothing (decided by the
+ * repository in the writing transaction); disabled →
  * not-processed / not-enabled; sender not allowed → not-processed / from-address-not-allowed;
  * else pending, with the webhook body built once and the raw message kept for delivery.
  * Throws inbound.invalid_message when the message cannot be parsed.
@@ -87,17 +88,6 @@ export async function acceptMessage({
 
   for (const { callback, recipients } of routes) {
     const [first] = recipients as [RoutedRecipient, ...RoutedRecipient[]];
-    if (
-      summary.messageId &&
-      (await repository.hasDuplicate({
-        emailCallbackId: callback.id,
-        messageId: summary.messageId,
-        recipient: first.address,
-        since: duplicatesSince,
-      }))
-    ) {
-      continue;
-    }
     const id = createId("emailProcessing");
     const decision = decideStatus(callback, sender);
     const isPending = decision.status === PROCESSING_STATUS.PENDING;

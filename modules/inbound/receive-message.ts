@@ -2,19 +2,19 @@
 // database, then hand the pending deliveries to this process's dispatcher for their first attempt
 // (after the accepting transaction has committed; the sender does not wait for it).
 import { getConfig } from "@/modules/config/config";
-import { getPrisma } from "@/modules/db/db";
+import { getDatabase } from "@/modules/db/db";
 import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createInboundRepository } from "./inbound.repository";
 import { acceptMessage, isAcceptableRecipient, type InboundEnvelope } from "./inbound.usecases";
 
 export async function receiveMessage({ raw, envelope }: { raw: Buffer; envelope: InboundEnvelope }) {
-  const repository = createInboundRepository(await getPrisma());
+  const repository = createInboundRepository(await getDatabase());
   const result = await acceptMessage({ raw, envelope, repository, rules: getConfig() });
   if (result.pendingIds.length > 0) getDeliveryDispatcher().deliverSoon(result.pendingIds);
   return result;
 }
 
 export async function isKnownRecipientAddress(address: string): Promise<boolean> {
-  const repository = createInboundRepository(await getPrisma());
+  const repository = createInboundRepository(await getDatabase());
   return isAcceptableRecipient({ address, repository, rules: getConfig() });
 }

@@ -19,7 +19,7 @@ const raw = Buffer.from("From: bob@example.org\r\nTo: durable@hookmail.test\r\nS
 const { pendingIds } = await acceptMessage({
   raw,
   envelope: { from: "bob@example.org", to: ["durable@hookmail.test"] },
-  repository: createInboundRepository(database.prisma),
+  repository: createInboundRepository(database),
   rules: { emailDomains: ["hookmail.test"] },
 });
 process.stdout.write(`accepted ${pendingIds[0]}\n`);
