@@ -13,9 +13,14 @@ export type SqlExecutor = {
   exec(sql: string): Promise<void>;
   /** Runs `fn` on one dedicated connection (the same session for every statement). */
   withConnection<R>(fn: (connection: SqlExecutor) => Promise<R>): Promise<R>;
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<R>(fn: (transaction: SqlExecutor) => Promise<R>): Promise<R>;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * `opening`, statements without parameters, runs first, in the same round trip as BEGIN.
+   */
+  transaction<R>(fn: (transaction: SqlExecutor) => Promise<R>, options?: TransactionOptions): Promise<R>;
 };
+
+export type TransactionOptions = { opening?: string };
 
 /**
  * A timestamp parameter (`$n`, an ISO string) as the `timestamp(3)` columns Prisma writes: UTC
@@ -38,8 +43,8 @@ export function createPgliteExecutor(db: PGlite): SqlExecutor {
     },
     // PGlite is a single connection: it is its own dedicated session.
     withConnection: (fn) => fn(executor),
-    transaction: (fn) =>
-      db.transaction((transaction) => {
+    transaction: (fn, options) =>
+      db.transaction(async (transaction) => {
         const inTransaction: SqlExecutor = {
           async query<T>(sql: string, params?: unknown[]) {
             return (await transaction.query<T>(sql, params)).rows;
@@ -50,6 +55,7 @@ export function createPgliteExecutor(db: PGlite): SqlExecutor {
           withConnection: (inner) => inner(inTransaction),
           transaction: (inner) => inner(inTransaction),
         };
+        if (options?.opening) await transaction.exec(options.opening);
         return fn(inTransaction);
       }),
   };
@@ -57,8 +63,13 @@ export function createPgliteExecutor(db: PGlite): SqlExecutor {
 }
 
 /** BEGIN … COMMIT on a connection that nothing else uses meanwhile; ROLLBACK when `fn` throws. */
-async function runTransaction<R>(connection: SqlExecutor, fn: (transaction: SqlExecutor) => Promise<R>): Promise<R> {
-  await connection.exec("BEGIN");
+async function runTransaction<R>(
+  connection: SqlExecutor,
+  fn: (transaction: SqlExecutor) => Promise<R>,
+  { opening }: TransactionOptions = {},
+): Promise<R> {
+  // Several statements without parameters go in one simple-protocol round trip.
+  await connection.exec(opening ? `BEGIN; ${opening}` : "BEGIN");
   let result: R;
   try {
     result = await fn(connection);
@@ -82,13 +93,17 @@ function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecu
     },
     withConnection: (fn) => fn(executor),
     // Nested calls run in the transaction already open on this connection.
-    transaction: (fn) => (isInTransaction ? fn(executor) : inTransaction(fn)),
+    transaction: async (fn, options) => {
+      if (!isInTransaction) return inTransaction(fn, options);
+      if (options?.opening) await executor.exec(options.opening);
+      return fn(executor);
+    },
   };
   let isInTransaction = false;
-  const inTransaction = async <R>(fn: (transaction: SqlExecutor) => Promise<R>) => {
+  const inTransaction = async <R>(fn: (transaction: SqlExecutor) => Promise<R>, options?: TransactionOptions) => {
     isInTransaction = true;
     try {
-      return await runTransaction(executor, fn);
+      return await runTransaction(executor, fn, options);
     } finally {
       isInTransaction = false;
     }
@@ -117,7 +132,7 @@ function createPgPoolExecutor(pool: pg.Pool): SqlExecutor {
         throw error;
       }
     },
-    transaction: (fn) => executor.withConnection((connection) => connection.transaction(fn)),
+    transaction: (fn, options) => executor.withConnection((connection) => connection.transaction(fn, options)),
   };
   return executor;
 }

@@ -14,6 +14,8 @@ function createFakeRepository() {
     findDeliveryTarget: vi.fn<DeliveryRepository["findDeliveryTarget"]>(async () => null),
     recordAttempt: vi.fn<DeliveryRepository["recordAttempt"]>(async () => ({ isClaimHeld: true })),
     clearMessageContent: vi.fn<DeliveryRepository["clearMessageContent"]>(async () => 0),
+    renewClaim: vi.fn<DeliveryRepository["renewClaim"]>(async ({ claim, leaseMs, now }) => ({ ...claim, lockedUntil: new Date(now.getTime() + leaseMs) })),
+    releaseClaim: vi.fn<DeliveryRepository["releaseClaim"]>(async () => undefined),
   };
 }
 
@@ -76,14 +78,75 @@ describe("createDeliveryWorker", () => {
     for (const release of releaseClaims) release(null);
     await waitFor(() => isIdle);
   });
+
+  it("attempts a claim taken at write time with the target it carries, without claiming or reading again", async () => {
+    const repository = createFakeRepository();
+    const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
+    const now = new Date("2026-11-21T10:00:00.000Z");
+    const worker = createDeliveryWorker({ repository, config, log: () => undefined, client: { postWebhook }, clock: () => now });
+    const target = {
+      id: "ep_1",
+      status: "pending",
+      attemptCount: 0,
+      payload: Buffer.from("{}"),
+      webhookUrl: "https://hooks.example.com/in",
+      webhookSecret: null,
+      isCallbackEnabled: true,
+      isCallbackDeleted: false,
+    };
+    worker.deliverClaimed([{ id: "ep_1", lockedUntil: new Date(now.getTime() + 61_000), target }]);
+    await worker.whenIdle();
+    expect(postWebhook).toHaveBeenCalledTimes(1);
+    expect(repository.claimDelivery).not.toHaveBeenCalled();
+    expect(repository.findDeliveryTarget).not.toHaveBeenCalled();
+    expect(repository.renewClaim).not.toHaveBeenCalled();
+    expect(repository.recordAttempt.mock.calls[0]?.[0].change.status).toBe("success");
+  });
+
+  it("renews a claim taken at write time when less than the timeout plus a margin is left, and skips it when the renewal fails", async () => {
+    const repository = createFakeRepository();
+    const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
+    const now = new Date("2026-11-21T10:00:00.000Z");
+    const worker = createDeliveryWorker({ repository, config, log: () => undefined, client: { postWebhook }, clock: () => now, leaseMs: 30_000 });
+    // config.webhook.timeoutMs is 1 s: 5.5 s left is enough, 5 s is not.
+    worker.deliverClaimed([{ id: "ep_1", lockedUntil: new Date(now.getTime() + 6_500) }]);
+    await worker.whenIdle();
+    expect(repository.renewClaim).not.toHaveBeenCalled();
+    worker.deliverClaimed([{ id: "ep_2", lockedUntil: new Date(now.getTime() + 5_000) }]);
+    await worker.whenIdle();
+    expect(repository.renewClaim).toHaveBeenCalledWith(expect.objectContaining({ leaseMs: 30_000, now }));
+    expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["ep_1", "ep_2"]);
+    repository.renewClaim.mockResolvedValueOnce(null);
+    worker.deliverClaimed([{ id: "ep_3", lockedUntil: new Date(now.getTime() + 1_000) }]);
+    await worker.whenIdle();
+    expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["ep_1", "ep_2"]);
+  });
+
+  it("takes claims while its queue has room, none once it is full or stopping, and gives unstarted claims back on stop", async () => {
+    const repository = createFakeRepository();
+    const releases: (() => void)[] = [];
+    repository.findDeliveryTarget.mockImplementation(() => new Promise((resolve) => releases.push(() => resolve(null))));
+    const worker = createDeliveryWorker({ repository, config, log: () => undefined, concurrency: 1, leaseMs: 20_000 });
+    const claim = (id: string) => ({ id, lockedUntil: new Date(Date.now() + 20_000) });
+    expect(worker.getClaimLeaseMs()).toBe(20_000);
+    worker.deliverClaimed([claim("ep_1"), claim("ep_2")]);
+    expect(worker.getClaimLeaseMs()).toBeNull();
+    await waitFor(() => releases.length === 1);
+    const stopped = worker.stop();
+    expect(worker.getClaimLeaseMs()).toBeNull();
+    releases[0]!();
+    await stopped;
+    expect(repository.releaseClaim.mock.calls.map(([{ id }]) => id)).toEqual(["ep_2"]);
+  });
 });
 
 describe("the process's delivery dispatcher", () => {
-  it("does nothing until one is set, then hands ids to the one set", () => {
+  it("does nothing and offers no claim until one is set, then hands ids to the one set", () => {
     setDeliveryDispatcher(undefined);
     expect(() => getDeliveryDispatcher().deliverSoon(["ep_1"])).not.toThrow();
+    expect(getDeliveryDispatcher().getClaimLeaseMs()).toBeNull();
     const deliverSoon = vi.fn();
-    setDeliveryDispatcher({ deliverSoon });
+    setDeliveryDispatcher({ deliverSoon, getClaimLeaseMs: () => null, deliverClaimed: vi.fn() });
     getDeliveryDispatcher().deliverSoon(["ep_2"]);
     expect(deliverSoon).toHaveBeenCalledWith(["ep_2"]);
     setDeliveryDispatcher(undefined);

@@ -37,7 +37,7 @@ export type DeliveryWorkerOptions = DeliveryStorage & {
 export type DeliveryWorker = DeliveryDispatcher & {
   /** Starts the polling loop (and the daily clean-up). */
   start: () => void;
-  /** Stops claiming and waits for the attempts in flight; unstarted first attempts stay due for any worker. */
+  /** Stops claiming and waits for the attempts in flight; unstarted first attempts are left (or given back) due for any worker. */
   stop: () => Promise<void>;
   /** One poll: claims up to the free capacity and starts those attempts; answers how many were claimed. */
   deliverDue: () => Promise<number>;
@@ -121,6 +121,22 @@ export function createDeliveryWorker({
     }
   };
 
+  /** A claim taken when the mail was written: renewed when too little of its lease is left for an attempt. */
+  const deliverClaimed = (claims: ClaimedDelivery[]) => {
+    for (const claim of claims) {
+      schedule(async () => {
+        if (isStopping) {
+          await repository.releaseClaim(claim);
+          return;
+        }
+        const current = clock();
+        const isLeaseShort = claim.lockedUntil.getTime() - current.getTime() < config.webhook.timeoutMs + DELIVERY_WORKER_DEFAULTS.renewMarginMs;
+        const held = isLeaseShort ? await repository.renewClaim({ claim, leaseMs, now: current }) : claim;
+        if (held) await attempt(held);
+      });
+    }
+  };
+
   const deliverDue = async () => {
     const free = concurrency - active - waiting.length;
     if (isStopping || free <= 0) return 0;
@@ -174,6 +190,9 @@ export function createDeliveryWorker({
 
   return {
     deliverSoon,
+    deliverClaimed,
+    // A full queue takes no more claims: the mail is then left due for whichever worker is free.
+    getClaimLeaseMs: () => (isStopping || waiting.length >= concurrency ? null : leaseMs),
     deliverDue,
     cleanUpMessageContent,
     whenIdle: () =>

@@ -23,6 +23,8 @@ export const DELIVERY_WORKER_DEFAULTS = {
   concurrency: 16,
   /** A claim outlives the attempt's timeout by this much before another worker may take the row over. */
   leaseMarginMs: 60_000,
+  /** A claim taken when the mail was written is renewed before its attempt when less than the timeout plus this is left. */
+  renewMarginMs: 5_000,
   cleanUpIntervalMs: 86_400_000,
   /** Message content of final processings is dropped this long after their last change. */
   contentRetentionMs: 72 * 3_600_000,

@@ -373,6 +373,40 @@ describe("claiming", () => {
     expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: current })).not.toBeNull();
   });
 
+  it("leaves a processing claimed when it was written to its claimant: renewed only by that claim, due again once released", async () => {
+    const { id, payload } = await seedProcessing();
+    const lockedUntil = new Date(current.getTime() + 60 * SECOND);
+    await database.prisma.emailProcessing.update({ where: { id }, data: { lockedUntil } });
+    const repository = createDeliveryRepository(database);
+    const other = createDeliveryRepository(otherDatabase);
+    expect(await other.claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: current })).toEqual([]);
+    expect(await other.claimDelivery({ id, leaseMs: SECOND, now: current })).toBeNull();
+
+    const stale = { id, lockedUntil: new Date(lockedUntil.getTime() - 1) };
+    expect(await repository.renewClaim({ claim: stale, leaseMs: 90 * SECOND, now: current })).toBeNull();
+    const renewed = await repository.renewClaim({ claim: { id, lockedUntil }, leaseMs: 90 * SECOND, now: current });
+    expect(renewed).toEqual({ id, lockedUntil: new Date(current.getTime() + 90 * SECOND) });
+
+    await repository.releaseClaim({ id, lockedUntil });
+    expect((await findProcessing(id)).lockedUntil).toEqual(renewed?.lockedUntil);
+    await repository.releaseClaim(renewed!);
+    const claim = await other.claimDelivery({ id, leaseMs: SECOND, now: current });
+    expect(claim?.target).toMatchObject({ id, status: "pending", attemptCount: 0, webhookSecret: SECRET, isCallbackEnabled: true });
+    expect(Buffer.from(claim?.target?.payload ?? []).equals(Buffer.from(payload))).toBe(true);
+  });
+
+  it("delivers a claim taken when the mail was written, once, and records it", async () => {
+    const { id } = await seedProcessing();
+    const lockedUntil = new Date(current.getTime() + 60 * SECOND);
+    await database.prisma.emailProcessing.update({ where: { id }, data: { lockedUntil } });
+    const worker = newWorker();
+    worker.deliverClaimed([{ id, lockedUntil }]);
+    await worker.whenIdle();
+    expect(sink.requests).toHaveLength(1);
+    expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 1, lockedUntil: null });
+    expect(await findAttempts(id)).toHaveLength(1);
+  });
+
   it("counts a pending processing without nextAttemptAt as due, first", async () => {
     const { id: due } = await seedProcessing();
     const { id: undated } = await seedProcessing();

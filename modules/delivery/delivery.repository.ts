@@ -94,6 +94,26 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
       return row ? { id, lockedUntil, target: toDeliveryTarget(row) } : null;
     },
 
+    /** Extends a claim this worker holds; answers the new claim, or null when it is no longer held. */
+    async renewClaim({ claim, leaseMs, now }: { claim: ClaimedDelivery; leaseMs: number; now: Date }): Promise<ClaimedDelivery | null> {
+      const lockedUntil = new Date(now.getTime() + leaseMs);
+      const rows = await executor.query<{ id: string }>(
+        `UPDATE email_processing SET "lockedUntil" = ${utc(3)}
+         WHERE id = $1 AND status = 'pending' AND "lockedUntil" = ${utc(2)}
+         RETURNING id`,
+        [claim.id, claim.lockedUntil.toISOString(), lockedUntil.toISOString()],
+      );
+      return rows.length > 0 ? { ...claim, lockedUntil } : null;
+    },
+
+    /** Gives a claim up unattempted: the processing is due again at once, for any worker. */
+    async releaseClaim(claim: ClaimedDelivery): Promise<void> {
+      await executor.query(`UPDATE email_processing SET "lockedUntil" = NULL WHERE id = $1 AND "lockedUntil" = ${utc(2)}`, [
+        claim.id,
+        claim.lockedUntil.toISOString(),
+      ]);
+    },
+
     async findDeliveryTarget(id: string): Promise<DeliveryTarget | null> {
       const rows = await executor.query<TargetRow>(
         `SELECT ${TARGET_COLUMNS} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,

@@ -86,7 +86,7 @@ describe("acceptMessage routing", () => {
       repository,
       rules,
     });
-    expect(result).toEqual({ accepted: 0, processingIds: [], pendingIds: [] });
+    expect(result).toEqual({ accepted: 0, processingIds: [], pendingIds: [], claims: [] });
   });
 
   it("creates nothing for a recipient on a domain that is not offered, even when a callback holds that address", async () => {
@@ -173,6 +173,53 @@ describe("acceptMessage routing", () => {
         text: "Hi there.\n",
       },
     });
+  });
+
+  it("with claimLeaseMs, writes the pending row already claimed for that long and hands back its claim with the stored body and the callback's webhook", async () => {
+    const callback = await createCallback();
+    const now = new Date("2026-11-21T10:00:00.000Z");
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
+      repository,
+      rules,
+      now,
+      claimLeaseMs: 75_000,
+    });
+    const [processing] = await processingsOf(callback.id);
+    const lockedUntil = new Date("2026-11-21T10:01:15.000Z");
+    expect(processing).toMatchObject({ status: "pending", lockedUntil });
+    expect(result.claims).toEqual([
+      {
+        id: processing?.id,
+        lockedUntil,
+        target: {
+          id: processing?.id,
+          status: "pending",
+          attemptCount: 0,
+          payload: expect.anything(),
+          webhookUrl: "https://hooks.example.com/incoming",
+          webhookSecret: null,
+          isCallbackEnabled: true,
+          isCallbackDeleted: false,
+        },
+      },
+    ]);
+    expect(Buffer.from(result.claims[0]?.target?.payload ?? []).equals(Buffer.from(processing?.payload ?? []))).toBe(true);
+  });
+
+  it("hands back no claim for mail that is not to be delivered", async () => {
+    const callback = await createCallback({ isEnabled: false });
+    const result = await acceptMessage({
+      raw: buildMessage(),
+      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
+      repository,
+      rules,
+      claimLeaseMs: 75_000,
+    });
+    expect(result).toMatchObject({ accepted: 1, pendingIds: [], claims: [] });
+    const [processing] = await processingsOf(callback.id);
+    expect(processing?.lockedUntil).toBeNull();
   });
 
   it("records a disabled callback's mail as not-processed / not-enabled, keeping neither body nor raw message", async () => {
@@ -337,7 +384,7 @@ describe("acceptMessage deduplication", () => {
     const first = new Date("2026-11-21T10:00:00.000Z");
     expect((await acceptMessage({ raw, envelope, repository, rules, now: first })).accepted).toBe(1);
     const again = await acceptMessage({ raw, envelope, repository, rules, now: new Date(first.getTime() + 23 * HOUR_MS) });
-    expect(again).toEqual({ accepted: 0, processingIds: [], pendingIds: [] });
+    expect(again).toEqual({ accepted: 0, processingIds: [], pendingIds: [], claims: [] });
     expect(await processingsOf(callback.id)).toHaveLength(1);
     const later = await acceptMessage({ raw, envelope, repository, rules, now: new Date(first.getTime() + 25 * HOUR_MS) });
     expect(later.accepted).toBe(1);
@@ -402,6 +449,7 @@ describe("createProcessings", () => {
       payload: Buffer.from("{}"),
       attemptCount: 0,
       nextAttemptAt: now,
+      lockedUntil: null,
       createdAt: now,
     });
     await expect(repository.createProcessings([row(callback.id), row("ecb_missing")], { duplicatesSince: now })).rejects.toThrow();

@@ -1,6 +1,7 @@
 // Storage of the inbound pipeline: the live callbacks of recipients and the processings of one
 // message written in one transaction. This is the hot path of every mail, so it is plain SQL
 // through the executor (one round trip per statement), on PGlite and PostgreSQL alike. No rules here.
+import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
 import { utcTimestampParameter } from "@/modules/db/sql-executor";
 
@@ -10,6 +11,8 @@ export type InboundCallback = {
   username: string;
   isEnabled: boolean;
   allowedOrigins: string[];
+  webhookUrl: string;
+  webhookSecret: string | null;
 };
 
 export type NewProcessing = {
@@ -26,6 +29,8 @@ export type NewProcessing = {
   payload: Uint8Array | null;
   attemptCount: number;
   nextAttemptAt: Date | null;
+  /** Set when the accepting process claims the first attempt for itself (the claim's lease). */
+  lockedUntil: Date | null;
   createdAt: Date;
 };
 
@@ -33,16 +38,21 @@ export type DuplicateKey = { emailCallbackId: string; messageId: string; recipie
 
 const utc = utcTimestampParameter;
 
-function toDuplicateLockKey({ emailCallbackId, messageId, recipient }: DuplicateKey): string {
-  return `hookmail:inbound-duplicate:${emailCallbackId}:${recipient}:${messageId}`;
+/**
+ * The advisory lock of one (callback, recipient, Message-ID): the first 8 bytes of a SHA-256 as a
+ * signed 64-bit number. A number can be written into SQL as it is, so the lock is taken in the
+ * same round trip as BEGIN.
+ */
+function toDuplicateLockKey({ emailCallbackId, messageId, recipient }: DuplicateKey): bigint {
+  return createHash("sha256").update(`hookmail:inbound-duplicate:${emailCallbackId}:${recipient}:${messageId}`).digest().readBigInt64BE(0);
 }
 
 const INSERT_PROCESSING = `
   INSERT INTO email_processing (
     id, "emailCallbackId", "fromAddress", subject, "messageId", recipient, tag, status, error,
-    "rawMessage", payload, "attemptCount", "nextAttemptAt", "createdAt", "updatedAt"
+    "rawMessage", payload, "attemptCount", "nextAttemptAt", "lockedUntil", "createdAt", "updatedAt"
   )
-  SELECT $1, $2, $3, $4, $5::text, $6, $7, $8, $9, $10::bytea, $11::bytea, $12, ${utc(13)}, ${utc(14)}, ${utc(14)}
+  SELECT $1, $2, $3, $4, $5::text, $6, $7, $8, $9, $10::bytea, $11::bytea, $12, ${utc(13)}, ${utc(16)}, ${utc(14)}, ${utc(14)}
   WHERE $5::text IS NULL OR NOT EXISTS (
     SELECT 1 FROM email_processing
     WHERE "emailCallbackId" = $2 AND "messageId" = $5::text AND recipient = $6 AND "createdAt" > ${utc(15)}
@@ -55,7 +65,7 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
     findLiveCallbacks: async (addresses: { domain: string; username: string }[]): Promise<InboundCallback[]> => {
       if (addresses.length === 0) return [];
       const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(
-        `SELECT id, domain, username, "isEnabled", "allowedOrigins" FROM email_callback
+        `SELECT id, domain, username, "isEnabled", "allowedOrigins", "webhookUrl", "webhookSecret" FROM email_callback
          WHERE "deletedAt" IS NULL AND (domain, username) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
         [addresses.map(({ domain }) => domain), addresses.map(({ username }) => username)],
       );
@@ -83,11 +93,9 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
         .filter((row): row is NewProcessing & { messageId: string } => row.messageId !== null)
         .map(toDuplicateLockKey)
         // Locks are taken in one order (sorted keys), so two transactions cannot deadlock.
-        .sort();
+        .sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+      const opening = lockKeys.map((key) => `SELECT pg_advisory_xact_lock(${key.toString()});`).join(" ");
       return executor.transaction(async (transaction) => {
-        if (lockKeys.length > 0) {
-          await transaction.query(`SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest($1::text[]) AS key`, [lockKeys]);
-        }
         const written: string[] = [];
         for (const row of rows) {
           const inserted = await transaction.query<{ id: string }>(INSERT_PROCESSING, [
@@ -106,11 +114,12 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
             row.nextAttemptAt?.toISOString() ?? null,
             row.createdAt.toISOString(),
             duplicatesSince.toISOString(),
+            row.lockedUntil?.toISOString() ?? null,
           ]);
           if (inserted.length > 0) written.push(row.id);
         }
         return written;
-      });
+      }, { opening });
     },
   };
 }

@@ -6,6 +6,7 @@ import { createId } from "@/modules/shared/ids";
 import { DUPLICATE_WINDOW_MS, PROCESSING_ERROR, PROCESSING_STATUS } from "./inbound.constants";
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
+import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
 import { buildWebhookPayload, parseMail, serializeWebhookPayload, summarizeMail, type ParsedMail } from "./mail-payload";
 
 export type InboundEnvelope = { from: string | null; to: string[] };
@@ -16,7 +17,12 @@ export type AcceptedMessage = {
   processingIds: string[];
   /** The created processings that wait for delivery (status pending). */
   pendingIds: string[];
+  /** With `claimLeaseMs`: the pending processings, each claimed for the caller's first attempt. */
+  claims: ClaimedDelivery[];
 };
+
+/** A payload up to this size travels with its claim, so the first attempt need not read it back. */
+export const MAX_CLAIMED_PAYLOAD_BYTES = 1024 * 1024;
 
 type InboundRules = { emailDomains: string[] };
 
@@ -62,6 +68,8 @@ function decideStatus(callback: InboundCallback, sender: string | null): Pick<Ne
  * repository in the writing transaction); disabled →
  * not-processed / not-enabled; sender not allowed → not-processed / from-address-not-allowed;
  * else pending, with the webhook body built once and the raw message kept for delivery.
+ * With `claimLeaseMs`, each pending processing is written already claimed by the caller for that
+ * long, and comes back as a claim ready for its first attempt (no further read or claim needed).
  * Throws inbound.invalid_message when the message cannot be parsed.
  */
 export async function acceptMessage({
@@ -70,24 +78,29 @@ export async function acceptMessage({
   repository,
   rules,
   now = new Date(),
+  claimLeaseMs,
 }: {
   raw: Buffer;
   envelope: InboundEnvelope;
   repository: InboundRepository;
   rules: InboundRules;
   now?: Date;
+  claimLeaseMs?: number;
 }): Promise<AcceptedMessage> {
   const parsed: ParsedMail = await parseMail(raw);
   const routes = await routeRecipients({ to: envelope.to, repository, rules });
-  if (routes.length === 0) return { accepted: 0, processingIds: [], pendingIds: [] };
+  if (routes.length === 0) return { accepted: 0, processingIds: [], pendingIds: [], claims: [] };
+  const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
 
   const sender = normalizeSender(envelope.from);
   const summary = summarizeMail(parsed, sender);
   const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
   const rows: NewProcessing[] = [];
+  const callbacks = new Map<string, InboundCallback>();
 
   for (const { callback, recipients } of routes) {
     const [first] = recipients as [RoutedRecipient, ...RoutedRecipient[]];
+    callbacks.set(callback.id, callback);
     const id = createId("emailProcessing");
     const decision = decideStatus(callback, sender);
     const isPending = decision.status === PROCESSING_STATUS.PENDING;
@@ -115,16 +128,37 @@ export async function acceptMessage({
         : null,
       attemptCount: 0,
       nextAttemptAt: isPending ? now : null,
+      lockedUntil: isPending ? lockedUntil : null,
       createdAt: now,
     });
   }
 
   const processingIds = await repository.createProcessings(rows, { duplicatesSince });
   const written = new Set(processingIds);
+  const pending = rows.filter((row) => written.has(row.id) && row.status === PROCESSING_STATUS.PENDING);
   return {
     accepted: processingIds.length,
     processingIds,
-    pendingIds: rows.filter((row) => written.has(row.id) && row.status === PROCESSING_STATUS.PENDING).map((row) => row.id),
+    pendingIds: pending.map((row) => row.id),
+    claims: lockedUntil ? pending.map((row) => toClaim(row, lockedUntil, callbacks.get(row.emailCallbackId)!)) : [],
+  };
+}
+
+function toClaim(row: NewProcessing, lockedUntil: Date, callback: InboundCallback): ClaimedDelivery {
+  const claim = { id: row.id, lockedUntil };
+  if (!row.payload || row.payload.byteLength > MAX_CLAIMED_PAYLOAD_BYTES) return claim;
+  return {
+    ...claim,
+    target: {
+      id: row.id,
+      status: row.status,
+      attemptCount: 0,
+      payload: row.payload,
+      webhookUrl: callback.webhookUrl,
+      webhookSecret: callback.webhookSecret,
+      isCallbackEnabled: callback.isEnabled,
+      isCallbackDeleted: false,
+    },
   };
 }
 

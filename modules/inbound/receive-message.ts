@@ -1,6 +1,8 @@
 // The entry of every inbound route (SMTP, /api/inbound/*): record the message with the process's
 // database, then hand the pending deliveries to this process's dispatcher for their first attempt
-// (after the accepting transaction has committed; the sender does not wait for it).
+// (after the accepting transaction has committed; the sender does not wait for it). When the
+// dispatcher takes claims, the rows are written claimed by it, so the first attempt starts at once
+// without another read or claim.
 import { getConfig } from "@/modules/config/config";
 import { getDatabase } from "@/modules/db/db";
 import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
@@ -9,8 +11,11 @@ import { acceptMessage, isAcceptableRecipient, type InboundEnvelope } from "./in
 
 export async function receiveMessage({ raw, envelope }: { raw: Buffer; envelope: InboundEnvelope }) {
   const repository = createInboundRepository(await getDatabase());
-  const result = await acceptMessage({ raw, envelope, repository, rules: getConfig() });
-  if (result.pendingIds.length > 0) getDeliveryDispatcher().deliverSoon(result.pendingIds);
+  const dispatcher = getDeliveryDispatcher();
+  const claimLeaseMs = dispatcher.getClaimLeaseMs() ?? undefined;
+  const result = await acceptMessage({ raw, envelope, repository, rules: getConfig(), claimLeaseMs });
+  if (result.claims.length > 0) dispatcher.deliverClaimed(result.claims);
+  else if (result.pendingIds.length > 0) dispatcher.deliverSoon(result.pendingIds);
   return result;
 }
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   dispatched.length = 0;
-  setDeliveryDispatcher({ deliverSoon: (ids) => dispatched.push(...ids) });
+  setDeliveryDispatcher({ deliverSoon: (ids) => dispatched.push(...ids), getClaimLeaseMs: () => null, deliverClaimed: () => undefined });
 });
 afterEach(() => setDeliveryDispatcher(undefined));
 afterAll(() => app.close());
