@@ -407,6 +407,51 @@ describe("claiming", () => {
     expect(await findAttempts(id)).toHaveLength(1);
   });
 
+  it("writes outcomes recorded at the same time together, each applied only where its claim still holds", async () => {
+    let statements = 0;
+    const counting = {
+      ...database.executor,
+      query: <T,>(sql: string, params?: unknown[]) => {
+        statements += 1;
+        return database.executor.query<T>(sql, params);
+      },
+    };
+    const repository = createDeliveryRepository({ executor: counting });
+    const seeded = await Promise.all(Array.from({ length: 6 }, () => seedProcessing()));
+    const claims = await repository.claimDueDeliveries({ limit: 6, leaseMs: 60 * SECOND, now: current });
+    expect(claims).toHaveLength(6);
+    const claimOf = (id: string) => claims.find((claim) => claim.id === id)!;
+    const [success, retry, failed, disabled, lost, alsoSuccess] = seeded.map(({ id }) => id) as [string, string, string, string, string, string];
+    const attempt = (statusCode: number | null) => ({ attemptedAt: current, statusCode, durationMs: 12.4, error: statusCode ? null : "timeout: 2000 ms", responseBody: "x" });
+    const nextAttemptAt = new Date(current.getTime() + 30 * SECOND);
+    statements = 0;
+    const results = await Promise.all([
+      repository.recordAttempt({ claim: claimOf(success), attempt: attempt(200), change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: current } }),
+      repository.recordAttempt({ claim: claimOf(retry), attempt: attempt(null), change: { status: "pending", nextAttemptAt, webhookResponseStatusCode: null } }),
+      repository.recordAttempt({ claim: claimOf(failed), attempt: attempt(410), change: { status: "error", error: "webhook-failed", webhookResponseStatusCode: 410 } }),
+      repository.recordAttempt({ claim: claimOf(disabled), attempt: null, change: { status: "not-processed", error: "not-enabled" } }),
+      repository.recordAttempt({
+        claim: { id: lost, lockedUntil: new Date(claimOf(lost).lockedUntil.getTime() - 1) },
+        attempt: attempt(200),
+        change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: current },
+      }),
+      repository.recordAttempt({ claim: claimOf(alsoSuccess), attempt: attempt(204), change: { status: "success", webhookResponseStatusCode: 204, deliveredAt: current } }),
+    ]);
+    expect(results.map(({ isClaimHeld }) => isClaimHeld)).toEqual([true, true, true, true, false, true]);
+    // The first outcome goes alone; the five that arrived meanwhile share the next statement.
+    expect(statements).toBe(2);
+    expect(await findProcessing(success)).toMatchObject({ status: "success", error: null, webhookResponseStatusCode: 200, deliveredAt: current, attemptCount: 1, lockedUntil: null, nextAttemptAt: null });
+    expect(await findProcessing(retry)).toMatchObject({ status: "pending", webhookResponseStatusCode: null, nextAttemptAt, attemptCount: 1, lockedUntil: null, deliveredAt: null });
+    expect(await findProcessing(failed)).toMatchObject({ status: "error", error: "webhook-failed", webhookResponseStatusCode: 410, attemptCount: 1, nextAttemptAt: null });
+    expect(await findProcessing(disabled)).toMatchObject({ status: "not-processed", error: "not-enabled", attemptCount: 0, nextAttemptAt: null });
+    expect(await findProcessing(lost)).toMatchObject({ status: "pending", attemptCount: 0, lockedUntil: claimOf(lost).lockedUntil });
+    expect(await findProcessing(alsoSuccess)).toMatchObject({ status: "success", webhookResponseStatusCode: 204 });
+    // Every attempt made has its row, the fenced-off one included; the decision without an attempt has none.
+    expect(await findAttempts(disabled)).toEqual([]);
+    for (const id of [success, retry, failed, lost, alsoSuccess]) expect(await findAttempts(id)).toHaveLength(1);
+    expect((await findAttempts(retry))[0]).toMatchObject({ statusCode: null, durationMs: 12, error: "timeout: 2000 ms", responseBody: "x", attemptedAt: current });
+  });
+
   it("counts a pending processing without nextAttemptAt as due, first", async () => {
     const { id: due } = await seedProcessing();
     const { id: undated } = await seedProcessing();

@@ -5,7 +5,7 @@
 // statement). A claim's `lockedUntil` doubles as its fencing token: a worker whose lease was taken
 // over can no longer change the processing.
 import type { Database } from "@/modules/db/db";
-import { utcTimestampParameter } from "@/modules/db/sql-executor";
+import { utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 import { createId } from "@/modules/shared/ids";
 import { FINAL_PROCESSING_STATUSES } from "./delivery.constants";
 
@@ -34,6 +34,8 @@ export type DeliveryAttemptRecord = {
   error: string | null;
   responseBody: string | null;
 };
+
+export type AttemptOutcome = { claim: ClaimedDelivery; attempt: DeliveryAttemptRecord | null; change: ProcessingChange };
 
 /** The processing's state after an attempt (or after deciding none can be made). */
 export type ProcessingChange =
@@ -124,46 +126,15 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
     },
 
     /**
-     * In one statement: the attempt's row (when an attempt was made) and the processing's new state,
-     * the latter only while the claim is still this worker's. Answers whether it was.
+     * The attempt's row (when an attempt was made) and the processing's new state, the latter only
+     * while the claim is still this worker's; answers whether it was. Records that arrive while one
+     * is being written go together in the next statement (group commit): one round trip and one
+     * commit for all of them.
      */
-    async recordAttempt({
-      claim,
-      attempt,
-      change,
-    }: {
-      claim: ClaimedDelivery;
-      attempt: DeliveryAttemptRecord | null;
-      change: ProcessingChange;
-    }): Promise<{ isClaimHeld: boolean }> {
-      const parameters: unknown[] = [claim.id, claim.lockedUntil.toISOString(), new Date().toISOString()];
-      const parameter = (value: unknown) => {
-        parameters.push(value);
-        return `$${parameters.length}`;
-      };
-      const assignments = Object.entries(toProcessingColumns(change)).map(([column, value]) =>
-        value instanceof Date ? `"${column}" = ${utc(parameters.push(value.toISOString()))}` : `"${column}" = ${parameter(value)}`,
-      );
-      if (attempt) assignments.push(`"attemptCount" = "attemptCount" + 1`);
-      const insertAttempt = attempt
-        ? `, attempt AS (
-             INSERT INTO delivery_attempt (id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
-             VALUES (${parameter(createId("deliveryAttempt"))}, $1, ${utc(parameters.push(attempt.attemptedAt.toISOString()))},
-                     ${parameter(attempt.statusCode)}::integer, ${parameter(Math.round(attempt.durationMs))}::integer,
-                     ${parameter(attempt.error)}::text, ${parameter(attempt.responseBody)}::text)
-           )`
-        : "";
-      const rows = await executor.query<{ updated: number }>(
-        `WITH updated AS (
-           UPDATE email_processing SET ${assignments.join(", ")}, "lockedUntil" = NULL, "updatedAt" = ${utc(3)}
-           WHERE id = $1 AND status = 'pending' AND "lockedUntil" = ${utc(2)}
-           RETURNING id
-         )${insertAttempt}
-         SELECT count(*)::integer AS updated FROM updated`,
-        parameters,
-      );
-      return { isClaimHeld: rows[0]?.updated === 1 };
-    },
+    recordAttempt: createBatchedWriter<AttemptOutcome, { isClaimHeld: boolean }>(async (outcomes) => {
+      const held = await writeAttemptOutcomes(executor, outcomes);
+      return outcomes.map(({ claim }) => ({ isClaimHeld: held.has(claim.id) }));
+    }),
 
     /** Drops the raw message and payload of up to `batchSize` final processings last changed before `changedBefore`. */
     async clearMessageContent({ changedBefore, batchSize }: { changedBefore: Date; batchSize: number }): Promise<number> {
@@ -186,6 +157,94 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 
+/** Outcomes written per statement at most. */
+const MAX_OUTCOMES_PER_WRITE = 200;
+
+/**
+ * Calls `write` with every item that arrived since the last call began, one call at a time: under
+ * load the items of many callers share a statement, alone an item is written at once.
+ */
+function createBatchedWriter<Item, Result>(write: (items: Item[]) => Promise<Result[]>): (item: Item) => Promise<Result> {
+  let queue: { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = [];
+  let isWriting = false;
+  const drain = async () => {
+    isWriting = true;
+    while (queue.length > 0) {
+      const batch = queue.slice(0, MAX_OUTCOMES_PER_WRITE);
+      queue = queue.slice(batch.length);
+      try {
+        const results = await write(batch.map(({ item }) => item));
+        batch.forEach(({ resolve }, index) => resolve(results[index]!));
+      } catch (error) {
+        for (const { reject } of batch) reject(error);
+      }
+    }
+    isWriting = false;
+  };
+  return (item) =>
+    new Promise<Result>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!isWriting) void drain();
+    });
+}
+
+/**
+ * One statement for many outcomes: each processing's new state where its claim still holds, and
+ * every attempt's row. Answers the ids whose claim held. Columns an outcome does not set keep their value.
+ */
+async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutcome[]): Promise<Set<string>> {
+  const columns = outcomes.map(({ change }) => toProcessingColumns(change));
+  const iso = (value: Date | string | number | null | undefined) => (value instanceof Date ? value.toISOString() : null);
+  const attempts = outcomes.filter((outcome): outcome is AttemptOutcome & { attempt: DeliveryAttemptRecord } => outcome.attempt !== null);
+  const rows = await executor.query<{ id: string }>(
+    `WITH outcome AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::integer[], $7::boolean[],
+                            $8::text[], $9::text[], $10::boolean[])
+         AS o(id, "lockedUntil", status, error, "setsError", "statusCode", "setsStatusCode", "deliveredAt", "nextAttemptAt", attempted)
+     ), updated AS (
+       UPDATE email_processing p SET
+         status = o.status,
+         error = CASE WHEN o."setsError" THEN o.error ELSE p.error END,
+         "webhookResponseStatusCode" = CASE WHEN o."setsStatusCode" THEN o."statusCode" ELSE p."webhookResponseStatusCode" END,
+         "deliveredAt" = COALESCE(o."deliveredAt"::timestamptz AT TIME ZONE 'UTC', p."deliveredAt"),
+         "nextAttemptAt" = o."nextAttemptAt"::timestamptz AT TIME ZONE 'UTC',
+         "lockedUntil" = NULL,
+         "attemptCount" = p."attemptCount" + CASE WHEN o.attempted THEN 1 ELSE 0 END,
+         "updatedAt" = ${utc(11)}
+       FROM outcome o
+       WHERE p.id = o.id AND p.status = 'pending' AND p."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
+       RETURNING p.id
+     ), attempt AS (
+       INSERT INTO delivery_attempt (id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+       SELECT a.id, a."emailProcessingId", a."attemptedAt"::timestamptz AT TIME ZONE 'UTC', a."statusCode", a."durationMs", a.error, a."responseBody"
+       FROM unnest($12::text[], $13::text[], $14::text[], $15::integer[], $16::integer[], $17::text[], $18::text[])
+         AS a(id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+     )
+     SELECT id FROM updated`,
+    [
+      outcomes.map(({ claim }) => claim.id),
+      outcomes.map(({ claim }) => claim.lockedUntil.toISOString()),
+      columns.map((column) => column.status),
+      columns.map((column) => column.error ?? null),
+      columns.map((column) => "error" in column),
+      columns.map((column) => column.webhookResponseStatusCode ?? null),
+      columns.map((column) => "webhookResponseStatusCode" in column),
+      columns.map((column) => iso(column.deliveredAt)),
+      columns.map((column) => iso(column.nextAttemptAt)),
+      outcomes.map(({ attempt }) => attempt !== null),
+      new Date().toISOString(),
+      attempts.map(() => createId("deliveryAttempt")),
+      attempts.map(({ claim }) => claim.id),
+      attempts.map(({ attempt }) => attempt.attemptedAt.toISOString()),
+      attempts.map(({ attempt }) => attempt.statusCode),
+      attempts.map(({ attempt }) => Math.round(attempt.durationMs)),
+      attempts.map(({ attempt }) => attempt.error),
+      attempts.map(({ attempt }) => attempt.responseBody),
+    ],
+  );
+  return new Set(rows.map(({ id }) => id));
+}
+
 type TargetRow = {
   id: string;
   status: string;
@@ -204,8 +263,16 @@ function toDeliveryTarget({ isEnabled, isDeleted, ...row }: TargetRow): Delivery
   return { ...row, isCallbackEnabled: isEnabled, isCallbackDeleted: isDeleted };
 }
 
+type ProcessingColumns = {
+  status: string;
+  error?: string | null;
+  webhookResponseStatusCode?: number | null;
+  deliveredAt?: Date;
+  nextAttemptAt: Date | null;
+};
+
 /** The columns an outcome sets; the others keep their value. */
-function toProcessingColumns(change: ProcessingChange): Record<string, string | number | Date | null> {
+function toProcessingColumns(change: ProcessingChange): ProcessingColumns {
   switch (change.status) {
     case "success":
       return {
