@@ -32,6 +32,9 @@ export const PROCESSING_ERROR = {
 export const WEBHOOK_EVENT_TYPE = "email.received";
 
 /** mailparser's options: keep bodies and attachments as sent, convert nothing. */
+/** MIME parts a message may have; one with more is refused as unparseable. */
+export const MAX_MIME_PARTS = 20_000;
+
 export const MAIL_PARSER_OPTIONS = {
   // cid: links stay cid: links; images are not inlined into the HTML as data: URLs
   skipImageLinks: true,
@@ -43,4 +46,7 @@ export const MAIL_PARSER_OPTIONS = {
   // the payload has no textAsHtml: skip building it and linkifying the text
   skipTextToHtml: true,
   skipTextLinks: true,
+  // MIME parts per message (the parser's default, 1,000, refuses real mail with many attachments);
+  // MAX_MESSAGE_BYTES bounds the work anyway
+  maxChildNodes: MAX_MIME_PARTS,
 } as const;

@@ -15,23 +15,27 @@ const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
 
 /**
  * The header fields of a raw message or of a header block, unfolded, values trimmed; null when
- * the text does not start with a header block (a leading mbox "From " line is skipped).
+ * the text does not start with a header field (a leading mbox "From " line is skipped). Later
+ * lines that are neither a field nor a continuation (real mail has them: obsolete syntax, a broken
+ * fold, a stray word) are passed over, as mail servers and the pipeline's parser do.
  */
 export function readHeaderFields(raw: Buffer | string): HeaderField[] | null {
   const text = typeof raw === "string" ? raw : readHeaderBlock(raw);
   const lines = text.replace(/^From [^\n]*\n/, "").split(/\r?\n/);
   const fields: HeaderField[] = [];
+  let isAfterField = false;
   for (const line of lines) {
     if (line === "") break;
     const last = fields.at(-1);
-    if (/^[ \t]/.test(line) && last) {
-      last.value = `${last.value} ${line.trim()}`.trim();
+    if (/^[ \t]/.test(line)) {
+      if (last && isAfterField) last.value = `${last.value} ${line.trim()}`.trim();
       continue;
     }
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon).trimEnd() : "";
-    if (!FIELD_NAME.test(name)) return null;
-    fields.push({ name, value: line.slice(colon + 1).trim() });
+    isAfterField = FIELD_NAME.test(name);
+    if (isAfterField) fields.push({ name, value: line.slice(colon + 1).trim() });
+    else if (fields.length === 0) return null;
   }
   return fields.length > 0 ? fields : null;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import {
@@ -92,6 +94,24 @@ describe("POST /api/inbound/raw", () => {
       await expectAppError(result, "inbound.invalid_message", 400);
       expect(received).toHaveLength(0);
     }
+  });
+
+  it("accepts real mail whose header block has lines that are not fields (obsolete syntax, a broken fold, a stray word)", async () => {
+    const corpus = path.resolve(import.meta.dirname, "../../../tests/fixtures/mail-corpus");
+    for (const name of ["rfc2822/example13.eml", "error_emails/multiple_references_with_one_invalid.eml", "plain_emails/raw_email_incorrect_header.eml"]) {
+      const raw = readFileSync(path.join(corpus, name));
+      const request = createInboundRequest("raw", { body: raw, headers: { ...bearer, "x-envelope-to": "alice@hookmail.test" } });
+      const { result, received } = runInbound("raw", request);
+      expect(await result, name).toEqual({ accepted: 1 });
+      expect(received[0]?.raw.equals(raw), name).toBe(true);
+    }
+  });
+
+  it("still refuses a body whose first line is not a header field", async () => {
+    const body = "Dear Alice,\r\nFrom: bob@sender.example\r\nTo: alice@hookmail.test\r\n\r\nbody\r\n";
+    const { result, received } = runInbound("raw", createInboundRequest("raw", { body, headers: bearer }));
+    await expectAppError(result, "inbound.invalid_message", 400);
+    expect(received).toHaveLength(0);
   });
 
   it("answers 413 over MAX_MESSAGE_BYTES, having read no more than the limit and a chunk", async () => {
