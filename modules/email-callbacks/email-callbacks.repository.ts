@@ -1,6 +1,5 @@
 // Prisma access to email callbacks and their inbox. No rules here; ownership is part of every query.
 import type { PrismaClient } from "@/modules/db/generated/client";
-import { PROCESSING_FIELDS } from "@/modules/processings/processings.repository";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
 
 const CALLBACK_FIELDS = {
@@ -74,17 +73,6 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
     softDeleteEmailCallback: async (id: string) => {
       await prisma.emailCallback.update({ where: { id }, data: { deletedAt: new Date(), isEnabled: false } });
     },
-
-    listProcessings: (emailCallbackId: string, { skip, take }: { skip: number; take: number }) =>
-      prisma.emailProcessing.findMany({
-        where: { emailCallbackId },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        skip,
-        take,
-        select: PROCESSING_FIELDS,
-      }),
-
-    countProcessings: (emailCallbackId: string) => prisma.emailProcessing.count({ where: { emailCallbackId } }),
   };
 }
 

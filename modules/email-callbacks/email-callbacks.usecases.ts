@@ -148,24 +148,3 @@ export async function deleteEmailCallback({
   await getEmailCallbackOrThrow({ id, userId, repository });
   await repository.softDeleteEmailCallback(id);
 }
-
-export async function listEmailProcessings({
-  emailCallbackId,
-  userId,
-  pageIndex,
-  pageSize,
-  repository,
-}: {
-  emailCallbackId: string;
-  userId: string;
-  pageIndex: number;
-  pageSize: number;
-  repository: EmailCallbacksRepository;
-}) {
-  await getEmailCallbackOrThrow({ id: emailCallbackId, userId, repository });
-  const [emailProcessings, emailProcessingsCount] = await Promise.all([
-    repository.listProcessings(emailCallbackId, { skip: pageIndex * pageSize, take: pageSize }),
-    repository.countProcessings(emailCallbackId),
-  ]);
-  return { emailProcessings, emailProcessingsCount, pageIndex, pageSize };
-}

@@ -1,5 +1,6 @@
-// Prisma access to one inbox row and its delivery attempts. No rules here; ownership is part of
-// every query (a callback is looked up by its id and owner, a processing within its callback).
+// Prisma access to the inbox (its rows page by page, and its counts per hour), one inbox row and its
+// delivery attempts. No rules here; ownership is part of every query (a callback is looked up by its
+// id and owner, a processing within its callback).
 import type { PrismaClient } from "@/modules/db/generated/client";
 import type { StoredDeliveryAttempt, ProcessingRecord } from "./processings.models";
 
@@ -25,6 +26,12 @@ const ATTEMPT_FIELDS = {
 
 export type OwnedEmailCallback = { id: string; domain: string; username: string };
 
+export type InboxPosition = {
+  total: number;
+  foldableRows: number;
+  page: { createdBefore: Date; skip: number } | null;
+};
+
 export function createProcessingsRepository(prisma: PrismaClient) {
   return {
     /** The caller's live (not deleted) callback, or null. */
@@ -33,6 +40,77 @@ export function createProcessingsRepository(prisma: PrismaClient) {
         where: { id, userId, deletedAt: null },
         select: { id: true, domain: true, username: true },
       }),
+
+    /**
+     * The callback's total and where the row at `offset` (newest first) is, from the counts the
+     * database keeps per hour (email_processing_count), in one statement over a few thousand count
+     * rows at most, however big the inbox: the row is among those created before the end of its hour,
+     * after `skip` of them. `page` is null past the last row. `foldableRows`: count rows beyond one
+     * per hour.
+     */
+    findInboxPosition: async ({ emailCallbackId, offset }: { emailCallbackId: string; offset: number }): Promise<InboxPosition> => {
+      const [position] = await prisma.$queryRaw<
+        { total: number; foldableRows: number; createdBefore: Date | null; skip: number | null }[]
+      >`
+        WITH hours AS (
+          SELECT hour, sum(delta)::int AS count, count(*)::int AS rows
+          FROM email_processing_count WHERE "emailCallbackId" = ${emailCallbackId} GROUP BY hour
+        ), running AS (
+          SELECT hour, count, sum(count) OVER (ORDER BY hour DESC) - count AS newer FROM hours
+        ), found AS (
+          SELECT hour + interval '1 hour' AS "createdBefore", ${offset}::int - newer AS skip
+          FROM running WHERE newer + count > ${offset}::int ORDER BY hour DESC LIMIT 1
+        )
+        SELECT totals.total, totals."foldableRows", found."createdBefore", found.skip::int AS skip
+        FROM (SELECT coalesce(sum(count), 0)::int AS total, (coalesce(sum(rows), 0) - count(*))::int AS "foldableRows" FROM hours) totals
+        LEFT JOIN found ON true`;
+      const { total, foldableRows, createdBefore, skip } = position!;
+      return { total, foldableRows, page: createdBefore && skip !== null ? { createdBefore, skip } : null };
+    },
+
+    /** Newest first, from the processings created before `createdBefore`. */
+    listProcessings: ({
+      emailCallbackId,
+      createdBefore,
+      skip,
+      take,
+    }: {
+      emailCallbackId: string;
+      createdBefore: Date;
+      skip: number;
+      take: number;
+    }): Promise<ProcessingRecord[]> =>
+      prisma.emailProcessing.findMany({
+        where: { emailCallbackId, createdAt: { lt: createdBefore } },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        skip,
+        take,
+        select: PROCESSING_FIELDS,
+      }),
+
+    /**
+     * Folds the callback's count rows into one per hour (an hour that nets to zero goes); only hours
+     * holding more than one row are rewritten. Rows another call is folding at the same time are left
+     * to it, so this never waits.
+     */
+    foldProcessingCounts: async (emailCallbackId: string): Promise<void> => {
+      await prisma.$executeRaw`
+        WITH folded AS (
+          DELETE FROM email_processing_count
+          WHERE id IN (
+            SELECT id FROM email_processing_count
+            WHERE "emailCallbackId" = ${emailCallbackId}
+              AND hour IN (
+                SELECT hour FROM email_processing_count WHERE "emailCallbackId" = ${emailCallbackId}
+                GROUP BY hour HAVING count(*) > 1
+              )
+            FOR UPDATE SKIP LOCKED
+          )
+          RETURNING hour, delta
+        )
+        INSERT INTO email_processing_count ("emailCallbackId", hour, delta)
+        SELECT ${emailCallbackId}, hour, sum(delta) FROM folded GROUP BY hour HAVING sum(delta) <> 0`;
+    },
 
     findProcessing: ({ id, emailCallbackId }: { id: string; emailCallbackId: string }): Promise<ProcessingRecord | null> =>
       prisma.emailProcessing.findFirst({ where: { id, emailCallbackId }, select: PROCESSING_FIELDS }),

@@ -1,5 +1,6 @@
-// The rules of one inbox row: its delivery attempts, redelivering it, and the test mail that lands
-// in the inbox. Repositories, the delivery dispatcher and the inbound pipeline come in as arguments.
+// The rules of the inbox: its pages, one row's delivery attempts, redelivering a row, and the test
+// mail that lands in it. Repositories, the delivery dispatcher and the inbound pipeline come in as
+// arguments.
 import type { DeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
@@ -23,6 +24,41 @@ async function getEmailCallbackOrThrow({
   const emailCallback = await repository.findEmailCallback(emailCallbackId, userId);
   if (!emailCallback) throw createEmailCallbackNotFoundError();
   return emailCallback;
+}
+
+/**
+ * Count rows beyond one per hour after which a page read folds the callback's counts: each mail adds
+ * a row and every read sums them, so they are folded before they cost more than a few hundred rows.
+ */
+export const PROCESSING_COUNT_FOLD_THRESHOLD = 200;
+
+/**
+ * One page of the caller's live callback's inbox, newest first (email_callback.not_found otherwise),
+ * with the callback's total. `pageIndex` is zero-based; a page past the end is empty.
+ */
+export async function listEmailProcessings({
+  emailCallbackId,
+  userId,
+  pageIndex,
+  pageSize,
+  repository,
+}: {
+  emailCallbackId: string;
+  userId: string;
+  pageIndex: number;
+  pageSize: number;
+  repository: ProcessingsRepository;
+}): Promise<{ emailProcessings: ProcessingRecord[]; emailProcessingsCount: number; pageIndex: number; pageSize: number }> {
+  // The position is read alongside the ownership check; nothing is returned unless the check passes.
+  const [, position] = await Promise.all([
+    getEmailCallbackOrThrow({ emailCallbackId, userId, repository }),
+    repository.findInboxPosition({ emailCallbackId, offset: pageIndex * pageSize }),
+  ]);
+  const emailProcessings = position.page
+    ? await repository.listProcessings({ emailCallbackId, ...position.page, take: pageSize })
+    : [];
+  if (position.foldableRows > PROCESSING_COUNT_FOLD_THRESHOLD) await repository.foldProcessingCounts(emailCallbackId);
+  return { emailProcessings, emailProcessingsCount: position.total, pageIndex, pageSize };
 }
 
 /** The processing of the caller's live callback: email_callback.not_found or email_processing.not_found otherwise. */

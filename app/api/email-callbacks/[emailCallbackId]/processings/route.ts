@@ -1,14 +1,14 @@
-import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
 import { listProcessingsQuerySchema } from "@/modules/email-callbacks/email-callbacks.schemas";
-import { listEmailProcessings } from "@/modules/email-callbacks/email-callbacks.usecases";
+import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
 import { formatProcessingForApi } from "@/modules/processings/processings.models";
+import { listEmailProcessings } from "@/modules/processings/processings.usecases";
 import { parseSearchParams, withCaller } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withCaller<{ emailCallbackId: string }>(async ({ request, caller, params }) => {
   const { pageIndex, pageSize } = parseSearchParams(request, listProcessingsQuerySchema);
-  const { repository } = await getEmailCallbackDependencies();
+  const repository = await getProcessingsRepository();
   const page = await listEmailProcessings({ emailCallbackId: params.emailCallbackId, userId: caller.userId, pageIndex, pageSize, repository });
   return Response.json({ ...page, emailProcessings: page.emailProcessings.map(formatProcessingForApi) });
 });
