@@ -1,33 +1,140 @@
 "use client";
+// Radix's dialog code (focus trap, scroll lock, dismissal) is loaded when a dialog is first opened,
+// not with the page: a closed dialog renders nothing, so it has nothing to render until then. A
+// dialog opened by its `open` prop appears once the code has loaded; a <DialogTrigger> pressed
+// before then is pressed again on Radix's trigger once it has.
 
 import * as React from "react";
-import { Dialog as DialogPrimitive } from "radix-ui";
+import { Slot, type Dialog as DialogPrimitiveTypes } from "radix-ui";
 import { XIcon } from "lucide-react";
 
+import {
+  composeEventHandlers,
+  composeRefs,
+  createLazyModule,
+  preloadLazyModule,
+  useLazyModule,
+} from "@/components/ui/lazy-primitive";
 import { cn } from "@/modules/shared/cn";
 
-function Dialog({ ...props }: React.ComponentProps<typeof DialogPrimitive.Root>) {
-  return <DialogPrimitive.Root data-slot="dialog" {...props} />;
+type DialogPrimitive = typeof DialogPrimitiveTypes;
+
+const dialogModule = createLazyModule(() => import("./dialog-primitive").then((module) => module.DialogPrimitive));
+
+type DialogLoader = {
+  /** The loaded Radix dialog, or null while the dialog has never been opened. */
+  Primitive: DialogPrimitive | null;
+  /** The trigger was pressed before Radix had loaded: load it, then press Radix's trigger. */
+  wakeByTrigger: () => void;
+  takePendingPress: () => boolean;
+  triggerRef: React.RefObject<HTMLElement | null>;
+};
+
+const DialogLoaderContext = React.createContext<DialogLoader | null>(null);
+
+function useDialogLoader(part: string): DialogLoader {
+  const loader = React.useContext(DialogLoaderContext);
+  if (!loader) throw new Error(`<${part}> must be used within <Dialog>`);
+  return loader;
 }
 
-function DialogTrigger({ ...props }: React.ComponentProps<typeof DialogPrimitive.Trigger>) {
-  return <DialogPrimitive.Trigger data-slot="dialog-trigger" {...props} />;
+/** Radix's dialog, for the parts that only render inside an open dialog. */
+function useDialogPrimitive(part: string): DialogPrimitive {
+  const { Primitive } = useDialogLoader(part);
+  if (!Primitive) throw new Error(`<${part}> must be used within <DialogContent>`);
+  return Primitive;
 }
 
-function DialogPortal({ ...props }: React.ComponentProps<typeof DialogPrimitive.Portal>) {
-  return <DialogPrimitive.Portal data-slot="dialog-portal" {...props} />;
+function Dialog({ ...props }: React.ComponentProps<DialogPrimitive["Root"]>) {
+  const [isTriggered, setIsTriggered] = React.useState(false);
+  const Primitive = useLazyModule(dialogModule, isTriggered || props.open === true || props.defaultOpen === true);
+  const triggerRef = React.useRef<HTMLElement | null>(null);
+  const pendingPressRef = React.useRef(false);
+  const loader = React.useMemo<DialogLoader>(
+    () => ({
+      Primitive,
+      wakeByTrigger() {
+        pendingPressRef.current = true;
+        setIsTriggered(true);
+      },
+      takePendingPress() {
+        const isPending = pendingPressRef.current;
+        pendingPressRef.current = false;
+        return isPending;
+      },
+      triggerRef,
+    }),
+    [Primitive],
+  );
+  return (
+    <DialogLoaderContext.Provider value={loader}>
+      {Primitive ? <Primitive.Root data-slot="dialog" {...props} /> : props.children}
+    </DialogLoaderContext.Provider>
+  );
 }
 
-function DialogClose({ ...props }: React.ComponentProps<typeof DialogPrimitive.Close>) {
-  return <DialogPrimitive.Close data-slot="dialog-close" {...props} />;
+function DialogTrigger({ ...props }: React.ComponentProps<DialogPrimitive["Trigger"]>) {
+  const { Primitive } = useDialogLoader("DialogTrigger");
+  return Primitive ? <LoadedDialogTrigger {...props} /> : <DormantDialogTrigger {...props} />;
+}
+
+/** The trigger before Radix has loaded: a closed Radix trigger's markup; hover or focus loads Radix. */
+function DormantDialogTrigger({
+  asChild,
+  ref,
+  onPointerEnter,
+  onFocus,
+  onClick,
+  ...props
+}: React.ComponentProps<DialogPrimitive["Trigger"]>) {
+  const loader = useDialogLoader("DialogTrigger");
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      data-slot="dialog-trigger"
+      type="button"
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      data-state="closed"
+      {...props}
+      ref={composeRefs(ref, loader.triggerRef)}
+      onPointerEnter={composeEventHandlers(onPointerEnter, () => preloadLazyModule(dialogModule))}
+      onFocus={composeEventHandlers(onFocus, () => preloadLazyModule(dialogModule))}
+      onClick={composeEventHandlers(onClick, () => loader.wakeByTrigger())}
+    />
+  );
+}
+
+/** Radix's trigger; on its first mount it presses itself if the dormant one had been pressed. */
+function LoadedDialogTrigger({ ref, ...props }: React.ComponentProps<DialogPrimitive["Trigger"]>) {
+  const loader = useDialogLoader("DialogTrigger");
+  const Primitive = useDialogPrimitive("DialogTrigger");
+  React.useEffect(() => {
+    if (!loader.takePendingPress()) return;
+    loader.triggerRef.current?.focus();
+    loader.triggerRef.current?.click();
+  }, [loader]);
+  return <Primitive.Trigger data-slot="dialog-trigger" {...props} ref={composeRefs(ref, loader.triggerRef)} />;
+}
+
+function DialogPortal({ ...props }: React.ComponentProps<DialogPrimitive["Portal"]>) {
+  const { Primitive } = useDialogLoader("DialogPortal");
+  return Primitive ? <Primitive.Portal data-slot="dialog-portal" {...props} /> : null;
+}
+
+function DialogClose({ ...props }: React.ComponentProps<DialogPrimitive["Close"]>) {
+  const Primitive = useDialogPrimitive("DialogClose");
+  return <Primitive.Close data-slot="dialog-close" {...props} />;
 }
 
 function DialogOverlay({
   className,
   ...props
-}: React.ComponentProps<typeof DialogPrimitive.Overlay>) {
+}: React.ComponentProps<DialogPrimitive["Overlay"]>) {
+  const { Primitive } = useDialogLoader("DialogOverlay");
+  if (!Primitive) return null;
   return (
-    <DialogPrimitive.Overlay
+    <Primitive.Overlay
       data-slot="dialog-overlay"
       className={cn(
         "fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=open]:animate-in data-[state=open]:fade-in-0",
@@ -44,15 +151,18 @@ function DialogContent({
   showCloseButton = true,
   closeLabel = "Close",
   ...props
-}: React.ComponentProps<typeof DialogPrimitive.Content> & {
+}: React.ComponentProps<DialogPrimitive["Content"]> & {
   showCloseButton?: boolean;
   /** Screen-reader text of the close (X) button; pass a translated string. */
   closeLabel?: string;
 }) {
+  const { Primitive } = useDialogLoader("DialogContent");
+  // A dialog that has never been opened is closed, and Radix renders nothing for a closed dialog.
+  if (!Primitive) return null;
   return (
     <DialogPortal data-slot="dialog-portal">
       <DialogOverlay />
-      <DialogPrimitive.Content
+      <Primitive.Content
         data-slot="dialog-content"
         className={cn(
           "fixed top-[50%] left-[50%] z-50 grid w-full max-w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 rounded-lg border bg-background p-6 shadow-lg duration-200 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95 sm:max-w-lg",
@@ -62,15 +172,15 @@ function DialogContent({
       >
         {children}
         {showCloseButton && (
-          <DialogPrimitive.Close
+          <Primitive.Close
             data-slot="dialog-close"
             className="absolute top-4 right-4 rounded-xs opacity-70 ring-offset-background transition-opacity hover:opacity-100 focus:ring-2 focus:ring-ring focus:ring-offset-2 focus:outline-hidden disabled:pointer-events-none data-[state=open]:bg-accent data-[state=open]:text-muted-foreground [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4"
           >
             <XIcon aria-hidden="true" />
             <span className="sr-only">{closeLabel}</span>
-          </DialogPrimitive.Close>
+          </Primitive.Close>
         )}
-      </DialogPrimitive.Content>
+      </Primitive.Content>
     </DialogPortal>
   );
 }
@@ -95,9 +205,10 @@ function DialogFooter({ className, ...props }: React.ComponentProps<"div">) {
   );
 }
 
-function DialogTitle({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Title>) {
+function DialogTitle({ className, ...props }: React.ComponentProps<DialogPrimitive["Title"]>) {
+  const Primitive = useDialogPrimitive("DialogTitle");
   return (
-    <DialogPrimitive.Title
+    <Primitive.Title
       data-slot="dialog-title"
       className={cn("text-lg leading-none font-semibold", className)}
       {...props}
@@ -108,9 +219,10 @@ function DialogTitle({ className, ...props }: React.ComponentProps<typeof Dialog
 function DialogDescription({
   className,
   ...props
-}: React.ComponentProps<typeof DialogPrimitive.Description>) {
+}: React.ComponentProps<DialogPrimitive["Description"]>) {
+  const Primitive = useDialogPrimitive("DialogDescription");
   return (
-    <DialogPrimitive.Description
+    <Primitive.Description
       data-slot="dialog-description"
       className={cn("text-sm text-muted-foreground", className)}
       {...props}

@@ -1,35 +1,176 @@
 "use client";
+// Radix's menu code (positioning, roving focus, scroll lock: the largest part of a closed menu's
+// weight) is loaded when a menu is about to be used, not with the page: hovering or focusing the
+// trigger starts loading it; the first press (pointer, Enter, Space, ArrowDown) turns the menu into
+// Radix's and is replayed on Radix's trigger, so the menu opens as it would have. Until then the
+// trigger renders as Radix renders a closed one, and the rest of the menu renders nothing.
 
 import * as React from "react";
-import { DropdownMenu as DropdownMenuPrimitive } from "radix-ui";
+import { Slot, type DropdownMenu as DropdownMenuPrimitiveTypes } from "radix-ui";
 import { CheckIcon, ChevronRightIcon, CircleIcon } from "lucide-react";
 
+import {
+  composeEventHandlers,
+  composeRefs,
+  createLazyModule,
+  preloadLazyModule,
+  useLazyModule,
+} from "@/components/ui/lazy-primitive";
 import { cn } from "@/modules/shared/cn";
 
-function DropdownMenu({ ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Root>) {
-  return <DropdownMenuPrimitive.Root data-slot="dropdown-menu" {...props} />;
+type DropdownMenuPrimitive = typeof DropdownMenuPrimitiveTypes;
+
+const dropdownMenuModule = createLazyModule(() =>
+  import("./dropdown-menu-primitive").then((module) => module.DropdownMenuPrimitive),
+);
+
+/** A press on the trigger before Radix had loaded: replayed on Radix's trigger. */
+type PendingPress = { kind: "pointer" } | { kind: "key"; key: string };
+
+type DropdownMenuLoader = {
+  /** The loaded Radix menu, or null while the menu is dormant. */
+  Primitive: DropdownMenuPrimitive | null;
+  wake: (press?: PendingPress) => void;
+  /** Reads and clears what the dormant trigger left for Radix's: a press, whether it had focus. */
+  takeHandOver: () => { press: PendingPress | undefined; hadFocus: boolean };
+  triggerRef: React.RefObject<HTMLElement | null>;
+};
+
+const DropdownMenuLoaderContext = React.createContext<DropdownMenuLoader | null>(null);
+
+function useDropdownMenuLoader(part: string): DropdownMenuLoader {
+  const loader = React.useContext(DropdownMenuLoaderContext);
+  if (!loader) throw new Error(`<${part}> must be used within <DropdownMenu>`);
+  return loader;
+}
+
+/** Radix's menu, for the parts that only render inside an open menu (the content and below). */
+function useDropdownMenuPrimitive(part: string): DropdownMenuPrimitive {
+  const { Primitive } = useDropdownMenuLoader(part);
+  if (!Primitive) throw new Error(`<${part}> must be used within <DropdownMenuContent>`);
+  return Primitive;
+}
+
+function DropdownMenu({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Root"]>) {
+  const [isWoken, setIsWoken] = React.useState(false);
+  const Primitive = useLazyModule(dropdownMenuModule, isWoken || props.open === true || props.defaultOpen === true);
+  const triggerRef = React.useRef<HTMLElement | null>(null);
+  const handOverRef = React.useRef<{ press: PendingPress | undefined; hadFocus: boolean }>({ press: undefined, hadFocus: false });
+
+  const loader = React.useMemo<DropdownMenuLoader>(
+    () => ({
+      Primitive,
+      wake(press) {
+        // The dormant trigger is about to be replaced by Radix's, which takes over its focus.
+        const trigger = triggerRef.current;
+        handOverRef.current = { press, hadFocus: trigger !== null && trigger === document.activeElement };
+        setIsWoken(true);
+      },
+      takeHandOver() {
+        const handOver = handOverRef.current;
+        handOverRef.current = { press: undefined, hadFocus: false };
+        return handOver;
+      },
+      triggerRef,
+    }),
+    [Primitive],
+  );
+
+  return (
+    <DropdownMenuLoaderContext.Provider value={loader}>
+      {Primitive ? <Primitive.Root data-slot="dropdown-menu" {...props} /> : props.children}
+    </DropdownMenuLoaderContext.Provider>
+  );
 }
 
 function DropdownMenuPortal({
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.Portal>) {
-  return <DropdownMenuPrimitive.Portal data-slot="dropdown-menu-portal" {...props} />;
+}: React.ComponentProps<DropdownMenuPrimitive["Portal"]>) {
+  const { Primitive } = useDropdownMenuLoader("DropdownMenuPortal");
+  return Primitive ? <Primitive.Portal data-slot="dropdown-menu-portal" {...props} /> : null;
 }
 
 function DropdownMenuTrigger({
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.Trigger>) {
-  return <DropdownMenuPrimitive.Trigger data-slot="dropdown-menu-trigger" {...props} />;
+}: React.ComponentProps<DropdownMenuPrimitive["Trigger"]>) {
+  const { Primitive } = useDropdownMenuLoader("DropdownMenuTrigger");
+  return Primitive ? <LoadedDropdownMenuTrigger {...props} /> : <DormantDropdownMenuTrigger {...props} />;
+}
+
+/** The trigger before Radix has loaded: a closed Radix trigger's markup; hover or focus loads Radix. */
+function DormantDropdownMenuTrigger({
+  asChild,
+  disabled = false,
+  ref,
+  onPointerEnter,
+  onFocus,
+  onPointerDown,
+  onKeyDown,
+  ...props
+}: React.ComponentProps<DropdownMenuPrimitive["Trigger"]>) {
+  const loader = useDropdownMenuLoader("DropdownMenuTrigger");
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      data-slot="dropdown-menu-trigger"
+      type="button"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      data-disabled={disabled ? "" : undefined}
+      disabled={disabled}
+      {...props}
+      ref={composeRefs(ref, loader.triggerRef)}
+      onPointerEnter={composeEventHandlers(onPointerEnter, () => preloadLazyModule(dropdownMenuModule))}
+      onFocus={composeEventHandlers(onFocus, () => preloadLazyModule(dropdownMenuModule))}
+      onPointerDown={composeEventHandlers(onPointerDown, (event) => {
+        if (disabled || event.button !== 0 || event.ctrlKey) return;
+        event.preventDefault(); // as Radix does when opening: the focus goes to the menu, not the trigger
+        loader.wake({ kind: "pointer" });
+      })}
+      onKeyDown={composeEventHandlers(onKeyDown, (event) => {
+        if (disabled || !["Enter", " ", "ArrowDown"].includes(event.key)) return;
+        event.preventDefault();
+        loader.wake({ kind: "key", key: event.key });
+      })}
+    />
+  );
+}
+
+/** Radix's trigger; on its first mount it takes over the focus and any press the dormant one had. */
+function LoadedDropdownMenuTrigger({ ref, ...props }: React.ComponentProps<DropdownMenuPrimitive["Trigger"]>) {
+  const loader = useDropdownMenuLoader("DropdownMenuTrigger");
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuTrigger");
+  React.useEffect(() => {
+    const { press, hadFocus } = loader.takeHandOver();
+    const trigger = loader.triggerRef.current;
+    if (!trigger || (!press && !hadFocus)) return;
+    if (hadFocus || press?.kind === "key") trigger.focus();
+    if (!press) return;
+    // After every effect of this commit, so that Radix's own listeners (keyboard use) are in place.
+    // Not cancelled on clean-up: the press was taken over once, and is replayed once.
+    setTimeout(() => {
+      if (press.kind === "pointer") {
+        trigger.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, cancelable: true, button: 0, pointerType: "mouse" }));
+      } else {
+        trigger.dispatchEvent(new KeyboardEvent("keydown", { bubbles: true, cancelable: true, key: press.key }));
+      }
+    });
+  }, [loader]);
+  return <Primitive.Trigger data-slot="dropdown-menu-trigger" {...props} ref={composeRefs(ref, loader.triggerRef)} />;
 }
 
 function DropdownMenuContent({
   className,
   sideOffset = 4,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.Content>) {
+}: React.ComponentProps<DropdownMenuPrimitive["Content"]>) {
+  const { Primitive } = useDropdownMenuLoader("DropdownMenuContent");
+  // A dormant menu is closed, and Radix renders nothing for a closed menu's content.
+  if (!Primitive) return null;
   return (
-    <DropdownMenuPrimitive.Portal>
-      <DropdownMenuPrimitive.Content
+    <Primitive.Portal>
+      <Primitive.Content
         data-slot="dropdown-menu-content"
         sideOffset={sideOffset}
         className={cn(
@@ -38,12 +179,13 @@ function DropdownMenuContent({
         )}
         {...props}
       />
-    </DropdownMenuPrimitive.Portal>
+    </Primitive.Portal>
   );
 }
 
-function DropdownMenuGroup({ ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Group>) {
-  return <DropdownMenuPrimitive.Group data-slot="dropdown-menu-group" {...props} />;
+function DropdownMenuGroup({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Group"]>) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuGroup");
+  return <Primitive.Group data-slot="dropdown-menu-group" {...props} />;
 }
 
 function DropdownMenuItem({
@@ -51,12 +193,13 @@ function DropdownMenuItem({
   inset,
   variant = "default",
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.Item> & {
+}: React.ComponentProps<DropdownMenuPrimitive["Item"]> & {
   inset?: boolean;
   variant?: "default" | "destructive";
 }) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuItem");
   return (
-    <DropdownMenuPrimitive.Item
+    <Primitive.Item
       data-slot="dropdown-menu-item"
       data-inset={inset}
       data-variant={variant}
@@ -74,9 +217,10 @@ function DropdownMenuCheckboxItem({
   children,
   checked,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.CheckboxItem>) {
+}: React.ComponentProps<DropdownMenuPrimitive["CheckboxItem"]>) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuCheckboxItem");
   return (
-    <DropdownMenuPrimitive.CheckboxItem
+    <Primitive.CheckboxItem
       data-slot="dropdown-menu-checkbox-item"
       className={cn(
         "relative flex cursor-default items-center gap-2 rounded-sm py-1.5 pr-2 pl-8 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
@@ -86,28 +230,30 @@ function DropdownMenuCheckboxItem({
       {...props}
     >
       <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
-        <DropdownMenuPrimitive.ItemIndicator>
+        <Primitive.ItemIndicator>
           <CheckIcon className="size-4" />
-        </DropdownMenuPrimitive.ItemIndicator>
+        </Primitive.ItemIndicator>
       </span>
       {children}
-    </DropdownMenuPrimitive.CheckboxItem>
+    </Primitive.CheckboxItem>
   );
 }
 
 function DropdownMenuRadioGroup({
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.RadioGroup>) {
-  return <DropdownMenuPrimitive.RadioGroup data-slot="dropdown-menu-radio-group" {...props} />;
+}: React.ComponentProps<DropdownMenuPrimitive["RadioGroup"]>) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuRadioGroup");
+  return <Primitive.RadioGroup data-slot="dropdown-menu-radio-group" {...props} />;
 }
 
 function DropdownMenuRadioItem({
   className,
   children,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.RadioItem>) {
+}: React.ComponentProps<DropdownMenuPrimitive["RadioItem"]>) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuRadioItem");
   return (
-    <DropdownMenuPrimitive.RadioItem
+    <Primitive.RadioItem
       data-slot="dropdown-menu-radio-item"
       className={cn(
         "relative flex cursor-default items-center gap-2 rounded-sm py-1.5 pr-2 pl-8 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
@@ -116,12 +262,12 @@ function DropdownMenuRadioItem({
       {...props}
     >
       <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
-        <DropdownMenuPrimitive.ItemIndicator>
+        <Primitive.ItemIndicator>
           <CircleIcon className="size-2 fill-current" />
-        </DropdownMenuPrimitive.ItemIndicator>
+        </Primitive.ItemIndicator>
       </span>
       {children}
-    </DropdownMenuPrimitive.RadioItem>
+    </Primitive.RadioItem>
   );
 }
 
@@ -129,11 +275,12 @@ function DropdownMenuLabel({
   className,
   inset,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.Label> & {
+}: React.ComponentProps<DropdownMenuPrimitive["Label"]> & {
   inset?: boolean;
 }) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuLabel");
   return (
-    <DropdownMenuPrimitive.Label
+    <Primitive.Label
       data-slot="dropdown-menu-label"
       data-inset={inset}
       className={cn("px-2 py-1.5 text-sm font-medium data-[inset]:pl-8", className)}
@@ -145,9 +292,10 @@ function DropdownMenuLabel({
 function DropdownMenuSeparator({
   className,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.Separator>) {
+}: React.ComponentProps<DropdownMenuPrimitive["Separator"]>) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuSeparator");
   return (
-    <DropdownMenuPrimitive.Separator
+    <Primitive.Separator
       data-slot="dropdown-menu-separator"
       className={cn("-mx-1 my-1 h-px bg-border", className)}
       {...props}
@@ -165,8 +313,9 @@ function DropdownMenuShortcut({ className, ...props }: React.ComponentProps<"spa
   );
 }
 
-function DropdownMenuSub({ ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Sub>) {
-  return <DropdownMenuPrimitive.Sub data-slot="dropdown-menu-sub" {...props} />;
+function DropdownMenuSub({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Sub"]>) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuSub");
+  return <Primitive.Sub data-slot="dropdown-menu-sub" {...props} />;
 }
 
 function DropdownMenuSubTrigger({
@@ -174,11 +323,12 @@ function DropdownMenuSubTrigger({
   inset,
   children,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.SubTrigger> & {
+}: React.ComponentProps<DropdownMenuPrimitive["SubTrigger"]> & {
   inset?: boolean;
 }) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuSubTrigger");
   return (
-    <DropdownMenuPrimitive.SubTrigger
+    <Primitive.SubTrigger
       data-slot="dropdown-menu-sub-trigger"
       data-inset={inset}
       className={cn(
@@ -189,16 +339,17 @@ function DropdownMenuSubTrigger({
     >
       {children}
       <ChevronRightIcon className="ml-auto size-4" />
-    </DropdownMenuPrimitive.SubTrigger>
+    </Primitive.SubTrigger>
   );
 }
 
 function DropdownMenuSubContent({
   className,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.SubContent>) {
+}: React.ComponentProps<DropdownMenuPrimitive["SubContent"]>) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuSubContent");
   return (
-    <DropdownMenuPrimitive.SubContent
+    <Primitive.SubContent
       data-slot="dropdown-menu-sub-content"
       className={cn(
         "z-50 min-w-[8rem] origin-(--radix-dropdown-menu-content-transform-origin) overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-lg data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95",

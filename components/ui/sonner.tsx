@@ -1,4 +1,8 @@
 "use client";
+// The app's toasts: import `toast` from here, not from "sonner". sonner (its toaster is ~10 kB
+// gzip) is loaded with the first toast rather than with every page: `toast.success` / `toast.error`
+// queue the toast, <Toaster> then loads and mounts sonner's toaster, and shows the queued toasts
+// once it has subscribed to them.
 
 import * as React from "react";
 import {
@@ -8,7 +12,43 @@ import {
   OctagonXIcon,
   TriangleAlertIcon,
 } from "lucide-react";
-import { Toaster as Sonner, type ToasterProps } from "sonner";
+import type { ExternalToast, ToasterProps } from "sonner";
+
+import { createLazyModule, useLazyModule } from "@/components/ui/lazy-primitive";
+
+type Sonner = typeof import("sonner");
+type ToastMessage = Parameters<Sonner["toast"]["success"]>[0];
+
+const sonnerModule = createLazyModule(() => import("sonner"));
+
+/** Toasts asked for before a toaster had mounted, and the toaster's state once it has. */
+const toastQueue = {
+  pending: [] as ((sonner: Sonner) => void)[],
+  mounted: null as Sonner | null,
+  isWanted: false,
+  listeners: new Set<() => void>(),
+};
+
+function showToast(show: (sonner: Sonner) => void) {
+  if (toastQueue.mounted) {
+    show(toastQueue.mounted);
+    return;
+  }
+  toastQueue.pending.push(show);
+  if (toastQueue.isWanted) return;
+  toastQueue.isWanted = true;
+  for (const listener of toastQueue.listeners) listener();
+}
+
+const toast = {
+  success: (message: ToastMessage, data?: ExternalToast) => showToast((sonner) => sonner.toast.success(message, data)),
+  error: (message: ToastMessage, data?: ExternalToast) => showToast((sonner) => sonner.toast.error(message, data)),
+};
+
+function subscribeToToastWanted(listener: () => void) {
+  toastQueue.listeners.add(listener);
+  return () => toastQueue.listeners.delete(listener);
+}
 
 /** App-wide toast outlet. Light theme only (no next-themes). */
 function Toaster({
@@ -20,8 +60,26 @@ function Toaster({
   style,
   ...props
 }: ToasterProps) {
+  const isToastWanted = React.useSyncExternalStore(
+    subscribeToToastWanted,
+    () => toastQueue.isWanted,
+    () => false,
+  );
+  const sonner = useLazyModule(sonnerModule, isToastWanted);
+
+  // sonner's toaster (a child) has subscribed in its own effect by now: hand it the queued toasts.
+  React.useEffect(() => {
+    if (!sonner) return;
+    toastQueue.mounted = sonner;
+    for (const show of toastQueue.pending.splice(0)) show(sonner);
+    return () => {
+      toastQueue.mounted = null;
+    };
+  }, [sonner]);
+
+  if (!sonner) return null;
   return (
-    <Sonner
+    <sonner.Toaster
       theme={theme}
       position={position}
       duration={duration}
@@ -49,4 +107,4 @@ function Toaster({
   );
 }
 
-export { Toaster };
+export { Toaster, toast };

@@ -3,7 +3,7 @@
 // creation without the random username; only what changed is sent, the secret only if changed.
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import type { ApiEmailCallback } from "../email-callbacks.models";

@@ -3,7 +3,7 @@
 // header (specification §4): toasts "Email enabled" and "Email disabled" (the latter for 7 s),
 // and deletion only after the user confirms. Render `confirmDialog` next to the controls.
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/sonner";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { useDeleteEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 import type { ApiEmailCallback } from "../email-callbacks.models";

@@ -4,7 +4,7 @@
 // disabled or its allowed senders leave test@<domain> out, like real mail would be).
 import { SendIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/sonner";
 import { Button } from "@/components/ui/button";
 import { useSendTestMail } from "../processings.queries";
 

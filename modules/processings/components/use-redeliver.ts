@@ -2,7 +2,7 @@
 // Redelivering a processing from the inbox or its attempts view: a toast when the new delivery has
 // started, and the API's error codes as translated toasts.
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { useRedeliverEmailProcessing } from "../processings.queries";
 

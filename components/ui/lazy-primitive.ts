@@ -1,0 +1,73 @@
+"use client";
+// Loads a Radix primitive's code when one is first about to be used rather than with the page: a
+// menu, dialog or tooltip is closed on first load, so its positioning, focus-trap and scroll-lock
+// code can wait for the gesture that opens it. One load per primitive, shared by every instance.
+import * as React from "react";
+
+export type LazyModule<T> = { load: () => Promise<T>; peek: () => T | null };
+
+export function createLazyModule<T>(importModule: () => Promise<T>): LazyModule<T> {
+  let loaded: T | null = null;
+  let pending: Promise<T> | null = null;
+  return {
+    load() {
+      pending ??= importModule().then(
+        (module) => (loaded = module),
+        (error: unknown) => {
+          pending = null; // a failed chunk load is tried again on the next gesture
+          throw error;
+        },
+      );
+      return pending;
+    },
+    peek: () => loaded,
+  };
+}
+
+/** Starts loading without waiting (hover, focus: the gesture that usually comes before a press). */
+export function preloadLazyModule(lazyModule: LazyModule<unknown>) {
+  lazyModule.load().catch(() => undefined);
+}
+
+/**
+ * The module once it has loaded and `isNeeded` has been true (loading starts then), else null.
+ * An instance mounted after the module has loaded has it from its first render.
+ */
+export function useLazyModule<T>(lazyModule: LazyModule<T>, isNeeded: boolean): T | null {
+  const [module, setModule] = React.useState<T | null>(lazyModule.peek);
+  React.useEffect(() => {
+    if (!isNeeded || module) return;
+    let isCancelled = false;
+    lazyModule.load().then(
+      (loaded) => {
+        if (!isCancelled) setModule(() => loaded);
+      },
+      () => undefined,
+    );
+    return () => {
+      isCancelled = true;
+    };
+  }, [lazyModule, isNeeded, module]);
+  return module ?? (isNeeded ? lazyModule.peek() : null);
+}
+
+/** Runs a handler the caller passed, then ours unless the caller prevented the default (as Radix does). */
+export function composeEventHandlers<E extends { defaultPrevented: boolean }>(
+  theirs: ((event: E) => void) | undefined,
+  ours: (event: E) => void,
+) {
+  return (event: E) => {
+    theirs?.(event);
+    if (!event.defaultPrevented) ours(event);
+  };
+}
+
+/** One ref callback setting several refs (the caller's and ours). */
+export function composeRefs<T>(...refs: (React.Ref<T> | undefined)[]): React.RefCallback<T> {
+  return (node) => {
+    for (const ref of refs) {
+      if (typeof ref === "function") ref(node);
+      else if (ref) ref.current = node;
+    }
+  };
+}
