@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
-import { MAX_MESSAGE_ID_BYTES, MAX_SUBJECT_LENGTH } from "./inbound.constants";
+import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "./inbound.constants";
 import {
   buildWebhookPayload,
   decodeEncodedWords,
@@ -231,6 +231,55 @@ describe("buildWebhookPayload on a message built by hand", () => {
     expect(JSON.parse(body.toString("utf8"))).toEqual(payload);
     expect(body.toString("utf8")).toContain("Héllo wörld ✓ 🎉");
   });
+
+  it("serializes to exactly the bytes of JSON.stringify of the payload", async () => {
+    const payload = buildFor(await parseMail(HANDMADE_MESSAGE));
+    expect(serializeWebhookPayload(payload).equals(Buffer.from(JSON.stringify(payload), "utf8"))).toBe(true);
+  });
+});
+
+describe("a message of several MiB", () => {
+  // Attachments longer than one base64 slice (768 KiB) and not a multiple of 3 bytes, in a message
+  // longer than one parser slice (256 KiB), with a body of non-ASCII text after them.
+  const bytes = (length: number, seed: number) => Buffer.from(Array.from({ length }, (_, i) => (i * 31 + seed * 7 + (i >> 8)) & 0xff));
+  const LARGE = [bytes(2 * 1024 * 1024 + 1, 1), bytes(786_432 * 2 + 2, 2), bytes(0, 3)];
+  const TEXT = `Zoë ✓ 🎉 ${"ligne de texte\r\n".repeat(20_000)}`;
+  const message = Buffer.from(
+    [
+      "From: bob@example.org",
+      "Subject: large",
+      'Content-Type: multipart/mixed; boundary="b"',
+      "",
+      ...LARGE.flatMap((content, index) => [
+        "--b",
+        "Content-Type: application/octet-stream",
+        "Content-Transfer-Encoding: base64",
+        `Content-Disposition: attachment; filename="part-${index}.bin"`,
+        "",
+        wrapBase64(content),
+      ]),
+      "--b",
+      "Content-Type: text/plain; charset=utf-8",
+      "Content-Transfer-Encoding: 8bit",
+      "",
+      TEXT,
+      "--b--",
+      "",
+    ].join("\r\n"),
+  );
+
+  it("parses every attachment and the text intact", async () => {
+    const { data } = buildFor(await parseMail(message));
+    expect(data.attachments.map((attachment) => attachment.size)).toEqual(LARGE.map((content) => content.length));
+    data.attachments.forEach((attachment, index) => expect(Buffer.from(attachment.content, "base64").equals(LARGE[index]!)).toBe(true));
+    // mailparser gives text with LF line breaks
+    expect(data.text).toBe(TEXT.replace(/\r\n/g, "\n"));
+  });
+
+  it("serializes to exactly the bytes of JSON.stringify of the payload", async () => {
+    const payload = buildFor(await parseMail(message));
+    expect(serializeWebhookPayload(payload).equals(Buffer.from(JSON.stringify(payload), "utf8"))).toBe(true);
+  });
 });
 
 describe("buildWebhookPayload on sparse messages", () => {
@@ -315,7 +364,7 @@ describe("parseMail", () => {
   it("turns what mailparser cannot read at all into 400 inbound.invalid_message", async () => {
     const hugeHeader = Buffer.from(`Subject: ${"a".repeat(2 * 1024 * 1024)}\r\n\r\nbody\r\n`);
     const tooManyParts = Buffer.from(
-      `Content-Type: multipart/mixed; boundary=x\r\n\r\n${"--x\r\nContent-Type: text/plain\r\n\r\nhi\r\n".repeat(1200)}--x--\r\n`,
+      `Content-Type: multipart/mixed; boundary=x\r\n\r\n${"--x\r\nContent-Type: text/plain\r\n\r\nhi\r\n".repeat(MAX_MIME_PARTS + 1)}--x--\r\n`,
     );
     for (const raw of [hugeHeader, tooManyParts]) {
       const error = await parseMail(raw).catch((caught: unknown) => caught);
@@ -399,6 +448,7 @@ describe("the mail corpus", () => {
       const payload = buildFor(parsed);
       expect(Object.keys(payload.data)).toEqual(DATA_KEYS);
       const body = serializeWebhookPayload(payload);
+      expect(body.equals(Buffer.from(JSON.stringify(payload), "utf8"))).toBe(true);
       expect(JSON.parse(body.toString("utf8"))).toEqual(payload);
       for (const attachment of payload.data.attachments) {
         expect(Object.keys(attachment)).toEqual(ATTACHMENT_KEYS);

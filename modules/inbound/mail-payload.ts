@@ -1,5 +1,8 @@
 // A received message: parsed once with mailparser, turned into the webhook body of DESIGN.md §4
-// (version 1) and into the summary the inbox row keeps.
+// (version 1) and into the summary the inbox row keeps. A message may be 25 MiB: it is fed to the
+// parser in slices, and the attachments' base64 is written straight from their decoded bytes into
+// the one Buffer of the body, never held as strings (issue 7, bench/large-message.ts).
+import { Readable } from "node:stream";
 import { simpleParser, type AddressObject, type Attachment, type EmailAddress, type ParsedMail } from "mailparser";
 import {
   MAIL_PARSER_OPTIONS,
@@ -61,10 +64,30 @@ export type MailSummary = { fromAddress: string; subject: string; messageId: str
 export async function parseMail(raw: Buffer): Promise<ParsedMail> {
   if (isBlank(raw)) throw createInvalidMessageError();
   try {
-    return await simpleParser(raw, MAIL_PARSER_OPTIONS);
+    return await simpleParser(readInSlices(raw), MAIL_PARSER_OPTIONS);
   } catch (error) {
     throw createInvalidMessageError(error);
   }
+}
+
+/** What the parser is fed at a time: small enough that its line splitting and decoding keep pace. */
+const PARSE_SLICE_BYTES = 256 * 1024;
+
+/**
+ * The message as a stream of slices (views, not copies). Given one Buffer, mailparser would split
+ * and decode all of it in one synchronous step, queueing every line of a 25 MiB message at once;
+ * fed in slices with backpressure, it holds about a slice in flight.
+ */
+function readInSlices(raw: Buffer): Readable {
+  let offset = 0;
+  return new Readable({
+    read() {
+      if (offset >= raw.length) return void this.push(null);
+      const end = Math.min(offset + PARSE_SLICE_BYTES, raw.length);
+      this.push(raw.subarray(offset, end));
+      offset = end;
+    },
+  });
 }
 
 /** Whether the bytes hold nothing but spaces, tabs and line breaks (stops at the first other byte). */
@@ -119,8 +142,59 @@ export function buildWebhookPayload({
   };
 }
 
+/**
+ * The body's bytes: exactly `JSON.stringify(payload)` in UTF-8. The content of attachments made by
+ * buildWebhookPayload is written as base64 from their decoded bytes, a slice at a time, into one
+ * Buffer of the final size: no base64 string and no JSON string of the whole body is built.
+ */
 export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
-  return Buffer.from(JSON.stringify(payload), "utf8");
+  const { attachments, ...data } = payload.data;
+  const isDataLast = Object.keys(payload).at(-1) === "data" && Object.keys(payload.data).at(-1) === "attachments";
+  if (!isDataLast || !attachments.some((attachment) => attachmentBytes.has(attachment))) {
+    return Buffer.from(JSON.stringify(payload), "utf8");
+  }
+  // `{…,"attachments":[]}}` without its last three characters, then each attachment, then `]}}`.
+  const parts: (string | Buffer)[] = [JSON.stringify({ ...payload, data: { ...data, attachments: [] } }).slice(0, -3)];
+  attachments.forEach((attachment, index) => {
+    const separator = index === 0 ? "" : ",";
+    const bytes = attachmentBytes.get(attachment);
+    if (!bytes) return void parts.push(separator + JSON.stringify(attachment));
+    // The metadata in its key order, then `"content":"` (the last key), the base64 and `"}`.
+    const metadata = Object.fromEntries(
+      Object.keys(attachment)
+        .filter((key) => key !== "content")
+        .map((key) => [key, attachment[key as keyof WebhookAttachment]]),
+    );
+    parts.push(`${separator}${JSON.stringify({ ...metadata, content: "" }).slice(0, -2)}`, bytes, '"}');
+  });
+  parts.push("]}}");
+
+  const length = parts.reduce(
+    (total, part) => total + (typeof part === "string" ? Buffer.byteLength(part, "utf8") : base64Length(part.length)),
+    0,
+  );
+  const body = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const part of parts) {
+    if (typeof part === "string") offset += body.write(part, offset, "utf8");
+    else offset = writeBase64(part, body, offset);
+  }
+  if (offset !== length) throw new Error(`the webhook body came out ${offset} bytes long instead of ${length}`);
+  return body;
+}
+
+/** Bytes encoded at a time: a multiple of 3, so that the slices' base64 joins into the whole's. */
+const BASE64_SLICE_BYTES = 3 * 16 * 1024;
+
+const base64Length = (byteLength: number) => 4 * Math.ceil(byteLength / 3);
+
+/** Writes the base64 of `bytes` into `target` at `offset`; answers the offset after it. */
+function writeBase64(bytes: Buffer, target: Buffer, offset: number): number {
+  let position = offset;
+  for (let start = 0; start < bytes.length; start += BASE64_SLICE_BYTES) {
+    position += target.write(bytes.subarray(start, start + BASE64_SLICE_BYTES).toString("base64"), position, "latin1");
+  }
+  return position;
 }
 
 /** What the inbox row shows: the sender (the From header, else the envelope sender), the subject and the Message-ID. */
@@ -231,17 +305,27 @@ export function decodeEncodedWords(value: string): string {
 // ---------------------------------------------------------------------------------------------
 // Attachments
 
+/** The decoded bytes behind the `content` of the attachments buildWebhookPayload made. */
+const attachmentBytes = new WeakMap<WebhookAttachment, Buffer>();
+
+/**
+ * An attachment of the payload. Its `content` (base64) is computed when read: serializing writes
+ * the base64 from the bytes directly, so that a large attachment never exists as a string.
+ */
 function formatAttachment(attachment: Attachment): WebhookAttachment {
   const declared = attachment.headers?.get("content-type") as { value?: string } | undefined;
-  return {
+  const bytes = attachment.content;
+  const formatted = {
     filename: attachment.filename ?? "",
     // The type as declared: mailparser would guess a type from the file name of an application/octet-stream part.
     contentType: (declared?.value || attachment.contentType || "application/octet-stream").toLowerCase(),
-    size: attachment.content.length,
+    size: bytes.length,
     contentId: attachment.contentId?.trim() || null,
     disposition: attachment.contentDisposition?.toLowerCase() === "inline" ? "inline" : "attachment",
-    content: attachment.content.toString("base64"),
-  };
+  } as WebhookAttachment;
+  Object.defineProperty(formatted, "content", { enumerable: true, get: () => bytes.toString("base64") });
+  attachmentBytes.set(formatted, bytes);
+  return formatted;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -55,6 +55,29 @@ describe("SMTP listener", () => {
     expect(received[0]?.raw.toString("utf8")).toMatch(/Subject: =\?UTF-8\?/);
   });
 
+  it.each([
+    ["no size", undefined],
+    ["its exact size", 0],
+    ["a size 100 bytes too small", -100],
+    ["a size 10 KiB too large", 10 * 1024],
+  ])("hands the pipeline exactly the bytes sent when the client declares %s in MAIL FROM", async (_name, sizeError) => {
+    const { received, transport } = await startListener();
+    const raw = Buffer.from(
+      [
+        "From: bob@example.org",
+        "To: alice@hookmail.test",
+        "Subject: bytes",
+        "",
+        ...Array.from({ length: 400 }, (_, index) => `${index % 7 === 0 ? "." : ""}line ${index}: ${"héllo ".repeat(10)}`),
+        "",
+      ].join("\r\n"),
+    );
+    const size = sizeError === undefined ? undefined : raw.length + sizeError;
+    await transport.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"], ...(size ? { size } : {}) } as never, raw });
+    expect(received).toHaveLength(1);
+    expect(received[0]!.raw.equals(raw)).toBe(true);
+  });
+
   it("refuses an unknown recipient at RCPT time with 550 5.1.1", async () => {
     const { received, transport } = await startListener();
     const error = await transport

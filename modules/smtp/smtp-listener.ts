@@ -57,7 +57,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
     },
 
     onData(stream, session, callback) {
-      readMessage(stream)
+      readMessage(stream, readDeclaredSize(session, maxBytes))
         .then(async (raw) => {
           if (stream.sizeExceeded) return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
           const { accepted } = await receive({ raw, envelope: readEnvelope(session) });
@@ -93,13 +93,41 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
   };
 }
 
-/** Reads the DATA stream; past the size limit the rest is drained without being kept. */
-async function readMessage(stream: SMTPServerDataStream): Promise<Buffer> {
+/**
+ * The message size the client declared in MAIL FROM (RFC 1870 SIZE=), when it is within the limit.
+ * smtp-server has already refused a declared size over the limit with 552.
+ */
+function readDeclaredSize(session: SMTPServerSession, maxBytes: number): number | undefined {
+  const args = session.envelope.mailFrom ? (session.envelope.mailFrom.args as { SIZE?: string }) : undefined;
+  const declared = Number(args?.SIZE);
+  return Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? declared : undefined;
+}
+
+/**
+ * Reads the DATA stream into one Buffer; past the size limit the rest is drained without being kept.
+ * With a declared size, the bytes are copied as they come into one Buffer of that size (no second
+ * copy of a large message at the end); without one, or when more arrives than declared, the chunks
+ * are kept and joined at the end.
+ */
+async function readMessage(stream: SMTPServerDataStream, declaredSize: number | undefined): Promise<Buffer> {
+  // Not zero-filled: the pages of a declared size that never arrives are never written, so they take
+  // address space, not memory; only the bytes received are handed on.
+  let target = declaredSize === undefined ? undefined : Buffer.allocUnsafe(declaredSize);
+  let length = 0;
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) {
-    if (!stream.sizeExceeded) chunks.push(chunk as Buffer);
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (stream.sizeExceeded) continue;
+    if (target && length + chunk.length <= target.length) {
+      length += chunk.copy(target, length);
+      continue;
+    }
+    if (target) {
+      chunks.push(target.subarray(0, length));
+      target = undefined;
+    }
+    chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  return target ? target.subarray(0, length) : Buffer.concat(chunks);
 }
 
 function readEnvelope(session: SMTPServerSession) {
