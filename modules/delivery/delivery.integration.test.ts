@@ -170,6 +170,28 @@ describe("a successful delivery", () => {
     expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  it("POSTs a payload of several MiB byte for byte, read back in slices, on a first attempt and on a retry", async () => {
+    const callbackId = await seedCallback();
+    const large = async () => {
+      const { id } = await seedProcessing({ emailCallbackId: callbackId });
+      const payload = Buffer.concat([Buffer.from('{"type":"email.received","data":"'), Buffer.alloc(2_500_000, "a"), Buffer.from(`${id}"}`)]);
+      await database.prisma.emailProcessing.update({ where: { id }, data: { payload: new Uint8Array(payload) } });
+      return { id, payload };
+    };
+    const first = await large();
+    await deliverNow(newWorker(), [first.id]);
+    const retried = await large();
+    await database.prisma.emailProcessing.update({ where: { id: retried.id }, data: { attemptCount: 1 } });
+    expect(await deliverDueNow(newWorker())).toBe(1);
+
+    expect(sink.requests).toHaveLength(2);
+    expect(sink.requests[0]?.body.equals(first.payload)).toBe(true);
+    expect(sink.requests[1]?.body.equals(retried.payload)).toBe(true);
+    for (const request of sink.requests) expect(() => verifySignature(request)).not.toThrow();
+    expect(await findProcessing(first.id)).toMatchObject({ status: "success", attemptCount: 1 });
+    expect(await findProcessing(retried.id)).toMatchObject({ status: "success", attemptCount: 2 });
+  });
+
   it("sends no signature header to a callback without a secret", async () => {
     const { id } = await seedProcessing({ emailCallbackId: await seedCallback({ webhookSecret: null }) });
     await deliverNow(newWorker(), [id]);

@@ -89,11 +89,13 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
            )
            RETURNING id, status, "attemptCount", payload, "emailCallbackId"
          )
-         SELECT ${TARGET_COLUMNS} FROM claimed p JOIN email_callback c ON c.id = p."emailCallbackId"`,
-        [now.toISOString(), lockedUntil.toISOString(), id],
+         SELECT ${targetColumns("$4")} FROM claimed p JOIN email_callback c ON c.id = p."emailCallbackId"`,
+        [now.toISOString(), lockedUntil.toISOString(), id, INLINE_PAYLOAD_BYTES],
       );
       const [row] = rows;
-      return row ? { id, lockedUntil, target: toDeliveryTarget(row) } : null;
+      if (!row) return null;
+      // A target gone while its payload was read: the attempt looks again, and finds nothing.
+      return { id, lockedUntil, target: (await toDeliveryTarget(executor, row)) ?? undefined };
     },
 
     /** Extends a claim this worker holds; answers the new claim, or null when it is no longer held. */
@@ -118,11 +120,11 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
 
     async findDeliveryTarget(id: string): Promise<DeliveryTarget | null> {
       const rows = await executor.query<TargetRow>(
-        `SELECT ${TARGET_COLUMNS} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,
-        [id],
+        `SELECT ${targetColumns("$2")} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,
+        [id, INLINE_PAYLOAD_BYTES],
       );
       const [row] = rows;
-      return row ? toDeliveryTarget(row) : null;
+      return row ? toDeliveryTarget(executor, row) : null;
     },
 
     /**
@@ -249,18 +251,48 @@ type TargetRow = {
   id: string;
   status: string;
   attemptCount: number;
+  /** The payload when it is at most INLINE_PAYLOAD_BYTES long, else null (read in slices). */
   payload: Uint8Array | null;
+  payloadBytes: number | null;
   webhookUrl: string;
   webhookSecret: string | null;
   isEnabled: boolean;
   isDeleted: boolean;
 };
 
-const TARGET_COLUMNS = `p.id, p.status, p."attemptCount", p.payload, c."webhookUrl", c."webhookSecret", c."isEnabled",
-  c."deletedAt" IS NOT NULL AS "isDeleted"`;
+/**
+ * A payload up to this size comes in the target's row; a larger one is read in slices of this size,
+ * so that no result ever holds a whole large payload (PostgreSQL sends bytea as hex text: 2 bytes a byte).
+ */
+const INLINE_PAYLOAD_BYTES = 1024 * 1024;
 
-function toDeliveryTarget({ isEnabled, isDeleted, ...row }: TargetRow): DeliveryTarget {
-  return { ...row, isCallbackEnabled: isEnabled, isCallbackDeleted: isDeleted };
+/** The target's columns (`p` the processing, `c` its callback); `inlineLimit` is the parameter holding INLINE_PAYLOAD_BYTES. */
+const targetColumns = (inlineLimit: string) => `p.id, p.status, p."attemptCount", octet_length(p.payload) AS "payloadBytes",
+  CASE WHEN octet_length(p.payload) <= ${inlineLimit} THEN p.payload END AS payload,
+  c."webhookUrl", c."webhookSecret", c."isEnabled", c."deletedAt" IS NOT NULL AS "isDeleted"`;
+
+async function toDeliveryTarget(
+  executor: SqlExecutor,
+  { isEnabled, isDeleted, payloadBytes, payload, ...row }: TargetRow,
+): Promise<DeliveryTarget | null> {
+  const isSliced = payload === null && payloadBytes !== null;
+  const whole = isSliced ? await readPayloadInSlices(executor, row.id, payloadBytes) : payload;
+  // Gone (or its content dropped) while it was being read.
+  if (isSliced && whole === null) return null;
+  return { ...row, payload: whole, isCallbackEnabled: isEnabled, isCallbackDeleted: isDeleted };
+}
+
+async function readPayloadInSlices(executor: SqlExecutor, id: string, length: number): Promise<Buffer | null> {
+  const whole = Buffer.allocUnsafe(length);
+  for (let offset = 0; offset < length; offset += INLINE_PAYLOAD_BYTES) {
+    const [row] = await executor.query<{ slice: Uint8Array | null }>(
+      `SELECT substring(payload FROM $2 FOR $3) AS slice FROM email_processing WHERE id = $1`,
+      [id, offset + 1, INLINE_PAYLOAD_BYTES],
+    );
+    if (!row?.slice) return null;
+    whole.set(row.slice, offset);
+  }
+  return whole;
 }
 
 type ProcessingColumns = {

@@ -59,6 +59,11 @@ const INSERT_PROCESSING = `
   )
   RETURNING id`;
 
+/** Above this, the raw message and the webhook body are written in separate statements. */
+const LARGE_VALUE_BYTES = 1024 * 1024;
+
+const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_VALUE_BYTES;
+
 export function createInboundRepository({ executor }: Pick<Database, "executor">) {
   return {
     /** The live (not deleted) callbacks, enabled or not, of these addresses. */
@@ -109,14 +114,17 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
             row.status,
             row.error,
             row.rawMessage,
-            row.payload,
+            isLarge(row.payload) ? null : row.payload,
             row.attemptCount,
             row.nextAttemptAt?.toISOString() ?? null,
             row.createdAt.toISOString(),
             duplicatesSince.toISOString(),
             row.lockedUntil?.toISOString() ?? null,
           ]);
-          if (inserted.length > 0) written.push(row.id);
+          if (inserted.length === 0) continue;
+          written.push(row.id);
+          // A large body in a statement of its own: the driver never holds both large values in one message.
+          if (isLarge(row.payload)) await transaction.query(`UPDATE email_processing SET payload = $2 WHERE id = $1`, [row.id, row.payload]);
         }
         return written;
       }, { opening });

@@ -87,14 +87,45 @@ export async function acceptMessage({
   now?: Date;
   claimLeaseMs?: number;
 }): Promise<AcceptedMessage> {
+  const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
+  const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
+  const { rows, callbacks } = await buildProcessings({ raw, envelope, repository, rules, now, lockedUntil });
+  if (rows.length === 0) return { accepted: 0, processingIds: [], pendingIds: [], claims: [] };
+
+  const processingIds = await repository.createProcessings(rows, { duplicatesSince });
+  const written = new Set(processingIds);
+  const pending = rows.filter((row) => written.has(row.id) && row.status === PROCESSING_STATUS.PENDING);
+  return {
+    accepted: processingIds.length,
+    processingIds,
+    pendingIds: pending.map((row) => row.id),
+    claims: lockedUntil ? pending.map((row) => toClaim(row, lockedUntil, callbacks.get(row.emailCallbackId)!)) : [],
+  };
+}
+
+/**
+ * Parses the message once and builds one row per callback its envelope reaches. The parsed message
+ * (its attachments decoded) lives only here, not across the writing transaction.
+ */
+async function buildProcessings({
+  raw,
+  envelope,
+  repository,
+  rules,
+  now,
+  lockedUntil,
+}: {
+  raw: Buffer;
+  envelope: InboundEnvelope;
+  repository: InboundRepository;
+  rules: InboundRules;
+  now: Date;
+  lockedUntil: Date | null;
+}): Promise<{ rows: NewProcessing[]; callbacks: Map<string, InboundCallback> }> {
   const parsed: ParsedMail = await parseMail(raw);
   const routes = await routeRecipients({ to: envelope.to, repository, rules });
-  if (routes.length === 0) return { accepted: 0, processingIds: [], pendingIds: [], claims: [] };
-  const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
-
   const sender = normalizeSender(envelope.from);
   const summary = summarizeMail(parsed, sender);
-  const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
   const rows: NewProcessing[] = [];
   const callbacks = new Map<string, InboundCallback>();
 
@@ -132,16 +163,7 @@ export async function acceptMessage({
       createdAt: now,
     });
   }
-
-  const processingIds = await repository.createProcessings(rows, { duplicatesSince });
-  const written = new Set(processingIds);
-  const pending = rows.filter((row) => written.has(row.id) && row.status === PROCESSING_STATUS.PENDING);
-  return {
-    accepted: processingIds.length,
-    processingIds,
-    pendingIds: pending.map((row) => row.id),
-    claims: lockedUntil ? pending.map((row) => toClaim(row, lockedUntil, callbacks.get(row.emailCallbackId)!)) : [],
-  };
+  return { rows, callbacks };
 }
 
 function toClaim(row: NewProcessing, lockedUntil: Date, callback: InboundCallback): ClaimedDelivery {

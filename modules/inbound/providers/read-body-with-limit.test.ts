@@ -32,6 +32,17 @@ describe("readBodyWithLimit", () => {
     expect(counter.isCancelled).toBe(true);
   });
 
+  it("returns every byte of a streamed body whatever its Content-Length says: exact, too small, too large", async () => {
+    const total = 300 * 1024;
+    for (const declared of [total, 100 * 1024, 1024 * 1024]) {
+      const { stream } = createCountingStream(total, 16 * 1024);
+      const request = createInboundRequest("raw", { body: stream, headers: { "content-length": String(declared) } });
+      const body = await readBodyWithLimit(request, 2 * 1024 * 1024);
+      expect(body.length, `declared ${declared}`).toBe(total);
+      expect(body.every((byte) => byte === 0x61), `declared ${declared}`).toBe(true);
+    }
+  });
+
   it("names the operator's message limit in the error, not the derived body limit", async () => {
     const request = createInboundRequest("mailgun", { body: "x".repeat(2000) });
     await expect(readBodyWithLimit(request, 1500, 1024)).rejects.toThrow("maximum size of 1024 bytes");

@@ -22,17 +22,29 @@ export async function readBodyWithLimit(
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  // With a Content-Length, the body is copied as it comes into one Buffer of that size (no second
+  // copy at the end); should more arrive than declared, the rest is collected as chunks.
+  let declared = Number.isFinite(declaredLength) && declaredLength > 0 ? Buffer.allocUnsafe(declaredLength) : undefined;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
+    if (total + value.byteLength > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw createInboundPayloadTooLargeError(reportedMaxBytes);
     }
+    if (declared && total + value.byteLength <= declared.length) {
+      declared.set(value, total);
+      total += value.byteLength;
+      continue;
+    }
+    if (declared) {
+      chunks.push(declared.subarray(0, total));
+      declared = undefined;
+    }
+    total += value.byteLength;
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total);
+  return declared ? declared.subarray(0, total) : Buffer.concat(chunks, total);
 }
 
 /** A provider's body, within the allowance of its encoding for a `maxMessageBytes` message. */
