@@ -46,6 +46,9 @@ export const MAIL_PARSER_OPTIONS = {
   // the payload has no textAsHtml: skip building it and linkifying the text
   skipTextToHtml: true,
   skipTextLinks: true,
+  // the text of an HTML-only body is made by htmlToPlainText, bounded; the parser's own conversion
+  // blocks the event loop for seconds on deep markup and refuses the message when it throws
+  skipHtmlToText: true,
   // MIME parts per message (the parser's default, 1,000, refuses real mail with many attachments);
   // MAX_MESSAGE_BYTES bounds the work anyway
   maxChildNodes: MAX_MIME_PARTS,

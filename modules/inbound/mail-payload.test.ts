@@ -372,6 +372,22 @@ describe("parseMail", () => {
       expect(error).toMatchObject({ code: "inbound.invalid_message", httpStatus: 400, isInternal: false });
     }
   });
+
+  it("reads a message with 1,500 attachments, past mailparser's default of 1,000 parts", async () => {
+    const parts = Array.from({ length: 1500 }, (_, index) => `--x\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\nfile ${index}\r\n`);
+    const raw = Buffer.from(`Subject: many\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: text/plain\r\n\r\nbody\r\n${parts.join("")}--x--\r\n`);
+    const parsed = await parseMail(raw);
+    expect(parsed.attachments).toHaveLength(1500);
+    expect(parsed.attachments[1499]?.content.toString()).toBe("file 1499");
+  });
+
+  it("gives an HTML-only message its text, also when the markup is nested 50,000 deep", async () => {
+    const message = (html: string) => Buffer.from(`Subject: html\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`);
+    expect((await parseMail(message("<p>Hello <b>Alice</b></p><p>Bye</p>"))).text).toBe("Hello Alice\n\nBye");
+    const deep = await parseMail(message(`${"<div>".repeat(50_000)}deep text${"</div>".repeat(50_000)}`));
+    expect(deep.text).toBe("deep text");
+    expect(deep.html).toContain("deep text");
+  });
 });
 
 describe("summarizeMail", () => {

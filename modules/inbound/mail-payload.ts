@@ -11,6 +11,7 @@ import {
   MAX_SUBJECT_LENGTH,
   WEBHOOK_EVENT_TYPE,
 } from "./inbound.constants";
+import { htmlToPlainText } from "./html-to-text";
 import { createInvalidMessageError } from "./inbound.errors";
 
 export type { ParsedMail };
@@ -63,11 +64,15 @@ export type MailSummary = { fromAddress: string; subject: string; messageId: str
  */
 export async function parseMail(raw: Buffer): Promise<ParsedMail> {
   if (isBlank(raw)) throw createInvalidMessageError();
+  let parsed: ParsedMail;
   try {
-    return await simpleParser(readInSlices(raw), MAIL_PARSER_OPTIONS);
+    parsed = await simpleParser(readInSlices(raw), MAIL_PARSER_OPTIONS);
   } catch (error) {
     throw createInvalidMessageError(error);
   }
+  // An HTML-only body: its text is made here, in bounded time (the parser is told to skip it).
+  if (!parsed.text?.trim() && parsed.html) parsed.text = htmlToPlainText(parsed.html);
+  return parsed;
 }
 
 /** What the parser is fed at a time: small enough that its line splitting and decoding keep pace. */
