@@ -47,6 +47,8 @@ function toDuplicateLockKey({ emailCallbackId, messageId, recipient }: Duplicate
   return createHash("sha256").update(`hookmail:inbound-duplicate:${emailCallbackId}:${recipient}:${messageId}`).digest().readBigInt64BE(0);
 }
 
+const CALLBACK_COLUMNS = `id, domain, username, "isEnabled", "allowedOrigins", "webhookUrl", "webhookSecret"`;
+
 const INSERT_PROCESSING = `
   INSERT INTO email_processing (
     id, "emailCallbackId", "fromAddress", subject, "messageId", recipient, tag, status, error,
@@ -70,20 +72,21 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
     findLiveCallbacks: async (addresses: { domain: string; username: string }[]): Promise<InboundCallback[]> => {
       if (addresses.length === 0) return [];
       const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(
-        `SELECT id, domain, username, "isEnabled", "allowedOrigins", "webhookUrl", "webhookSecret" FROM email_callback
+        `SELECT ${CALLBACK_COLUMNS} FROM email_callback
          WHERE "deletedAt" IS NULL AND (domain, username) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
         [addresses.map(({ domain }) => domain), addresses.map(({ username }) => username)],
       );
       return rows.map((row) => ({ ...row, allowedOrigins: row.allowedOrigins ?? [] }));
     },
 
-    /** Whether a live callback, enabled or not, holds this address. */
-    isKnownRecipient: async (domain: string, username: string): Promise<boolean> => {
-      const rows = await executor.query<{ id: string }>(
-        `SELECT id FROM email_callback WHERE domain = $1 AND username = $2 AND "deletedAt" IS NULL LIMIT 1`,
+    /** The live callback, enabled or not, holding this address. */
+    findLiveCallback: async (domain: string, username: string): Promise<InboundCallback | null> => {
+      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(
+        `SELECT ${CALLBACK_COLUMNS} FROM email_callback WHERE domain = $1 AND username = $2 AND "deletedAt" IS NULL LIMIT 1`,
         [domain, username],
       );
-      return rows.length > 0;
+      const [row] = rows;
+      return row ? { ...row, allowedOrigins: row.allowedOrigins ?? [] } : null;
     },
 
     /**

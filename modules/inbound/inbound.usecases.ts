@@ -199,5 +199,5 @@ export async function isAcceptableRecipient({
   rules: InboundRules;
 }): Promise<boolean> {
   const routed = parseRecipient(address, rules.emailDomains);
-  return routed !== null && repository.isKnownRecipient(routed.domain, routed.username);
+  return routed !== null && (await repository.findLiveCallback(routed.domain, routed.username)) !== null;
 }
