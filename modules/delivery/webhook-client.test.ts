@@ -41,6 +41,31 @@ describe("postWebhook responses", () => {
     expect(request?.headers["content-length"]).toBe(String(Buffer.byteLength(body)));
   });
 
+  it("reuses one connection for attempts that follow each other, once each response was read to its end", async () => {
+    const own = await startWebhookSink();
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        expect(await post({ url: own.url() })).toMatchObject({ kind: "response", statusCode: 200 });
+      }
+      expect(own.requests).toHaveLength(3);
+      expect(own.connectionCount()).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("opens a new connection after a response it stopped reading, rather than reuse that one", async () => {
+    const own = await startWebhookSink();
+    try {
+      own.reply({ status: 500, body: "z".repeat(64 * 1024) });
+      expect(await post({ url: own.url() })).toMatchObject({ kind: "response", statusCode: 500 });
+      expect(await post({ url: own.url() })).toMatchObject({ kind: "response", statusCode: 200 });
+      expect(own.connectionCount()).toBe(2);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("keeps only the first 1 KiB of a large response body", async () => {
     sink.reply({ status: 500, body: "x".repeat(1024) + "y".repeat(200_000) });
     const result = await post();

@@ -1,8 +1,11 @@
 // One HTTP POST of a webhook, with node:http/https so the SSRF check sits where the connection is
 // made: literal IPs (in any form the URL parser normalises: 2130706433, 0177.0.0.1, [::ffff:7f00:1])
 // are checked before connecting, names inside the socket's own `lookup`, so the address checked is
-// the address connected to (no second resolution to rebind). Redirects are never followed, at most
-// 1 KiB of the answer is read, and one timeout bounds the whole attempt (DNS included).
+// the address connected to (no second resolution to rebind). Connections are kept alive and reused
+// for the same host and port: a reused socket goes to an address checked when it was opened, so it
+// skips nothing (the agents are kept apart by the private-targets setting and the resolver).
+// Redirects are never followed, at most 1 KiB of the answer is read, and one timeout bounds the
+// whole attempt (DNS included); a connection is reused only after a response read to its end.
 import type { LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
@@ -85,6 +88,30 @@ function createGuardedLookup({ resolve, allowPrivateTargets }: { resolve: HostRe
   };
 }
 
+/** Idle kept-alive connections are closed after this long. */
+const IDLE_CONNECTION_MS = 5_000;
+/** Connections per host and port at most (a worker runs 16 attempts at a time). */
+const MAX_CONNECTIONS_PER_HOST = 32;
+
+type Agents = { "http:": http.Agent; "https:": https.Agent };
+
+const agentsByResolver = new WeakMap<HostResolver, { private: Agents; public: Agents }>();
+
+function createAgents(): Agents {
+  const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: MAX_CONNECTIONS_PER_HOST, maxFreeSockets: MAX_CONNECTIONS_PER_HOST };
+  return { "http:": new http.Agent(options), "https:": new https.Agent(options) };
+}
+
+/** The keep-alive agent for this protocol, resolver and private-targets setting. */
+function getAgent(protocol: "http:" | "https:", resolve: HostResolver, allowPrivateTargets: boolean): http.Agent {
+  let agents = agentsByResolver.get(resolve);
+  if (!agents) {
+    agents = { private: createAgents(), public: createAgents() };
+    agentsByResolver.set(resolve, agents);
+  }
+  return (allowPrivateTargets ? agents.private : agents.public)[protocol];
+}
+
 function stripBrackets(hostname: string) {
   return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
 }
@@ -142,39 +169,44 @@ export async function postWebhook({
     const chunks: Buffer[] = [];
     let receivedBytes = 0;
 
-    const transport = target.protocol === "https:" ? https : http;
+    const protocol = target.protocol === "https:" ? "https:" : "http:";
+    const transport = protocol === "https:" ? https : http;
     const request = transport.request({
-      protocol: target.protocol,
+      protocol,
       hostname,
       port: target.port || undefined,
       path: `${target.pathname}${target.search}`,
       method: "POST",
       headers: { ...headers, "Content-Length": String(payload.byteLength) },
-      // A fresh connection each time: a pooled socket would skip the lookup check.
-      agent: false,
+      agent: getAgent(protocol, resolve, allowPrivateTargets),
+      // Used for each new connection: a reused one was checked when it was opened.
       lookup: createGuardedLookup({ resolve, allowPrivateTargets }) as unknown as net.LookupFunction,
     });
 
-    const finish = (result: WebhookResult) => {
+    /** `isComplete`: the response was read to its end, so its connection can serve the next attempt. */
+    const finish = (result: WebhookResult, isComplete = false) => {
       if (isSettled) return;
       isSettled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       settle(result);
-      request.destroy();
+      if (!isComplete) request.destroy();
     };
-    const finishWithResponse = () => {
+    const finishWithResponse = (isComplete = false) => {
       if (!response) return;
       const retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
       const location = response.headers.location;
-      finish({
-        kind: "response",
-        statusCode: response.statusCode ?? 0,
-        durationMs: elapsed(),
-        bodyExcerpt: toExcerpt(chunks),
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        ...(location === undefined ? {} : { location }),
-      });
+      finish(
+        {
+          kind: "response",
+          statusCode: response.statusCode ?? 0,
+          durationMs: elapsed(),
+          bodyExcerpt: toExcerpt(chunks),
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          ...(location === undefined ? {} : { location }),
+        },
+        isComplete,
+      );
     };
     const onAbort = () => request.destroy(new AttemptAbortedError("the attempt was aborted"));
     // Once the status line has arrived, a stalled body no longer changes the verdict: keep what came.
@@ -199,10 +231,10 @@ export async function postWebhook({
         receivedBytes += chunk.byteLength;
         if (receivedBytes >= RESPONSE_EXCERPT_BYTES) finishWithResponse();
       });
-      incoming.on("end", finishWithResponse);
-      incoming.on("aborted", finishWithResponse);
-      incoming.on("error", finishWithResponse);
-      incoming.on("close", finishWithResponse);
+      incoming.on("end", () => finishWithResponse(true));
+      incoming.on("aborted", () => finishWithResponse());
+      incoming.on("error", () => finishWithResponse());
+      incoming.on("close", () => finishWithResponse());
     });
     request.end(payload);
   });
