@@ -3,123 +3,26 @@
 // opened, not with the page, as in dialog.tsx: a closed alert dialog renders nothing until then.
 
 import * as React from "react";
-import { Slot, type AlertDialog as AlertDialogPrimitiveTypes } from "radix-ui";
+import { type AlertDialog as AlertDialogPrimitiveTypes } from "radix-ui";
 
 import { cn } from "@/modules/shared/cn";
 import { buttonVariants, type Button } from "@/components/ui/button";
-import {
-  composeEventHandlers,
-  composeRefs,
-  createLazyModule,
-  preloadLazyModule,
-  useLazyModule,
-} from "@/components/ui/lazy-primitive";
+import { createLazyDialog } from "@/components/ui/lazy-dialog";
 
 type ButtonStyleProps = Pick<React.ComponentProps<typeof Button>, "variant" | "size">;
 
 type AlertDialogPrimitive = typeof AlertDialogPrimitiveTypes;
 
-const alertDialogModule = createLazyModule(() =>
-  import("./dialog-primitive").then((module) => module.AlertDialogPrimitive),
-);
-
-type AlertDialogLoader = {
-  /** The loaded Radix alert dialog, or null while the dialog has never been opened. */
-  Primitive: AlertDialogPrimitive | null;
-  /** The trigger was pressed before Radix had loaded: load it, then press Radix's trigger. */
-  wakeByTrigger: () => void;
-  takePendingPress: () => boolean;
-  triggerRef: React.RefObject<HTMLElement | null>;
-};
-
-const AlertDialogLoaderContext = React.createContext<AlertDialogLoader | null>(null);
-
-function useAlertDialogLoader(part: string): AlertDialogLoader {
-  const loader = React.useContext(AlertDialogLoaderContext);
-  if (!loader) throw new Error(`<${part}> must be used within <AlertDialog>`);
-  return loader;
-}
-
-/** Radix's alert dialog, for the parts that only render inside an open dialog. */
-function useAlertDialogPrimitive(part: string): AlertDialogPrimitive {
-  const { Primitive } = useAlertDialogLoader(part);
-  if (!Primitive) throw new Error(`<${part}> must be used within <AlertDialogContent>`);
-  return Primitive;
-}
-
-function AlertDialog({ ...props }: React.ComponentProps<AlertDialogPrimitive["Root"]>) {
-  const [isTriggered, setIsTriggered] = React.useState(false);
-  const Primitive = useLazyModule(alertDialogModule, isTriggered || props.open === true || props.defaultOpen === true);
-  const triggerRef = React.useRef<HTMLElement | null>(null);
-  const pendingPressRef = React.useRef(false);
-  const loader = React.useMemo<AlertDialogLoader>(
-    () => ({
-      Primitive,
-      wakeByTrigger() {
-        pendingPressRef.current = true;
-        setIsTriggered(true);
-      },
-      takePendingPress() {
-        const isPending = pendingPressRef.current;
-        pendingPressRef.current = false;
-        return isPending;
-      },
-      triggerRef,
-    }),
-    [Primitive],
-  );
-  return (
-    <AlertDialogLoaderContext.Provider value={loader}>
-      {Primitive ? <Primitive.Root data-slot="alert-dialog" {...props} /> : props.children}
-    </AlertDialogLoaderContext.Provider>
-  );
-}
-
-function AlertDialogTrigger({
-  ...props
-}: React.ComponentProps<AlertDialogPrimitive["Trigger"]>) {
-  const { Primitive } = useAlertDialogLoader("AlertDialogTrigger");
-  return Primitive ? <LoadedAlertDialogTrigger {...props} /> : <DormantAlertDialogTrigger {...props} />;
-}
-
-/** The trigger before Radix has loaded: a closed Radix trigger's markup; hover or focus loads Radix. */
-function DormantAlertDialogTrigger({
-  asChild,
-  ref,
-  onPointerEnter,
-  onFocus,
-  onClick,
-  ...props
-}: React.ComponentProps<AlertDialogPrimitive["Trigger"]>) {
-  const loader = useAlertDialogLoader("AlertDialogTrigger");
-  const Component = asChild ? Slot.Root : "button";
-  return (
-    <Component
-      data-slot="alert-dialog-trigger"
-      type="button"
-      aria-haspopup="dialog"
-      aria-expanded={false}
-      data-state="closed"
-      {...props}
-      ref={composeRefs(ref, loader.triggerRef)}
-      onPointerEnter={composeEventHandlers(onPointerEnter, () => preloadLazyModule(alertDialogModule))}
-      onFocus={composeEventHandlers(onFocus, () => preloadLazyModule(alertDialogModule))}
-      onClick={composeEventHandlers(onClick, () => loader.wakeByTrigger())}
-    />
-  );
-}
-
-/** Radix's trigger; on its first mount it presses itself if the dormant one had been pressed. */
-function LoadedAlertDialogTrigger({ ref, ...props }: React.ComponentProps<AlertDialogPrimitive["Trigger"]>) {
-  const loader = useAlertDialogLoader("AlertDialogTrigger");
-  const Primitive = useAlertDialogPrimitive("AlertDialogTrigger");
-  React.useEffect(() => {
-    if (!loader.takePendingPress()) return;
-    loader.triggerRef.current?.focus();
-    loader.triggerRef.current?.click();
-  }, [loader]);
-  return <Primitive.Trigger data-slot="alert-dialog-trigger" {...props} ref={composeRefs(ref, loader.triggerRef)} />;
-}
+const {
+  Root: AlertDialog,
+  Trigger: AlertDialogTrigger,
+  useLoader: useAlertDialogLoader,
+  usePrimitive: useAlertDialogPrimitive,
+} = createLazyDialog({
+  load: () => import("./dialog-primitive").then((module) => module.AlertDialogPrimitive),
+  name: "AlertDialog",
+  slot: "alert-dialog",
+});
 
 function AlertDialogPortal({ ...props }: React.ComponentProps<AlertDialogPrimitive["Portal"]>) {
   const { Primitive } = useAlertDialogLoader("AlertDialogPortal");

@@ -1,121 +1,26 @@
 "use client";
 // Radix's dialog code (focus trap, scroll lock, dismissal) is loaded when a dialog is first opened,
-// not with the page: a closed dialog renders nothing, so it has nothing to render until then. A
-// dialog opened by its `open` prop appears once the code has loaded; a <DialogTrigger> pressed
-// before then is pressed again on Radix's trigger once it has.
+// not with the page (lazy-dialog.tsx): a closed dialog renders nothing until then.
 
 import * as React from "react";
-import { Slot, type Dialog as DialogPrimitiveTypes } from "radix-ui";
+import { type Dialog as DialogPrimitiveTypes } from "radix-ui";
 import { XIcon } from "lucide-react";
 
-import {
-  composeEventHandlers,
-  composeRefs,
-  createLazyModule,
-  preloadLazyModule,
-  useLazyModule,
-} from "@/components/ui/lazy-primitive";
+import { createLazyDialog } from "@/components/ui/lazy-dialog";
 import { cn } from "@/modules/shared/cn";
 
 type DialogPrimitive = typeof DialogPrimitiveTypes;
 
-const dialogModule = createLazyModule(() => import("./dialog-primitive").then((module) => module.DialogPrimitive));
-
-type DialogLoader = {
-  /** The loaded Radix dialog, or null while the dialog has never been opened. */
-  Primitive: DialogPrimitive | null;
-  /** The trigger was pressed before Radix had loaded: load it, then press Radix's trigger. */
-  wakeByTrigger: () => void;
-  takePendingPress: () => boolean;
-  triggerRef: React.RefObject<HTMLElement | null>;
-};
-
-const DialogLoaderContext = React.createContext<DialogLoader | null>(null);
-
-function useDialogLoader(part: string): DialogLoader {
-  const loader = React.useContext(DialogLoaderContext);
-  if (!loader) throw new Error(`<${part}> must be used within <Dialog>`);
-  return loader;
-}
-
-/** Radix's dialog, for the parts that only render inside an open dialog. */
-function useDialogPrimitive(part: string): DialogPrimitive {
-  const { Primitive } = useDialogLoader(part);
-  if (!Primitive) throw new Error(`<${part}> must be used within <DialogContent>`);
-  return Primitive;
-}
-
-function Dialog({ ...props }: React.ComponentProps<DialogPrimitive["Root"]>) {
-  const [isTriggered, setIsTriggered] = React.useState(false);
-  const Primitive = useLazyModule(dialogModule, isTriggered || props.open === true || props.defaultOpen === true);
-  const triggerRef = React.useRef<HTMLElement | null>(null);
-  const pendingPressRef = React.useRef(false);
-  const loader = React.useMemo<DialogLoader>(
-    () => ({
-      Primitive,
-      wakeByTrigger() {
-        pendingPressRef.current = true;
-        setIsTriggered(true);
-      },
-      takePendingPress() {
-        const isPending = pendingPressRef.current;
-        pendingPressRef.current = false;
-        return isPending;
-      },
-      triggerRef,
-    }),
-    [Primitive],
-  );
-  return (
-    <DialogLoaderContext.Provider value={loader}>
-      {Primitive ? <Primitive.Root data-slot="dialog" {...props} /> : props.children}
-    </DialogLoaderContext.Provider>
-  );
-}
-
-function DialogTrigger({ ...props }: React.ComponentProps<DialogPrimitive["Trigger"]>) {
-  const { Primitive } = useDialogLoader("DialogTrigger");
-  return Primitive ? <LoadedDialogTrigger {...props} /> : <DormantDialogTrigger {...props} />;
-}
-
-/** The trigger before Radix has loaded: a closed Radix trigger's markup; hover or focus loads Radix. */
-function DormantDialogTrigger({
-  asChild,
-  ref,
-  onPointerEnter,
-  onFocus,
-  onClick,
-  ...props
-}: React.ComponentProps<DialogPrimitive["Trigger"]>) {
-  const loader = useDialogLoader("DialogTrigger");
-  const Component = asChild ? Slot.Root : "button";
-  return (
-    <Component
-      data-slot="dialog-trigger"
-      type="button"
-      aria-haspopup="dialog"
-      aria-expanded={false}
-      data-state="closed"
-      {...props}
-      ref={composeRefs(ref, loader.triggerRef)}
-      onPointerEnter={composeEventHandlers(onPointerEnter, () => preloadLazyModule(dialogModule))}
-      onFocus={composeEventHandlers(onFocus, () => preloadLazyModule(dialogModule))}
-      onClick={composeEventHandlers(onClick, () => loader.wakeByTrigger())}
-    />
-  );
-}
-
-/** Radix's trigger; on its first mount it presses itself if the dormant one had been pressed. */
-function LoadedDialogTrigger({ ref, ...props }: React.ComponentProps<DialogPrimitive["Trigger"]>) {
-  const loader = useDialogLoader("DialogTrigger");
-  const Primitive = useDialogPrimitive("DialogTrigger");
-  React.useEffect(() => {
-    if (!loader.takePendingPress()) return;
-    loader.triggerRef.current?.focus();
-    loader.triggerRef.current?.click();
-  }, [loader]);
-  return <Primitive.Trigger data-slot="dialog-trigger" {...props} ref={composeRefs(ref, loader.triggerRef)} />;
-}
+const {
+  Root: Dialog,
+  Trigger: DialogTrigger,
+  useLoader: useDialogLoader,
+  usePrimitive: useDialogPrimitive,
+} = createLazyDialog({
+  load: () => import("./dialog-primitive").then((module) => module.DialogPrimitive),
+  name: "Dialog",
+  slot: "dialog",
+});
 
 function DialogPortal({ ...props }: React.ComponentProps<DialogPrimitive["Portal"]>) {
   const { Primitive } = useDialogLoader("DialogPortal");
