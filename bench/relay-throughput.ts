@@ -1,7 +1,8 @@
 // Relay throughput and latency (issue 7): N ~10 KB mails over C pooled SMTP sessions through the
 // full product in one process (SMTP listener → pipeline recording in the database → delivery
 // worker, signed → loopback sink answering 200), on PGlite and, when DATABASE_URL is set, on
-// PostgreSQL; beside it the bare pipeline (bench/bare-pipeline.ts); then POST /api/inbound/raw.
+// PostgreSQL; beside it the bare pipeline (bench/bare-pipeline.ts, run first and last); then POST
+// /api/inbound/raw.
 // Each path: a closed-loop run at C concurrent senders (maximum rate), then an open-loop run at
 // half that rate for the latency goals.
 //   BENCH_MAILS (default 500), BENCH_CONCURRENCY (default 8), BENCH_DATABASES (default
@@ -166,22 +167,29 @@ async function main() {
   console.log(`  message size: ${sample.length} bytes`);
   const sink = await startSink();
   try {
-    const bare = await benchBare(sink);
+    // The bare pipeline runs first and last: its rate moves from run to run, and the ratio is taken
+    // against the better of the two (the stricter reading).
+    const bareFirst = await benchBare(sink);
     const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((kind) => kind.trim());
     const kinds = (["pglite", "postgres"] as const).filter((kind) => wanted.includes(kind) && (kind === "pglite" || process.env.DATABASE_URL));
     if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: PostgreSQL skipped)");
+    const products: { kind: string; smtp: { max: PhaseResult; half: PhaseResult }; raw: { max: PhaseResult; half: PhaseResult } }[] = [];
+    for (const kind of kinds) products.push({ kind, ...(await benchProduct(kind, sink)) });
+    const bareLast = await benchBare(sink);
+    const bareRate = Math.max(bareFirst.max.mailsPerSecond, bareLast.max.mailsPerSecond);
     const summary: string[] = [];
-    for (const kind of kinds) {
-      const { smtp, raw } = await benchProduct(kind, sink);
+    for (const { kind, smtp, raw } of products) {
       for (const [name, result] of [[`SMTP ${kind}`, smtp], [`raw ${kind}`, raw]] as const) {
-        const ratio = result.max.mailsPerSecond / bare.max.mailsPerSecond;
+        const ratio = result.max.mailsPerSecond / bareRate;
         const { p50, p99 } = result.half.latency;
         summary.push(
-          `  ${name.padEnd(16)} ratio ${ratio.toFixed(2)} (goal ≥ 0.7: ${ratio >= 0.7 ? "met" : "NOT met"}) | at half max: p50 ${fmt(p50)} ms (≤ 15: ${p50 <= 15 ? "met" : "NOT met"}), p99 ${fmt(p99)} ms (≤ 60: ${p99 <= 60 ? "met" : "NOT met"})`,
+          `  ${name.padEnd(16)} ${fmt(result.max.mailsPerSecond)} mails/s, ratio ${ratio.toFixed(2)} (goal ≥ 0.7: ${ratio >= 0.7 ? "met" : "NOT met"}) | at half max: p50 ${fmt(p50)} ms (≤ 15: ${p50 <= 15 ? "met" : "NOT met"}), p99 ${fmt(p99)} ms (≤ 60: ${p99 <= 60 ? "met" : "NOT met"})`,
         );
       }
     }
-    console.log("summary (product / bare pipeline, bare at max " + fmt(bare.max.mailsPerSecond) + " mails/s; bare at half max p50 " + fmt(bare.half.latency.p50) + " p99 " + fmt(bare.half.latency.p99) + " ms):");
+    console.log(
+      `summary (product / bare pipeline; bare at max ${fmt(bareFirst.max.mailsPerSecond)} first and ${fmt(bareLast.max.mailsPerSecond)} last, ratios against ${fmt(bareRate)} mails/s; bare at half max p50 ${fmt(bareFirst.half.latency.p50)} p99 ${fmt(bareFirst.half.latency.p99)} ms):`,
+    );
     for (const line of summary) console.log(line);
   } finally {
     await sink.close();
