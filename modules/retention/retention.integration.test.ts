@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { deleteExpiredProcessings } from "./retention";
+import { deleteExpiredProcessings, foldInboxCounts } from "./retention";
 
 let database: Database;
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -24,7 +24,7 @@ async function seedOwner(planId: "free" | "pro") {
     await database.prisma.deliveryAttempt.create({ data: { id: createId("deliveryAttempt"), emailProcessingId: id, durationMs: 5, statusCode: 200 } });
     return id;
   };
-  return { processing };
+  return { processing, emailCallbackId };
 }
 
 beforeAll(async () => {
@@ -49,5 +49,32 @@ describe("deleteExpiredProcessings", () => {
     expect(remaining).toEqual(expect.arrayContaining([freeKept, freePending, ...proKept]));
     for (const id of [...freeExpired, proExpired]) expect(remaining).not.toContain(id);
     expect(await database.prisma.deliveryAttempt.count({ where: { emailProcessingId: { in: [...freeExpired, proExpired] } } })).toBe(0);
+  });
+});
+
+describe("foldInboxCounts", () => {
+  const countRows = (emailCallbackId: string) =>
+    database.executor.query<{ hour: Date; delta: number }>(
+      `SELECT hour, delta FROM email_processing_count WHERE "emailCallbackId" = $1 ORDER BY hour`,
+      [emailCallbackId],
+    );
+
+  it("folds every address's count rows into one per hour, keeping the totals, in batches", async () => {
+    const owners = [await seedOwner("free"), await seedOwner("free"), await seedOwner("pro")];
+    for (const owner of owners) {
+      // Three mails an hour ago and two ten hours ago, each written by its own statement (its own delta row), then one deleted.
+      const recent = [await owner.processing(0.04), await owner.processing(0.04), await owner.processing(0.04)];
+      for (let mail = 0; mail < 2; mail += 1) await owner.processing(0.4);
+      await database.prisma.emailProcessing.delete({ where: { id: recent[0]! } });
+    }
+    const callbackIds = owners.map(({ emailCallbackId }) => emailCallbackId);
+    for (const callbackId of callbackIds) expect(await countRows(callbackId)).toHaveLength(6);
+
+    expect(await foldInboxCounts({ executor: database.executor, batchSize: 2 })).toBeGreaterThanOrEqual(3);
+    for (const callbackId of callbackIds) {
+      const rows = await countRows(callbackId);
+      expect(rows.map(({ delta }) => delta)).toEqual([2, 2]);
+    }
+    expect(await foldInboxCounts({ executor: database.executor })).toBe(0);
   });
 });

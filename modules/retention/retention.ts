@@ -1,8 +1,16 @@
 // Inbox retention (role worker): once a day, processings older than their owner's plan retention
 // (30 days free, 90 pro) are deleted in batches, their delivery attempts with them. Deliveries
-// still pending are never deleted.
+// still pending are never deleted. The same sweep folds the inbox counts' deltas (one row per
+// insert or delete statement, see the inbox_counts migration) into one row per address and hour,
+// so that the counts of inboxes nobody opens stay small too.
 import type { SqlExecutor } from "@/modules/db/sql-executor";
-import { PLAN_RETENTION_DAYS, RETENTION_BATCH_SIZE, RETENTION_FIRST_RUN_DELAY_MS, RETENTION_INTERVAL_MS } from "./retention.constants";
+import {
+  COUNT_FOLD_BATCH_SIZE,
+  PLAN_RETENTION_DAYS,
+  RETENTION_BATCH_SIZE,
+  RETENTION_FIRST_RUN_DELAY_MS,
+  RETENTION_INTERVAL_MS,
+} from "./retention.constants";
 
 const DELETE_EXPIRED_BATCH = `
   DELETE FROM email_processing
@@ -41,6 +49,47 @@ export async function deleteExpiredProcessings({
   }
 }
 
+/**
+ * Up to $1 addresses with more than one count row for some hour: each of their hours folded into
+ * one row (an hour netting to zero goes). Rows another fold holds are skipped, so this never waits;
+ * deltas written meanwhile are new rows, untouched.
+ */
+const FOLD_COUNTS_BATCH = `
+  WITH targets AS (
+    SELECT "emailCallbackId" FROM email_processing_count
+    GROUP BY "emailCallbackId" HAVING count(*) > count(DISTINCT hour)
+    LIMIT $1
+  ), folded AS (
+    DELETE FROM email_processing_count
+    WHERE id IN (
+      SELECT id FROM email_processing_count WHERE "emailCallbackId" IN (SELECT "emailCallbackId" FROM targets)
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING "emailCallbackId", hour, delta
+  ), written AS (
+    INSERT INTO email_processing_count ("emailCallbackId", hour, delta)
+    SELECT "emailCallbackId", hour, sum(delta) FROM folded GROUP BY "emailCallbackId", hour HAVING sum(delta) <> 0
+  )
+  SELECT count(DISTINCT "emailCallbackId")::int AS folded FROM folded`;
+
+/** Folds the inbox counts of every address, batch by batch; answers how many addresses were folded. */
+export async function foldInboxCounts({
+  executor,
+  batchSize = COUNT_FOLD_BATCH_SIZE,
+}: {
+  executor: SqlExecutor;
+  batchSize?: number;
+}): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = await executor.query<{ folded: number }>(FOLD_COUNTS_BATCH, [batchSize]);
+    const folded = row?.folded ?? 0;
+    total += folded;
+    // Fewer than a batch: done (or the rest is being folded by a page read right now).
+    if (folded < batchSize) return total;
+  }
+}
+
 export function startRetentionSweeps({
   executor,
   log,
@@ -51,8 +100,9 @@ export function startRetentionSweeps({
   let current: Promise<unknown> | undefined;
   const sweep = () => {
     current = deleteExpiredProcessings({ executor })
-      .then((deleted) => {
+      .then(async (deleted) => {
         if (deleted > 0) log(`Retention: deleted ${deleted} processing(s) past their plan's retention`);
+        await foldInboxCounts({ executor });
       })
       .catch((error: unknown) => log("Retention sweep failed", error));
   };
