@@ -58,14 +58,22 @@ export type Sink = {
   arrivals: Map<string, number>;
   sentAt: Map<string, number>;
   requestCount: () => number;
+  /** Requests per webhook-id header, and per bench id: more than one means a mail arrived twice. */
+  byWebhookId: Map<string, number>;
+  byBenchId: Map<string, number>;
   waitFor: (ids: string[], timeoutMs: number) => Promise<void>;
   close: () => Promise<void>;
 };
 
-/** node:http on 127.0.0.1 answering 200; stamps the first arrival of each bench id (read from the payload's headers). */
+/**
+ * node:http on 127.0.0.1 answering 200; stamps the first arrival of each bench id (read from the
+ * payload's headers) and counts the requests of each webhook-id and bench id.
+ */
 export async function startSink(): Promise<Sink> {
   const arrivals = new Map<string, number>();
   const sentAt = new Map<string, number>();
+  const byWebhookId = new Map<string, number>();
+  const byBenchId = new Map<string, number>();
   let count = 0;
   let waiter: { ids: string[]; resolve: () => void } | undefined;
   const check = () => {
@@ -77,6 +85,8 @@ export async function startSink(): Promise<Sink> {
   };
   const server = http.createServer((request, response) => {
     const arrivedAt = now();
+    const webhookId = String(request.headers["webhook-id"] ?? "");
+    byWebhookId.set(webhookId, (byWebhookId.get(webhookId) ?? 0) + 1);
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -88,6 +98,7 @@ export async function startSink(): Promise<Sink> {
         const headers = payload.data?.headers ?? [];
         const id = headers.find((h) => h.name.toLowerCase() === "x-bench-id")?.value;
         const sent = headers.find((h) => h.name.toLowerCase() === "x-bench-sent-at")?.value;
+        if (id) byBenchId.set(id, (byBenchId.get(id) ?? 0) + 1);
         if (id && !arrivals.has(id)) {
           arrivals.set(id, arrivedAt);
           if (sent) sentAt.set(id, Number(sent));
@@ -106,6 +117,8 @@ export async function startSink(): Promise<Sink> {
     arrivals,
     sentAt,
     requestCount: () => count,
+    byWebhookId,
+    byBenchId,
     waitFor: (ids, timeoutMs) =>
       new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {

@@ -7,7 +7,7 @@
 // node:http → Request adapter (the body streamed, as from a socket). Goal: the peak RSS growth of
 // the product's process ≤ 4× the message size.
 //
-// The product runs in a child process of its own (this file forked with --expose-gc), so the figure
+// The product runs in a child process of its own (large-message.product.ts, forked with --expose-gc), so the figure
 // is the product's alone: the sender, its copy of the message and the sink (which parses the 25 MiB
 // JSON) live in this process. Per run: a warm-up mail over the same route, a full GC, the baseline
 // RSS, then VmHWM (the kernel's peak RSS) is reset through /proc/self/clear_refs; once the webhook
@@ -20,228 +20,33 @@
 //   BENCH_LARGE_RUNS (default 3), BENCH_LARGE_DATABASES (pglite,postgres), BENCH_LARGE_ROUTES (smtp,raw).
 import { fork, type ChildProcess } from "node:child_process";
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
 import { now, readBenchId } from "./common";
+import {
+  INBOUND_SECRET,
+  MAX_MESSAGE_BYTES,
+  WEBHOOK_SECRET,
+  type Baseline,
+  type Kind,
+  type Measurement,
+  type ProductCommand,
+  type Route,
+} from "./large-message.product";
 
-const MAX_MESSAGE_BYTES = 26_214_400;
 const GOAL_FACTOR = 4;
 const ADDRESS = "large@hookmail.test";
-const INBOUND_SECRET = "bench-inbound-secret-0123456789";
-const WEBHOOK_SECRET = "bench-webhook-secret-0123456789";
+const MIB = 1024 * 1024;
 const RELAY_TIMEOUT_MS = 300_000;
 const RUNS = Number(process.env.BENCH_LARGE_RUNS ?? 3);
-const SAMPLE_INTERVAL_MS = 5;
-const MIB = 1024 * 1024;
 
-type Kind = "pglite" | "postgres";
-type Route = "smtp" | "raw";
-
-// ---------------------------------------------------------------------------------------------
-// Memory figures (both processes use these; the product's are the ones reported)
-
-function readStatusKib(field: "VmHWM" | "VmRSS"): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(fs.readFileSync("/proc/self/status", "utf8"));
-  if (!match) throw new Error(`/proc/self/status has no ${field}`);
-  return Number(match[1]);
-}
-
-/** Resets the kernel's peak RSS (VmHWM) of this process to its current RSS (Linux ≥ 4.0). */
-function resetPeakRss() {
-  fs.writeFileSync("/proc/self/clear_refs", "5");
-}
-
-type MemoryBreakdown = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
-
-// ---------------------------------------------------------------------------------------------
-// The product (child process)
-
-type ProductCommand =
-  | { command: "open"; kind: Kind; sinkUrl: string }
-  | { command: "baseline" }
-  | { command: "measure" }
-  | { command: "close" };
-
-type Baseline = { rss: number; breakdown: MemoryBreakdown };
-type Measurement = {
-  peakRss: number;
-  /** VmHWM when the message had been accepted (recorded; before the answer to the sender). */
-  peakRssAtAcceptance: number;
-  sampledPeak: MemoryBreakdown;
-  rssAfter: number;
-  statuses: Record<string, number>;
-};
-
-async function runProduct() {
-  const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
-  const { migrateDatabase, openDatabase, setProcessDatabase } = await import("@/modules/db/db");
-  const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
-  const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
-  const { createId } = await import("@/modules/shared/ids");
-  const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
-  const { createPostgresDatabase } = await import("@/tests/support/test-database");
-  const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("the product process needs --expose-gc");
-
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-large-"));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    EMAIL_DOMAINS: "hookmail.test",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    WEBHOOK_TIMEOUT_MS: "60000",
-    INBOUND_SECRET,
-    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
-  });
-  setProcessConfig(config);
-
-  let closeAll: () => Promise<void> = async () => undefined;
-  let countStatuses: () => Promise<Record<string, number>> = async () => ({});
-  let whenIdle: () => Promise<void> = async () => undefined;
-  let sampler: NodeJS.Timeout | undefined;
-  let sampledPeak: MemoryBreakdown = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
-  let peakRssAtAcceptance = 0;
-  const noteAcceptance = () => {
-    peakRssAtAcceptance = readStatusKib("VmHWM") * 1024;
-  };
-
-  const open = async (kind: Kind, sinkUrl: string) => {
-    const closers: (() => Promise<void>)[] = [];
-    let database;
-    if (kind === "pglite") {
-      database = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
-    } else {
-      const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
-      closers.push(drop);
-      database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
-    }
-    closers.unshift(() => database.close());
-    await migrateDatabase(database, () => undefined);
-    setProcessDatabase(database);
-    const worker = createDeliveryWorker({ database, config, log: (line) => console.error(`  [product] ${line}`) });
-    setDeliveryDispatcher(worker);
-    closers.unshift(async () => {
-      await worker.stop();
-      setDeliveryDispatcher(undefined);
-    });
-    const userId = createId("user");
-    await database.prisma.user.create({ data: { id: userId, email: "large@example.com", name: "Bench" } });
-    await database.prisma.emailCallback.create({
-      data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username: "large", webhookUrl: sinkUrl, webhookSecret: WEBHOOK_SECRET },
-    });
-
-    const listener = createSmtpListener({
-      config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-      isAcceptableRecipient: isKnownRecipientAddress,
-      receive: async (args) => {
-        const result = await receiveMessage(args);
-        noteAcceptance();
-        return result;
-      },
-      log: (message, error) => console.error(`  [product] ${message}`, error),
-    });
-    await listener.listen();
-    closers.unshift(() => listener.close());
-
-    // The raw route behind a minimal node:http → Request adapter (what the custom server and Next do
-    // for a route handler): the body arrives as a stream, as it would from a socket.
-    const httpServer = http.createServer((incoming, outgoing) => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      const request = new Request(`http://localhost${incoming.url ?? "/"}`, {
-        method: incoming.method,
-        headers,
-        body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>,
-        duplex: "half",
-      } as RequestInit);
-      inboundPost(request, { params: Promise.resolve({ provider: "raw" }) })
-        .then(async (response) => {
-          noteAcceptance();
-          outgoing.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
-          outgoing.end(await response.text());
-        })
-        .catch((error: unknown) => {
-          outgoing.writeHead(500);
-          outgoing.end(String(error));
-        });
-    });
-    await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-    closers.unshift(
-      () =>
-        new Promise<void>((resolve) => {
-          httpServer.closeAllConnections();
-          httpServer.close(() => resolve());
-        }),
-    );
-
-    whenIdle = () => worker.whenIdle();
-    countStatuses = async () => {
-      const groups = await database.prisma.emailProcessing.groupBy({ by: ["status"], _count: { _all: true } });
-      return Object.fromEntries(groups.map((group) => [group.status, group._count._all]));
-    };
-    closeAll = async () => {
-      for (const close of closers) await close();
-    };
-    return { smtpPort: listener.getPort(), httpPort: (httpServer.address() as AddressInfo).port };
-  };
-
-  const settle = async () => {
-    for (let i = 0; i < 3; i++) {
-      gc();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
-
-  const handle = async (message: ProductCommand): Promise<unknown> => {
-    switch (message.command) {
-      case "open":
-        return open(message.kind, message.sinkUrl);
-      case "baseline": {
-        await settle();
-        const breakdown = process.memoryUsage();
-        resetPeakRss();
-        sampledPeak = breakdown;
-        sampler = setInterval(() => {
-          const rss = process.memoryUsage.rss();
-          if (rss > sampledPeak.rss) sampledPeak = process.memoryUsage();
-        }, SAMPLE_INTERVAL_MS);
-        return { rss: readStatusKib("VmRSS") * 1024, breakdown } satisfies Baseline;
-      }
-      case "measure": {
-        await whenIdle();
-        clearInterval(sampler);
-        const peakRss = readStatusKib("VmHWM") * 1024;
-        const statuses = await countStatuses();
-        await settle();
-        return { peakRss, peakRssAtAcceptance, sampledPeak, rssAfter: process.memoryUsage.rss(), statuses } satisfies Measurement;
-      }
-      case "close":
-        await closeAll();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-        return null;
-    }
-  };
-
-  process.on("message", (message: ProductCommand & { requestId: number }) => {
-    handle(message).then(
-      (result) => process.send!({ requestId: message.requestId, result }),
-      (error: unknown) => process.send!({ requestId: message.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-    );
-  });
-  process.on("disconnect", () => process.exit(0));
-  process.send!({ ready: true });
-}
 
 function startProduct(): { call: <T>(command: ProductCommand) => Promise<T>; exit: () => Promise<void> } {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--product"], {
+  const child: ChildProcess = fork(fileURLToPath(new URL("./large-message.product.ts", import.meta.url)), ["--product"], {
     execArgv: ["--expose-gc", "--import", "tsx"],
     env: process.env,
     stdio: ["inherit", "inherit", "inherit", "ipc"],
@@ -597,17 +402,10 @@ async function main() {
   }
 }
 
-if (process.argv.includes("--product")) {
-  runProduct().catch((error: unknown) => {
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
     console.error(error);
     process.exit(1);
-  });
-} else {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+  },
+);

@@ -8,10 +8,9 @@
 // was recorded once as a success and that no webhook-id reached the sink twice.
 //   DATABASE_URL (a PostgreSQL server; skipped without it), BENCH_MAILS (default 1000),
 //   BENCH_CONCURRENCY (SMTP sessions in all, default 8).
-import { execFileSync, spawn, type ChildProcessByStdio } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +20,8 @@ import pg from "pg";
 import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createPostgresDatabase } from "@/tests/support/test-database";
-import { benchMail, benchMailRaw, drive, now, percentile, smtpClient } from "./common";
+import { diffCpu, snapshotCpu, type CpuUse } from "./cpu-usage";
+import { benchMail, benchMailRaw, drive, now, percentile, smtpClient, startSink, type Sink } from "./common";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -33,7 +33,6 @@ const DOMAIN = "hookmail.test";
 const ADDRESS = `bench@${DOMAIN}`;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SMTP_READY_LINE = "Receiving mail by SMTP on";
-const CLOCK_TICKS_PER_SECOND = readClockTicksPerSecond();
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
 type ProductProcess = { name: string; pid: number; port: number; stop: () => Promise<void> };
@@ -67,197 +66,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     console.error(`\n${signal}: cleaning up`);
     void cleanUp().finally(() => process.exit(1));
   });
-}
-
-// --- CPU from /proc ------------------------------------------------------------------------------
-
-function readClockTicksPerSecond(): number {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-}
-
-/** utime + stime of a process (all its threads), in seconds; undefined once it is gone. */
-function readProcessCpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Busy and total CPU seconds of the whole machine (all cores), from the first line of /proc/stat. */
-function readMachineCpuSeconds(): { busy: number; iowait: number; total: number } {
-  const [, ...values] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = values.map(Number) as number[];
-  const busy = user! + nice! + system! + irq! + softirq! + steal!;
-  return {
-    busy: busy / CLOCK_TICKS_PER_SECOND,
-    iowait: iowait! / CLOCK_TICKS_PER_SECOND,
-    total: (busy + idle! + iowait!) / CLOCK_TICKS_PER_SECOND,
-  };
-}
-
-/**
- * CPU seconds of PostgreSQL's processes: the backends connected to the bench database (except
- * `admin`'s own), and the server-wide background processes (WAL writer, checkpointer, …).
- */
-async function readPostgresCpu(admin: pg.Client): Promise<{ backends: Map<number, number>; background: Map<number, number> }> {
-  const { rows } = await admin.query<{ pid: number; isBackend: boolean }>(
-    `SELECT pid, datname IS NOT NULL AS "isBackend" FROM pg_stat_activity
-     WHERE (datname = current_database() AND pid <> pg_backend_pid()) OR datname IS NULL`,
-  );
-  const backends = new Map<number, number>();
-  const background = new Map<number, number>();
-  for (const { pid, isBackend } of rows) {
-    const seconds = readProcessCpuSeconds(pid);
-    if (seconds !== undefined) (isBackend ? backends : background).set(pid, seconds);
-  }
-  return { backends, background };
-}
-
-/** The CPU seconds the processes of `after` used since `before` (all of it for those that started since). */
-function sumCpuSince(before: Map<number, number>, after: Map<number, number>): number {
-  let seconds = 0;
-  for (const [pid, total] of after) seconds += total - (before.get(pid) ?? 0);
-  return seconds;
-}
-
-type CpuSnapshot = {
-  at: number;
-  products: Map<number, number | undefined>;
-  postgres: { backends: Map<number, number>; background: Map<number, number> };
-  machine: { busy: number; iowait: number; total: number };
-  bench: NodeJS.CpuUsage;
-};
-
-async function snapshotCpu(products: ProductProcess[], admin: pg.Client): Promise<CpuSnapshot> {
-  return {
-    at: now(),
-    products: new Map(products.map(({ pid }) => [pid, readProcessCpuSeconds(pid)])),
-    postgres: await readPostgresCpu(admin),
-    machine: readMachineCpuSeconds(),
-    bench: process.cpuUsage(),
-  };
-}
-
-type CpuUse = {
-  wallSeconds: number;
-  products: { name: string; seconds: number }[];
-  /** Backends present at the end; a backend that closed during the phase is not counted. */
-  postgresSeconds: number;
-  /** PostgreSQL's server-wide background processes (other databases' load drives them too). */
-  postgresBackgroundSeconds: number;
-  benchSeconds: number;
-  machineBusySeconds: number;
-  machineIowaitSeconds: number;
-  machineCores: number;
-};
-
-function diffCpu(products: ProductProcess[], before: CpuSnapshot, after: CpuSnapshot): CpuUse {
-  const bench = process.cpuUsage(before.bench);
-  return {
-    wallSeconds: (after.at - before.at) / 1000,
-    products: products.map(({ name, pid }) => ({ name, seconds: (after.products.get(pid) ?? NaN) - (before.products.get(pid) ?? NaN) })),
-    postgresSeconds: sumCpuSince(before.postgres.backends, after.postgres.backends),
-    postgresBackgroundSeconds: sumCpuSince(before.postgres.background, after.postgres.background),
-    benchSeconds: (after.bench.user + after.bench.system - before.bench.user - before.bench.system) / 1e6,
-    machineBusySeconds: after.machine.busy - before.machine.busy,
-    machineIowaitSeconds: after.machine.iowait - before.machine.iowait,
-    machineCores: (after.machine.total - before.machine.total) / ((after.at - before.at) / 1000),
-  };
-}
-
-// --- The webhook sink ----------------------------------------------------------------------------
-
-type CountingSink = {
-  url: string;
-  /** First arrival of each bench id (performance.now()), and its X-Bench-Sent-At. */
-  arrivals: Map<string, number>;
-  sentAt: Map<string, number>;
-  /** Requests per webhook-id header, and per bench id. */
-  byWebhookId: Map<string, number>;
-  byBenchId: Map<string, number>;
-  waitFor: (ids: string[], timeoutMs: number) => Promise<void>;
-  close: () => Promise<void>;
-};
-
-/** A loopback node:http sink answering 200 at once, which also counts each webhook-id and bench id it sees. */
-async function startCountingSink(): Promise<CountingSink> {
-  const arrivals = new Map<string, number>();
-  const sentAt = new Map<string, number>();
-  const byWebhookId = new Map<string, number>();
-  const byBenchId = new Map<string, number>();
-  let waiter: { ids: string[]; resolve: () => void } | undefined;
-  const check = () => {
-    if (waiter && waiter.ids.every((id) => arrivals.has(id))) {
-      const { resolve } = waiter;
-      waiter = undefined;
-      resolve();
-    }
-  };
-  const server = http.createServer((request, response) => {
-    const arrivedAt = now();
-    const webhookId = String(request.headers["webhook-id"] ?? "");
-    byWebhookId.set(webhookId, (byWebhookId.get(webhookId) ?? 0) + 1);
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      response.writeHead(200, { "content-type": "text/plain" });
-      response.end("ok");
-      try {
-        const payload = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data?: { headers?: { name: string; value: string }[] } };
-        const headers = payload.data?.headers ?? [];
-        const id = headers.find((header) => header.name.toLowerCase() === "x-bench-id")?.value;
-        const sent = headers.find((header) => header.name.toLowerCase() === "x-bench-sent-at")?.value;
-        if (!id) return;
-        byBenchId.set(id, (byBenchId.get(id) ?? 0) + 1);
-        if (!arrivals.has(id)) {
-          arrivals.set(id, arrivedAt);
-          if (sent) sentAt.set(id, Number(sent));
-          check();
-        }
-      } catch {
-        // not a bench payload
-      }
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    arrivals,
-    sentAt,
-    byWebhookId,
-    byBenchId,
-    waitFor: (ids, timeoutMs) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiter = undefined;
-          const missing = ids.filter((id) => !arrivals.has(id)).length;
-          reject(new Error(`sink: ${missing} of ${ids.length} mails did not arrive within ${timeoutMs} ms`));
-        }, timeoutMs);
-        waiter = {
-          ids,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        };
-        check();
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 // --- Product processes ---------------------------------------------------------------------------
@@ -425,7 +233,7 @@ async function runPhase({
   databaseUrl: string;
   authSecret: string;
   admin: pg.Client;
-  sink: CountingSink;
+  sink: Sink;
   /** Every mail the product accepted so far, warm-ups and earlier phases included. */
   acceptedSoFar: string[];
 }): Promise<PhaseFigures> {
@@ -560,7 +368,7 @@ function splitMachineCores(cpu: CpuUse) {
   };
 }
 
-function printRecordCheck(label: string, records: RecordCheck, sink: CountingSink): boolean {
+function printRecordCheck(label: string, records: RecordCheck, sink: Sink): boolean {
   const duplicateWebhookIds = [...sink.byWebhookId.values()].filter((count) => count > 1).length;
   const duplicateBenchIds = [...sink.byBenchId.values()].filter((count) => count > 1).length;
   const isRecordedOnce = records.missing === 0 && records.duplicated === 0 && records.notSuccess === 0 && records.unexpectedRows === 0;
@@ -592,7 +400,7 @@ async function main(): Promise<number> {
       `node ${process.version}, ${os.cpus().length} CPUs shared by the senders, the sink, PostgreSQL and the product processes`,
   );
 
-  const sink = await startCountingSink();
+  const sink = await startSink();
   cleanUps.push(() => sink.close());
   const { url, drop } = await createPostgresDatabase(serverUrl);
   cleanUps.push(drop);

@@ -11,7 +11,7 @@
 // Each sending goes to its own tagged address (bad-smtp+s12@…, bad-http+h12@…) so that the same
 // message over both routes, or two mutations of one message, are not taken for duplicates.
 // RELIABILITY_SEED=<n> replays a run's mutations. Needs DATABASE_URL; skipped without it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/modules/db/db";
 import { createPostgresDatabase } from "@/tests/support/test-database";
 import { createAccountWithCallbacks } from "./support/app-account";
@@ -26,6 +26,7 @@ import {
 } from "./support/mail-corpus";
 import { postRawInbound, sendRawSmtp, type HttpOutcome, type SmtpOutcome } from "./support/raw-senders";
 import { startWebhookSink, type WebhookSink } from "./support/webhook-sink";
+import { setUpReliabilityTest } from "./support/reliability-setup";
 
 const MUTATION_COUNT = 150;
 const MAX_MESSAGE_BYTES = 4 * 1_048_576;
@@ -38,23 +39,9 @@ const TEST_TIMEOUT_MS = 15 * 60_000;
 const SMTP_USERNAME = "bad-smtp";
 const HTTP_USERNAME = "bad-http";
 const ENVELOPE_FROM = "sender@example.org";
-const serverUrl = process.env.DATABASE_URL;
 const seed = process.env.RELIABILITY_SEED ? Number(process.env.RELIABILITY_SEED) : Math.floor(Math.random() * 2 ** 31);
 
-if (!serverUrl) {
-  console.warn("bad-input reliability test skipped: set DATABASE_URL to a PostgreSQL server (e.g. postgres://postgres@127.0.0.1:5432/postgres).");
-}
-
-const cleanUps: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const cleanUp of cleanUps.reverse()) {
-    try {
-      await cleanUp();
-    } catch (error) {
-      console.error("clean-up failed:", error);
-    }
-  }
-}, 60_000);
+const { serverUrl, cleanUps } = setUpReliabilityTest("bad-input");
 
 type Verdict = "accepted" | "rejected" | "temporary" | "unclear" | "no-answer";
 

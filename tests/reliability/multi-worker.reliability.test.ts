@@ -7,32 +7,18 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createPostgresDatabase } from "@/tests/support/test-database";
+import { setUpReliabilityTest } from "./support/reliability-setup";
 
 const DELIVERY_COUNT = 1000;
 const CALLBACK_COUNT = 10;
 const WORKER_NAMES = ["worker-a", "worker-b"] as const;
 const COMPLETION_TIMEOUT_MS = 120_000;
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const serverUrl = process.env.DATABASE_URL;
-
-if (!serverUrl) {
-  console.warn("multi-worker reliability test skipped: set DATABASE_URL to a PostgreSQL server (e.g. postgres://postgres@127.0.0.1:5432/postgres).");
-}
-
-const cleanUps: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const cleanUp of cleanUps.reverse()) {
-    try {
-      await cleanUp();
-    } catch (error) {
-      console.error("clean-up failed:", error);
-    }
-  }
-});
+const { serverUrl, cleanUps } = setUpReliabilityTest("multi-worker");
 
 type IdStats = { requests: number; inFlight: number; maxInFlight: number; workers: string[] };
 

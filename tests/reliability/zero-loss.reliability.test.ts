@@ -16,13 +16,14 @@
 // Needs DATABASE_URL (a PostgreSQL server); skipped without it.
 import { createTransport, type Transporter } from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/modules/db/db";
 import { createPostgresDatabase } from "@/tests/support/test-database";
 import { createAccountWithCallbacks, type CreatedCallback } from "./support/app-account";
 import { createAppProcess, tail, type AppProcess } from "./support/app-process";
 import { attemptRawInbound, attemptSmtp, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
 import { startWebhookSink } from "./support/webhook-sink";
+import { setUpReliabilityTest } from "./support/reliability-setup";
 
 const MAILS_PER_ROUTE = 1000;
 const TOTAL_MAILS = MAILS_PER_ROUTE * 2;
@@ -40,22 +41,7 @@ const COMPLETION_TIMEOUT_MS = 8 * 60_000;
 /** A first start may build the app (minutes), then the sending, the crash and the retries. */
 const TEST_TIMEOUT_MS = 10 * 60_000 + SEND_DEADLINE_MS + COMPLETION_TIMEOUT_MS;
 const MESSAGE_ID_DOMAIN = "zero-loss.hookmail.test";
-const serverUrl = process.env.DATABASE_URL;
-
-if (!serverUrl) {
-  console.warn("zero-loss reliability test skipped: set DATABASE_URL to a PostgreSQL server (e.g. postgres://postgres@127.0.0.1:5432/postgres).");
-}
-
-const cleanUps: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  for (const cleanUp of cleanUps.reverse()) {
-    try {
-      await cleanUp();
-    } catch (error) {
-      console.error("clean-up failed:", error);
-    }
-  }
-}, 60_000);
+const { serverUrl, cleanUps } = setUpReliabilityTest("zero-loss");
 
 type TestMail = { id: string; route: "smtp" | "http"; recipient: string; message: Mail.Options };
 type SentMail = TestMail & SendOutcome;
