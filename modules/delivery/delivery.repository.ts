@@ -5,6 +5,7 @@
 // statement). A claim's `lockedUntil` doubles as its fencing token: a worker whose lease was taken
 // over can no longer change the processing.
 import type { Database } from "@/modules/db/db";
+import { createBatchedWriter } from "@/modules/db/batched-writer";
 import { utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 import { createId } from "@/modules/shared/ids";
 import { FINAL_PROCESSING_STATUSES } from "./delivery.constants";
@@ -133,7 +134,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
      * is being written go together in the next statement (group commit): one round trip and one
      * commit for all of them.
      */
-    recordAttempt: createBatchedWriter<AttemptOutcome, { isClaimHeld: boolean }>(async (outcomes) => {
+    recordAttempt: createBatchedWriter<AttemptOutcome, { isClaimHeld: boolean }>(MAX_OUTCOMES_PER_WRITE, async (outcomes) => {
       const held = await writeAttemptOutcomes(executor, outcomes);
       return outcomes.map(({ claim }) => ({ isClaimHeld: held.has(claim.id) }));
     }),
@@ -161,34 +162,6 @@ export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 
 /** Outcomes written per statement at most. */
 const MAX_OUTCOMES_PER_WRITE = 200;
-
-/**
- * Calls `write` with every item that arrived since the last call began, one call at a time: under
- * load the items of many callers share a statement, alone an item is written at once.
- */
-function createBatchedWriter<Item, Result>(write: (items: Item[]) => Promise<Result[]>): (item: Item) => Promise<Result> {
-  let queue: { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = [];
-  let isWriting = false;
-  const drain = async () => {
-    isWriting = true;
-    while (queue.length > 0) {
-      const batch = queue.slice(0, MAX_OUTCOMES_PER_WRITE);
-      queue = queue.slice(batch.length);
-      try {
-        const results = await write(batch.map(({ item }) => item));
-        batch.forEach(({ resolve }, index) => resolve(results[index]!));
-      } catch (error) {
-        for (const { reject } of batch) reject(error);
-      }
-    }
-    isWriting = false;
-  };
-  return (item) =>
-    new Promise<Result>((resolve, reject) => {
-      queue.push({ item, resolve, reject });
-      if (!isWriting) void drain();
-    });
-}
 
 /**
  * One statement for many outcomes: each processing's new state where its claim still holds, and
