@@ -3,10 +3,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
+import { decodeEncodedWords } from "./encoded-words";
 import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "./inbound.constants";
 import {
   buildWebhookPayload,
-  decodeEncodedWords,
   parseMail,
   serializeWebhookPayload,
   summarizeMail,
