@@ -32,3 +32,10 @@ export const DELIVERY_WORKER_DEFAULTS = {
 } as const;
 
 export const FINAL_PROCESSING_STATUSES = ["success", "error", "not-processed"] as const;
+
+/**
+ * A webhook body above this is large: it is written in a statement of its own (not with the raw
+ * message), is not kept in memory with a claim, and is read back in slices of this size (PostgreSQL
+ * sends bytea as hex text, two bytes per byte), so that no statement or result holds two large values.
+ */
+export const LARGE_PAYLOAD_BYTES = 1024 * 1024;

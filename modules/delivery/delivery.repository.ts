@@ -8,7 +8,7 @@ import type { Database } from "@/modules/db/db";
 import { createBatchedWriter } from "@/modules/db/batched-writer";
 import { utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 import { createId } from "@/modules/shared/ids";
-import { FINAL_PROCESSING_STATUSES } from "./delivery.constants";
+import { FINAL_PROCESSING_STATUSES, LARGE_PAYLOAD_BYTES } from "./delivery.constants";
 
 export type ClaimedDelivery = {
   id: string;
@@ -91,7 +91,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
            RETURNING id, status, "attemptCount", payload, "emailCallbackId"
          )
          SELECT ${targetColumns("$4")} FROM claimed p JOIN email_callback c ON c.id = p."emailCallbackId"`,
-        [now.toISOString(), lockedUntil.toISOString(), id, INLINE_PAYLOAD_BYTES],
+        [now.toISOString(), lockedUntil.toISOString(), id, LARGE_PAYLOAD_BYTES],
       );
       const [row] = rows;
       if (!row) return null;
@@ -122,7 +122,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
     async findDeliveryTarget(id: string): Promise<DeliveryTarget | null> {
       const rows = await executor.query<TargetRow>(
         `SELECT ${targetColumns("$2")} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,
-        [id, INLINE_PAYLOAD_BYTES],
+        [id, LARGE_PAYLOAD_BYTES],
       );
       const [row] = rows;
       return row ? toDeliveryTarget(executor, row) : null;
@@ -224,7 +224,7 @@ type TargetRow = {
   id: string;
   status: string;
   attemptCount: number;
-  /** The payload when it is at most INLINE_PAYLOAD_BYTES long, else null (read in slices). */
+  /** The payload when it is at most LARGE_PAYLOAD_BYTES long, else null (read in slices). */
   payload: Uint8Array | null;
   payloadBytes: number | null;
   webhookUrl: string;
@@ -233,13 +233,7 @@ type TargetRow = {
   isDeleted: boolean;
 };
 
-/**
- * A payload up to this size comes in the target's row; a larger one is read in slices of this size,
- * so that no result ever holds a whole large payload (PostgreSQL sends bytea as hex text: 2 bytes a byte).
- */
-const INLINE_PAYLOAD_BYTES = 1024 * 1024;
-
-/** The target's columns (`p` the processing, `c` its callback); `inlineLimit` is the parameter holding INLINE_PAYLOAD_BYTES. */
+/** The target's columns (`p` the processing, `c` its callback); `inlineLimit` is the parameter holding LARGE_PAYLOAD_BYTES. */
 const targetColumns = (inlineLimit: string) => `p.id, p.status, p."attemptCount", octet_length(p.payload) AS "payloadBytes",
   CASE WHEN octet_length(p.payload) <= ${inlineLimit} THEN p.payload END AS payload,
   c."webhookUrl", c."webhookSecret", c."isEnabled", c."deletedAt" IS NOT NULL AS "isDeleted"`;
@@ -257,10 +251,10 @@ async function toDeliveryTarget(
 
 async function readPayloadInSlices(executor: SqlExecutor, id: string, length: number): Promise<Buffer | null> {
   const whole = Buffer.allocUnsafe(length);
-  for (let offset = 0; offset < length; offset += INLINE_PAYLOAD_BYTES) {
+  for (let offset = 0; offset < length; offset += LARGE_PAYLOAD_BYTES) {
     const [row] = await executor.query<{ slice: Uint8Array | null }>(
       `SELECT substring(payload FROM $2 FOR $3) AS slice FROM email_processing WHERE id = $1`,
-      [id, offset + 1, INLINE_PAYLOAD_BYTES],
+      [id, offset + 1, LARGE_PAYLOAD_BYTES],
     );
     if (!row?.slice) return null;
     whole.set(row.slice, offset);

@@ -3,6 +3,7 @@
 // through the executor (one round trip per statement), on PGlite and PostgreSQL alike. No rules here.
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
+import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import { utcTimestampParameter } from "@/modules/db/sql-executor";
 
 export type InboundCallback = {
@@ -61,10 +62,8 @@ const INSERT_PROCESSING = `
   )
   RETURNING id`;
 
-/** Above this, the raw message and the webhook body are written in separate statements. */
-const LARGE_VALUE_BYTES = 1024 * 1024;
-
-const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_VALUE_BYTES;
+/** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in separate statements. */
+const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_PAYLOAD_BYTES;
 
 export function createInboundRepository({ executor }: Pick<Database, "executor">) {
   return {

@@ -6,6 +6,7 @@ import { createId } from "@/modules/shared/ids";
 import { DUPLICATE_WINDOW_MS, PROCESSING_ERROR, PROCESSING_STATUS } from "./inbound.constants";
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
+import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
 import { buildWebhookPayload, parseMail, serializeWebhookPayload, summarizeMail, type ParsedMail } from "./mail-payload";
 
@@ -20,9 +21,6 @@ export type AcceptedMessage = {
   /** With `claimLeaseMs`: the pending processings, each claimed for the caller's first attempt. */
   claims: ClaimedDelivery[];
 };
-
-/** A payload up to this size travels with its claim, so the first attempt need not read it back. */
-export const MAX_CLAIMED_PAYLOAD_BYTES = 1024 * 1024;
 
 type InboundRules = { emailDomains: string[] };
 
@@ -168,7 +166,7 @@ async function buildProcessings({
 
 function toClaim(row: NewProcessing, lockedUntil: Date, callback: InboundCallback): ClaimedDelivery {
   const claim = { id: row.id, lockedUntil };
-  if (!row.payload || row.payload.byteLength > MAX_CLAIMED_PAYLOAD_BYTES) return claim;
+  if (!row.payload || row.payload.byteLength > LARGE_PAYLOAD_BYTES) return claim;
   return {
     ...claim,
     target: {
