@@ -104,6 +104,10 @@ export const environmentSchema = z.object({
   SMTP_PORT: integerSchema({ defaultValue: 2525, min: 1, max: 65535 }),
   SMTP_HOST: optionalStringSchema.transform((value) => value ?? "0.0.0.0"),
   SMTP_TLS_CERT: optionalStringSchema,
+  SMTP_MAX_CLIENTS: integerSchema({ defaultValue: 1000, min: 1, max: 100_000 }),
+  SMTP_MAX_CLIENTS_PER_IP: integerSchema({ defaultValue: 20, min: 1, max: 100_000 }),
+  SMTP_MAX_UNKNOWN_RECIPIENTS: integerSchema({ defaultValue: 20, min: 0, max: 10_000 }),
+  SMTP_MAX_SESSION_MS: integerSchema({ defaultValue: 600_000, min: 1000, max: 86_400_000 }),
   SMTP_TLS_KEY: optionalStringSchema,
   HOOKMAIL_ROLES: rolesSchema,
   AUTH_SECRET: optionalStringSchema.refine(

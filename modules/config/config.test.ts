@@ -19,7 +19,15 @@ describe("loadConfig", () => {
     expect(config.dataDir).toMatch(/data$/);
     expect(config.baseUrl).toBe("http://localhost:3000");
     expect(config.port).toBe(3000);
-    expect(config.smtp).toEqual({ host: "0.0.0.0", port: 2525, tls: undefined });
+    expect(config.smtp).toEqual({
+      host: "0.0.0.0",
+      port: 2525,
+      tls: undefined,
+      maxClients: 1000,
+      maxClientsPerIp: 20,
+      maxUnknownRecipients: 20,
+      maxSessionMs: 600_000,
+    });
     expect(config.roles).toEqual(["web", "smtp", "worker"]);
     expect(config.emailDomains).toEqual(["localhost"]);
     expect(config.inbound.maxMessageBytes).toBe(26_214_400);

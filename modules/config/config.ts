@@ -11,7 +11,18 @@ export type Config = {
   baseUrl: string;
   port: number;
   roles: HookmailRole[];
-  smtp: { host: string; port: number; tls: { certPath: string; keyPath: string } | undefined };
+  smtp: {
+    host: string;
+    port: number;
+    tls: { certPath: string; keyPath: string } | undefined;
+    /** Concurrent sessions in all, and from one client address (IPv6 grouped by /64). */
+    maxClients: number;
+    maxClientsPerIp: number;
+    /** Unknown RCPT TO per session before 421 and disconnect. */
+    maxUnknownRecipients: number;
+    /** Longest session, whatever the client sends. */
+    maxSessionMs: number;
+  };
   auth: {
     secret: string | undefined;
     isRegistrationEnabled: boolean;
@@ -113,6 +124,10 @@ function buildConfig(values: Environment): Config {
         values.SMTP_TLS_CERT && values.SMTP_TLS_KEY
           ? { certPath: values.SMTP_TLS_CERT, keyPath: values.SMTP_TLS_KEY }
           : undefined,
+      maxClients: values.SMTP_MAX_CLIENTS,
+      maxClientsPerIp: values.SMTP_MAX_CLIENTS_PER_IP,
+      maxUnknownRecipients: values.SMTP_MAX_UNKNOWN_RECIPIENTS,
+      maxSessionMs: values.SMTP_MAX_SESSION_MS,
     },
     auth: {
       secret: values.AUTH_SECRET,

@@ -23,7 +23,7 @@ async function startListener(
   const received: Received[] = [];
   const logged: string[] = [];
   const listener = createSmtpListener({
-    config: { smtp: { host: "127.0.0.1", port: 0, tls }, inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined } },
+    config: { smtp: { host: "127.0.0.1", port: 0, tls, maxClients: 1000, maxClientsPerIp: 20, maxUnknownRecipients: 20, maxSessionMs: 600_000 }, inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined } },
     isAcceptableRecipient: async (address) => address.toLowerCase().endsWith("@hookmail.test") && !address.startsWith("nobody"),
     receive: async (message) => {
       received.push(message);
