@@ -33,7 +33,10 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const putName = (name: unknown, headers: Record<string, string> = { Cookie: cookie }) =>
+const putName = (
+  name: unknown,
+  headers: Record<string, string> = { Cookie: cookie, Origin: TEST_BASE_URL, "Content-Type": "application/json" },
+) =>
   PUT(new Request(`${TEST_BASE_URL}/api/users/me`, { method: "PUT", headers, body: JSON.stringify({ name }) }), noParams);
 
 describe("GET /api/users/me", () => {

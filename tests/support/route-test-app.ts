@@ -40,7 +40,7 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
       });
       if (response.status !== 200) throw new Error(`sign-up failed with ${response.status}`);
       const { user } = (await response.json()) as { user: { id: string } };
-      return { userId: user.id, email, headers: { Cookie: client.cookieHeader() } };
+      return { userId: user.id, email, headers: sameOriginJsonHeaders(client.cookieHeader(), config.baseUrl) };
     },
     async call<Params>(
       handler: RouteHandler<Params>,
@@ -63,6 +63,14 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
     },
     close: () => database.close(),
   };
+}
+
+/**
+ * What the app's own pages send with the session cookie: their origin (BASE_URL's) and JSON, which
+ * every cookie write needs (docs/security.md).
+ */
+export function sameOriginJsonHeaders(cookie: string, baseUrl = TEST_BASE_URL): Record<string, string> {
+  return { Cookie: cookie, Origin: new URL(baseUrl).origin, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" };
 }
 
 export type RouteTestApp = Awaited<ReturnType<typeof startRouteTestApp>>;

@@ -4,7 +4,7 @@ import { getAuth } from "@/modules/auth/auth.server";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { setProcessDatabase, type Database } from "@/modules/db/db";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { parseJsonBody, withCaller } from "./route-handler";
+import { parseJsonBody, parseSearchParams, withCaller, withErrors } from "./route-handler";
 
 let database: Database;
 const noParams = { params: Promise.resolve({}) };
@@ -63,7 +63,14 @@ describe("withCaller", () => {
       return Response.json(input);
     });
     const post = (body: string) =>
-      route(new Request("http://localhost:3000/api/x", { method: "POST", headers: { Cookie: cookie }, body }), noParams);
+      route(
+        new Request("http://localhost:3000/api/x", {
+          method: "POST",
+          headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" },
+          body,
+        }),
+        noParams,
+      );
 
     const invalid = await post(JSON.stringify({ name: "a" }));
     expect(invalid.status).toBe(400);
@@ -90,5 +97,72 @@ describe("withCaller", () => {
     console.error = originalError;
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: { code: "internal.error", message: "An internal error occurred." } });
+  });
+});
+
+describe("NUL bytes", () => {
+  const echoBody = withErrors(async ({ request }) =>
+    Response.json(
+      await parseJsonBody(
+        request,
+        z.object({ name: z.string(), tags: z.array(z.string()).optional(), nested: z.record(z.string(), z.string()).optional() }),
+      ),
+    ),
+  );
+  const postJson = (body: unknown) =>
+    echoBody(
+      new Request("http://localhost:3000/api/x", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+      noParams,
+    );
+
+  it.each([
+    ["a top-level field", { name: "a\u0000b" }, "name"],
+    ["an array item", { name: "ok", tags: ["fine", "bad\u0000"] }, "tags.1"],
+    ["a nested value", { name: "ok", nested: { key: "\u0000" } }, "nested.key"],
+    ["a key", { name: "ok", nested: { "k\u0000": "v" } }, "nested.k\u0000"],
+  ])("in %s of a JSON body answer 400 request.invalid_body naming the field", async (_, body, path) => {
+    const response = await postJson(body);
+    expect(response.status).toBe(400);
+    const { error } = await response.json();
+    expect(error.code).toBe("request.invalid_body");
+    expect(error.fields).toEqual([{ path, code: "invalid_string", message: "Text must not contain NUL bytes." }]);
+  });
+
+  it("leave other control characters and text alone", async () => {
+    const response = await postJson({ name: "tab\there \u00e9 \u2028" });
+    expect(response.status).toBe(200);
+  });
+
+  it("in a query parameter answer 400 request.invalid_query", async () => {
+    const route = withErrors(async ({ request }) => Response.json(parseSearchParams(request, z.object({ q: z.string() }))));
+    const response = await route(new Request("http://localhost:3000/api/x?q=a%00b"), noParams);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe("request.invalid_query");
+  });
+
+  it.each([
+    ["a NUL byte", "ecb_abc\u0000def"],
+    ["a percent-encoded NUL", "ecb_abc%00def"],
+    ["a slash", "ecb_abc/../def"],
+    ["a space", "ecb abc"],
+    ["an empty id", ""],
+    ["an over-long id", "x".repeat(129)],
+  ])("in a path id answer 404 before the handler runs: %s", async (_, id) => {
+    let reached = false;
+    const route = withErrors<{ id: string }>(async () => {
+      reached = true;
+      return Response.json({});
+    });
+    const response = await route(new Request("http://localhost:3000/api/x/id"), { params: Promise.resolve({ id }) });
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.code).toBe("resource.not_found");
+    expect(reached).toBe(false);
+  });
+
+  it("let well-formed ids through", async () => {
+    const route = withErrors<{ id: string; index: string }>(async ({ params }) => Response.json(params));
+    const params = { id: "ecb_0123456789ABCDEFabcdef", index: "0" };
+    const response = await route(new Request("http://localhost:3000/api/x"), { params: Promise.resolve(params) });
+    expect(await response.json()).toEqual(params);
   });
 });

@@ -7,10 +7,12 @@ import { updateUser } from "@/modules/users/users.usecases";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withCaller(async ({ caller }) => Response.json({ user: formatUserForApi(caller.user) }));
+const SESSION_ONLY = { allow: ["session"] } as const;
+
+export const GET = withCaller(async ({ caller }) => Response.json({ user: formatUserForApi(caller.user) }), SESSION_ONLY);
 
 export const PUT = withCaller(async ({ request, caller }) => {
   const input = await parseJsonBody(request, updateUserSchema);
   const { user } = await updateUser({ userId: caller.userId, input, repository: createUsersRepository(await getPrisma()) });
   return Response.json({ user: formatUserForApi(user) });
-});
+}, SESSION_ONLY);
