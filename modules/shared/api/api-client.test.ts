@@ -46,6 +46,21 @@ describe("apiFetch", () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
+  it.each(["POST", "PUT", "PATCH", "DELETE"] as const)(
+    "declares Content-Type: application/json on every %s, with a body or without",
+    async (method) => {
+      stubWindow("/");
+      const fetchMock = stubFetch(new Response(null, { status: 204 }), new Response(null, { status: 204 }));
+      await apiFetch("/api/x", { method });
+      await apiFetch("/api/x", { method, body: { a: 1 } });
+      for (const [, init] of fetchMock.mock.calls as unknown as [string, RequestInit][]) {
+        expect(new Headers(init.headers).get("content-type")).toBe("application/json");
+        expect(init.credentials).toBe("include");
+      }
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    },
+  );
+
   it("does not retry a GET on a client error", async () => {
     stubWindow("/");
     const fetchMock = stubFetch(new Response(null, { status: 404 }), Response.json({ ok: true }));

@@ -1,6 +1,7 @@
 // The browser's HTTP client for our API: JSON in and out, cookies sent, errors thrown as ApiError
 // with the server's code (data.error.code), GETs retried once on transient statuses, and any 401
-// sending the browser to /login (specification §6, §8, §9).
+// sending the browser to /login once. Every write declares Content-Type: application/json, body or
+// not: the server refuses a cookie write of any other type (docs/security.md).
 export const RETRYABLE_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504] as const;
 const GET_RETRIES = 1;
 
@@ -27,7 +28,7 @@ export async function apiFetch<T>(path: string, { method = "GET", body, signal }
         method,
         credentials: "include",
         signal,
-        headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+        headers: method === "GET" ? undefined : { "Content-Type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {
