@@ -569,6 +569,9 @@ describe("SSRF check at connect time", () => {
     ["169.254.169.254", () => "http://169.254.169.254/latest/meta-data/"],
     ["0.0.0.0", (port) => `http://0.0.0.0:${port}/hook`],
     ["[::ffff:127.0.0.1]", (port) => `http://[::ffff:127.0.0.1]:${port}/hook`],
+    ["[::ffff:0:127.0.0.1]", (port) => `http://[::ffff:0:127.0.0.1]:${port}/hook`],
+    ["[64:ff9b::127.0.0.1]", (port) => `http://[64:ff9b::127.0.0.1]:${port}/hook`],
+    ["[fec0::1]", (port) => `http://[fec0::1]:${port}/hook`],
     ["http://2130706433/", (port) => `http://2130706433:${port}/`],
     ["http://0177.0.0.1/", (port) => `http://0177.0.0.1:${port}/`],
     ["a name resolving to 10.0.0.5", (port) => `http://hooks.internal.test:${port}/hook`],
@@ -594,7 +597,7 @@ describe("SSRF check at connect time", () => {
         label,
         status: "error",
         error: "webhook-failed",
-        attempt: expect.stringMatching(/^blocked-target: .*private address/),
+        attempt: "blocked-target: the webhook URL is not allowed: it must lead to a public address",
       });
     }
     expect(sink.connectionCount()).toBe(connectionsBefore);

@@ -1,10 +1,10 @@
 // The webhook HTTP client against real loopback servers: what it reports, what it reads, when it
 // gives up, and the connect-time SSRF check (no connection at all to a refused address).
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink";
-import { postWebhook, type WebhookRequest } from "./webhook-client";
+import { isSocketAddressAllowed, postWebhook, type WebhookRequest } from "./webhook-client";
 
 let sink: WebhookSink;
 beforeAll(async () => {
@@ -172,11 +172,20 @@ describe("postWebhook SSRF check at connect time", () => {
     ["octal 0177.0.0.1", (port: number) => `http://0177.0.0.1:${port}/`],
     ["hex 0x7f.1", (port: number) => `https://0x7f.1:${port}/`],
     ["[::] (unspecified)", (port: number) => `http://[::]:${port}/`],
-  ])("refuses %s without connecting", async (_label, toUrl) => {
+    ["[::127.0.0.1] (IPv4-compatible)", (port: number) => `http://[::127.0.0.1]:${port}/`],
+    ["[::ffff:0:127.0.0.1] (IPv4-translated)", (port: number) => `http://[::ffff:0:127.0.0.1]:${port}/`],
+    ["[64:ff9b::127.0.0.1] (NAT64)", (port: number) => `http://[64:ff9b::127.0.0.1]:${port}/`],
+    ["[64:ff9b:1::808:808] (local-use NAT64)", (port: number) => `http://[64:ff9b:1::808:808]:${port}/`],
+    ["[2002:7f00:1::1] (6to4)", (port: number) => `http://[2002:7f00:1::1]:${port}/`],
+    ["[2001:0:4136:e378:8000:63bf:80ff:fffe] (Teredo)", (port: number) => `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/`],
+    ["[fec0::1] (site-local)", (port: number) => `http://[fec0::1]:${port}/`],
+    ["[100::1] (discard-only)", (port: number) => `http://[100::1]:${port}/`],
+    ["[fe80::1] (link-local)", (port: number) => `http://[fe80::1]:${port}/`],
+  ])("refuses %s without connecting, saying only that the URL is not allowed", async (_label, toUrl) => {
     const connectionsBefore = sink.connectionCount();
     const resolve = toUrl(sink.port).includes("localhost") ? undefined : refuse;
     const result = await post({ url: toUrl(sink.port), allowPrivateTargets: false, timeoutMs: 1000, ...(resolve ? { resolve } : {}) });
-    expect(result).toMatchObject({ kind: "blocked-target" });
+    expect(result).toMatchObject({ kind: "blocked-target", error: "the webhook URL is not allowed: it must lead to a public address" });
     expect(sink.connectionCount()).toBe(connectionsBefore);
     expect(sink.requests).toHaveLength(0);
   });
@@ -186,15 +195,32 @@ describe("postWebhook SSRF check at connect time", () => {
     ["a public and a private address", ["93.184.216.34", "10.0.0.5"]],
     ["a loopback address", ["127.0.0.1"]],
     ["an IPv4-mapped loopback address", ["::ffff:127.0.0.1"]],
-  ])("refuses a name resolving to %s without connecting", async (_label, addresses) => {
+    ["a NAT64 form of a private address", ["64:ff9b::a00:5"]],
+    ["a 6to4 form of the metadata address", ["2002:a9fe:a9fe::1"]],
+    ["a site-local address", ["fec0::5"]],
+  ])("refuses a name resolving to %s without connecting, and does not tell which address", async (_label, addresses) => {
     const connectionsBefore = sink.connectionCount();
     const result = await post({
       url: `http://hooks.rebind.test:${sink.port}/hook`,
       allowPrivateTargets: false,
       resolve: async () => addresses,
     });
-    expect(result).toMatchObject({ kind: "blocked-target", error: expect.stringMatching(/private address/) });
+    expect(result).toMatchObject({ kind: "blocked-target", error: "the webhook URL is not allowed: it must lead to a public address" });
+    for (const address of addresses) expect(result.kind === "blocked-target" && result.error).not.toContain(address);
     expect(sink.connectionCount()).toBe(connectionsBefore);
+  });
+
+  it("judges the remote address of a connected (kept-alive) socket again: loopback is refused unless private targets are allowed", async () => {
+    const socket = net.connect(sink.port, "127.0.0.1");
+    await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+    try {
+      expect(socket.remoteAddress).toBe("127.0.0.1");
+      expect(isSocketAddressAllowed(socket, false)).toBe(false);
+      expect(isSocketAddressAllowed(socket, true)).toBe(true);
+      expect(isSocketAddressAllowed(new net.Socket(), false)).toBe(true);
+    } finally {
+      socket.destroy();
+    }
   });
 
   it("connects to the very address it checked when private targets are allowed", async () => {

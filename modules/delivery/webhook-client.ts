@@ -3,7 +3,9 @@
 // are checked before connecting, names inside the socket's own `lookup`, so the address checked is
 // the address connected to (no second resolution to rebind). Connections are kept alive and reused
 // for the same host and port: a reused socket goes to an address checked when it was opened, so it
-// skips nothing (the agents are kept apart by the private-targets setting and the resolver).
+// skips nothing (the agents are kept apart by the private-targets setting and the resolver), and its
+// remote address is judged again before the request is written to it. A refused target is recorded
+// as "not allowed", never with the address a name resolved to (docs/security.md).
 // Redirects are never followed, at most 1 KiB of the answer is read, and one timeout bounds the
 // whole attempt (DNS included); a connection is reused only after a response read to its end.
 import type { LookupAddress } from "node:dns";
@@ -12,7 +14,7 @@ import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { isPrivateAddress } from "@/modules/shared/net/private-address";
-import { resolveHost, type HostResolver } from "@/modules/shared/net/webhook-target";
+import { resolveHost, WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE, type HostResolver } from "@/modules/shared/net/webhook-target";
 import { RESPONSE_EXCERPT_BYTES } from "./delivery.constants";
 import { parseRetryAfter } from "./delivery.schedule";
 
@@ -65,9 +67,8 @@ function createGuardedLookup({ resolve, allowPrivateTargets }: { resolve: HostRe
           callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), []);
           return;
         }
-        const blocked = allowPrivateTargets ? undefined : addresses.find((address) => isPrivateAddress(address));
-        if (blocked) {
-          callback(new BlockedTargetError(`${hostname} resolves to the private address ${blocked}`), []);
+        if (!allowPrivateTargets && addresses.some((address) => isPrivateAddress(address))) {
+          callback(new BlockedTargetError(WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE), []);
           return;
         }
         const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
@@ -110,6 +111,15 @@ function getAgent(protocol: "http:" | "https:", resolve: HostResolver, allowPriv
     agentsByResolver.set(resolve, agents);
   }
   return (allowPrivateTargets ? agents.private : agents.public)[protocol];
+}
+
+/**
+ * Judges the address a socket is connected to: a kept-alive socket handed to this request was
+ * checked when it was opened, and is checked again here (a new socket is still connecting, and its
+ * address was judged by the guarded lookup or, for a literal IP, before the request).
+ */
+export function isSocketAddressAllowed(socket: { remoteAddress?: string | undefined }, allowPrivateTargets: boolean): boolean {
+  return allowPrivateTargets || socket.remoteAddress === undefined || !isPrivateAddress(socket.remoteAddress);
 }
 
 function stripBrackets(hostname: string) {
@@ -158,7 +168,7 @@ export async function postWebhook({
   const hostname = stripBrackets(target.hostname);
   // net.connect skips `lookup` for literal IPs, so those are checked here, once the URL parser has normalised them.
   if (net.isIP(hostname) !== 0 && !allowPrivateTargets && isPrivateAddress(hostname)) {
-    return { kind: "blocked-target", durationMs: elapsed(), error: `${hostname} is a private address` };
+    return { kind: "blocked-target", durationMs: elapsed(), error: WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE };
   }
   if (signal?.aborted) return { kind: "network-error", durationMs: elapsed(), error: "the attempt was aborted" };
 
@@ -216,6 +226,9 @@ export async function postWebhook({
     }, timeoutMs);
     signal?.addEventListener("abort", onAbort, { once: true });
 
+    request.on("socket", (socket) => {
+      if (!isSocketAddressAllowed(socket, allowPrivateTargets)) request.destroy(new BlockedTargetError(WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE));
+    });
     request.on("error", (error: unknown) => {
       if (isSettled) return;
       if (response) return finishWithResponse();

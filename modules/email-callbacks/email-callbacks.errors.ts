@@ -28,7 +28,8 @@ export const createInvalidDomainError = (availableDomains: string[]) =>
 export const createWebhookUrlNotAllowedError = () =>
   new AppError({
     code: "email_callback.webhook_url_not_allowed",
-    message: "The webhook URL points to a private or local network address, which is not allowed.",
+    // Says no more than "not allowed": never which address a name resolved to (docs/security.md).
+    message: "The webhook URL is not allowed: it must lead to a public address.",
     fields: [{ path: "webhookUrl", code: "not_allowed", message: "The webhook URL must reach a public address" }],
   });
 

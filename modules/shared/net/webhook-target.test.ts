@@ -1,27 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateAddress } from "./private-address";
 import { checkWebhookTarget } from "./webhook-target";
-
-describe("isPrivateAddress", () => {
-  it.each([
-    "127.0.0.1", "127.255.0.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
-    "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fd00::1", "fc00::abcd",
-    "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:7f00:1", "ff02::1",
-  ])("refuses %s", (ip) => {
-    expect(isPrivateAddress(ip)).toBe(true);
-  });
-
-  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
-    "allows the public address %s",
-    (ip) => {
-      expect(isPrivateAddress(ip)).toBe(false);
-    },
-  );
-
-  it("refuses what is not an address", () => {
-    expect(isPrivateAddress("example.com")).toBe(true);
-  });
-});
 
 describe("checkWebhookTarget", () => {
   const resolveTo = (addresses: string[]) => async () => addresses;
@@ -31,9 +9,41 @@ describe("checkWebhookTarget", () => {
     for (const url of ["http://127.0.0.1:8080/hook", "http://[::1]/hook", "http://localhost/x", "http://api.localhost/x", "http://169.254.169.254/latest/meta-data"]) {
       expect(await checkWebhookTarget(url, { allowPrivateTargets: false, resolve: failToResolve })).toEqual({
         isAllowed: false,
-        reason: "private-address",
+        reason: "address-not-allowed",
       });
     }
+  });
+
+  it.each([
+    ["IPv4-mapped loopback", "http://[::ffff:127.0.0.1]/x"],
+    ["IPv4-compatible loopback", "http://[::127.0.0.1]/x"],
+    ["IPv4-translated private", "http://[::ffff:0:10.0.0.1]/x"],
+    ["NAT64 metadata", "http://[64:ff9b::169.254.169.254]/x"],
+    ["local-use NAT64", "http://[64:ff9b:1::808:808]/x"],
+    ["6to4 loopback", "http://[2002:7f00:1::1]/x"],
+    ["Teredo", "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x"],
+    ["site-local", "http://[fec0::1]/x"],
+    ["discard-only", "http://[100::1]/x"],
+    ["documentation", "http://[2001:db8::1]/x"],
+    ["unique local, upper case", "http://[FD00:EC2::254]/x"],
+    ["localhost with the root's trailing dot", "http://localhost./x"],
+  ])("refuses the literal or local %s target at save time: %s", async (_label, url) => {
+    expect(await checkWebhookTarget(url, { allowPrivateTargets: false, resolve: failToResolve })).toEqual({
+      isAllowed: false,
+      reason: "address-not-allowed",
+    });
+  });
+
+  it.each([
+    ["an IPv4-mapped private address", ["::ffff:10.0.0.1"]],
+    ["a NAT64 loopback address", ["2606:4700::1", "64:ff9b::7f00:1"]],
+    ["a 6to4 metadata address", ["2002:a9fe:a9fe::1"]],
+    ["a site-local address", ["fec0::5"]],
+  ])("refuses a name that resolves to %s", async (_label, addresses) => {
+    expect(await checkWebhookTarget("https://rebind.example.com/hook", { allowPrivateTargets: false, resolve: resolveTo(addresses) })).toEqual({
+      isAllowed: false,
+      reason: "address-not-allowed",
+    });
   });
 
   it("refuses a name that resolves to any private address", async () => {
@@ -41,7 +51,7 @@ describe("checkWebhookTarget", () => {
       allowPrivateTargets: false,
       resolve: resolveTo(["93.184.216.34", "10.0.0.7"]),
     });
-    expect(verdict).toEqual({ isAllowed: false, reason: "private-address" });
+    expect(verdict).toEqual({ isAllowed: false, reason: "address-not-allowed" });
   });
 
   it("allows a public name, and private targets when the instance allows them", async () => {
