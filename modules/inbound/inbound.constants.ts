@@ -53,3 +53,23 @@ export const MAIL_PARSER_OPTIONS = {
   // MAX_MESSAGE_BYTES bounds the work anyway
   maxChildNodes: MAX_MIME_PARTS,
 } as const;
+
+/**
+ * Longest a parsing thread may spend on one message (parsing it, building its webhook bodies), from
+ * the moment it starts on it; time waiting in the queue does not count. Past it the thread is
+ * stopped, replaced, and the message refused for good (SMTP 554 5.6.0, HTTP 400). A 25 MiB message
+ * of real mail parses in a few seconds (docs/security.md).
+ */
+export const PARSE_TIME_LIMIT_MS = 30_000;
+
+/** Messages that may wait for a parsing thread; past it, 451 / 503 and the sender retries. */
+export const PARSE_QUEUE_LIMIT = 256;
+
+/** How long a parsing thread beyond the first stays idle before it is stopped. */
+export const PARSE_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Messages from this size up move their memory to the parsing thread and back (no copy); smaller
+ * ones are copied, as they may share memory with other buffers (Node's pool of small buffers).
+ */
+export const PARSE_MOVE_MIN_BYTES = 64 * 1024;

@@ -8,3 +8,20 @@ export const createInvalidMessageError = (cause?: unknown) =>
     message: "The message could not be parsed as an email (RFC 5322).",
     cause,
   });
+
+/**
+ * 400 (SMTP 554 5.6.0): parsing the message took longer than PARSE_TIME_LIMIT_MS. Refused for good:
+ * the same bytes would take as long again (docs/security.md).
+ */
+export const createMessageTooComplexError = (timeLimitMs: number) =>
+  new AppError({
+    code: "inbound.message_too_complex",
+    message: `The message took longer than ${timeLimitMs} ms to parse and was refused.`,
+  });
+
+/** 503 (SMTP 451): more messages wait for parsing than the pool queues; the sender should retry. */
+export const createParseQueueFullError = () =>
+  new AppError({
+    code: "service.unavailable",
+    message: "Too many messages are waiting to be parsed; try again shortly.",
+  });

@@ -1,6 +1,7 @@
-// The one pipeline every inbound route ends in (DESIGN.md §3): parse the message once, route each
-// envelope recipient to its callback, and record one processing per callback (the user's inbox
-// row and, when it is to be delivered, the delivery queue entry) in one transaction.
+// The one pipeline every inbound route ends in (DESIGN.md §3): route each envelope recipient to its
+// callback, parse the message once in a parsing thread (parse-pool.ts), and record one processing
+// per callback (the user's inbox row and, when it is to be delivered, the delivery queue entry) in
+// one transaction.
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
 import { createId } from "@/modules/shared/ids";
 import { DUPLICATE_WINDOW_MS, PROCESSING_ERROR, PROCESSING_STATUS } from "./inbound.constants";
@@ -8,7 +9,8 @@ import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient 
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
-import { buildWebhookPayload, parseMail, serializeWebhookPayload, summarizeMail, type ParsedMail } from "./mail-payload";
+import type { WebhookPayloadRequest } from "./mail-payload";
+import { getMessageParser, type MessageParser } from "./parse-pool";
 
 export type InboundEnvelope = { from: string | null; to: string[] };
 
@@ -68,7 +70,10 @@ function decideStatus(callback: InboundCallback, sender: string | null): Pick<Ne
  * else pending, with the webhook body built once and the raw message kept for delivery.
  * With `claimLeaseMs`, each pending processing is written already claimed by the caller for that
  * long, and comes back as a claim ready for its first attempt (no further read or claim needed).
- * Throws inbound.invalid_message when the message cannot be parsed.
+ * `raw` is handed over: a large message's memory moves to the parsing thread and back into the rows,
+ * and the caller's Buffer reads as empty after (parse-pool.ts).
+ * Throws inbound.invalid_message when the message cannot be parsed, inbound.message_too_complex when
+ * parsing it takes longer than the parser's time limit.
  */
 export async function acceptMessage({
   raw,
@@ -77,6 +82,7 @@ export async function acceptMessage({
   rules,
   now = new Date(),
   claimLeaseMs,
+  parser = getMessageParser(),
 }: {
   raw: Buffer;
   envelope: InboundEnvelope;
@@ -84,10 +90,12 @@ export async function acceptMessage({
   rules: InboundRules;
   now?: Date;
   claimLeaseMs?: number;
+  /** Parses off the main thread; the process's pool unless given. */
+  parser?: MessageParser;
 }): Promise<AcceptedMessage> {
   const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
   const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
-  const { rows, callbacks } = await buildProcessings({ raw, envelope, repository, rules, now, lockedUntil });
+  const { rows, callbacks } = await buildProcessings({ raw, envelope, repository, rules, now, lockedUntil, parser });
   if (rows.length === 0) return { accepted: 0, processingIds: [], pendingIds: [], claims: [] };
 
   const processingIds = await repository.createProcessings(rows, { duplicatesSince });
@@ -102,8 +110,9 @@ export async function acceptMessage({
 }
 
 /**
- * Parses the message once and builds one row per callback its envelope reaches. The parsed message
- * (its attachments decoded) lives only here, not across the writing transaction.
+ * Routes the envelope (a database lookup, here), then parses the message once in a parsing thread,
+ * which builds the webhook body of every callback that gets one and the inbox row's summary. The
+ * parsed message never reaches this thread: only bytes and the summary come back.
  */
 async function buildProcessings({
   raw,
@@ -112,6 +121,7 @@ async function buildProcessings({
   rules,
   now,
   lockedUntil,
+  parser,
 }: {
   raw: Buffer;
   envelope: InboundEnvelope;
@@ -119,42 +129,42 @@ async function buildProcessings({
   rules: InboundRules;
   now: Date;
   lockedUntil: Date | null;
+  parser: MessageParser;
 }): Promise<{ rows: NewProcessing[]; callbacks: Map<string, InboundCallback> }> {
-  const parsed: ParsedMail = await parseMail(raw);
   const routes = await routeRecipients({ to: envelope.to, repository, rules });
   const sender = normalizeSender(envelope.from);
-  const summary = summarizeMail(parsed, sender);
+  const planned = routes.map(({ callback, recipients }) => {
+    const [first] = recipients as [RoutedRecipient, ...RoutedRecipient[]];
+    const decision = decideStatus(callback, sender);
+    return { id: createId("emailProcessing"), callback, recipients, first, decision, isPending: decision.status === PROCESSING_STATUS.PENDING };
+  });
+  const payloadRequests: WebhookPayloadRequest[] = planned
+    .filter((plan) => plan.isPending)
+    .map(({ id, callback, recipients, first }) => ({
+      processingId: id,
+      emailCallbackId: callback.id,
+      address: formatAddress(callback),
+      tag: first.tag,
+      // Only this callback's recipients: the others (Bcc among them) belong to other users.
+      envelope: { from: sender, to: recipients.map((recipient) => recipient.address) },
+    }));
+  // Parsed even when no callback matched: a body that is no mail is refused on every route.
+  const parsed = await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests });
+  const payloads = new Map(payloadRequests.map((request, index) => [request.processingId, parsed.payloads[index]!]));
+
   const rows: NewProcessing[] = [];
   const callbacks = new Map<string, InboundCallback>();
-
-  for (const { callback, recipients } of routes) {
-    const [first] = recipients as [RoutedRecipient, ...RoutedRecipient[]];
+  for (const { id, callback, first, decision, isPending } of planned) {
     callbacks.set(callback.id, callback);
-    const id = createId("emailProcessing");
-    const decision = decideStatus(callback, sender);
-    const isPending = decision.status === PROCESSING_STATUS.PENDING;
     rows.push({
       id,
       emailCallbackId: callback.id,
-      ...summary,
+      ...parsed.summary,
       recipient: first.address,
       tag: first.tag,
       ...decision,
-      rawMessage: isPending ? raw : null,
-      payload: isPending
-        ? serializeWebhookPayload(
-            buildWebhookPayload({
-              processingId: id,
-              emailCallbackId: callback.id,
-              address: formatAddress(callback),
-              tag: first.tag,
-              // Only this callback's recipients: the others (Bcc among them) belong to other users.
-              envelope: { from: sender, to: recipients.map((recipient) => recipient.address) },
-              parsed,
-              receivedAt: now,
-            }),
-          )
-        : null,
+      rawMessage: isPending ? parsed.raw : null,
+      payload: isPending ? payloads.get(id)! : null,
       attemptCount: 0,
       nextAttemptAt: isPending ? now : null,
       lockedUntil: isPending ? lockedUntil : null,

@@ -148,6 +148,33 @@ export function buildWebhookPayload({
   };
 }
 
+/** One webhook body to build: everything of it that is not in the message. */
+export type WebhookPayloadRequest = Omit<Parameters<typeof buildWebhookPayload>[0], "parsed" | "receivedAt">;
+
+/**
+ * What a received message gives the pipeline: the inbox row's summary and the serialized webhook
+ * body of each request, from one parse. The parsed message never leaves this function: this is the
+ * work of a parsing thread (parse-worker.ts), and only bytes and the summary go back.
+ * Throws inbound.invalid_message as parseMail does.
+ */
+export async function buildMessageOutputs({
+  raw,
+  sender,
+  receivedAt,
+  payloads,
+}: {
+  raw: Buffer;
+  sender: string | null;
+  receivedAt: Date;
+  payloads: WebhookPayloadRequest[];
+}): Promise<{ summary: MailSummary; payloads: Buffer[] }> {
+  const parsed = await parseMail(raw);
+  return {
+    summary: summarizeMail(parsed, sender),
+    payloads: payloads.map((request) => serializeWebhookPayload(buildWebhookPayload({ ...request, parsed, receivedAt }))),
+  };
+}
+
 /**
  * The body's bytes: exactly `JSON.stringify(payload)` in UTF-8. The content of attachments made by
  * buildWebhookPayload is written as base64 from their decoded bytes, a slice at a time, into one

@@ -67,6 +67,10 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
           if (isAppError(error) && error.code === "inbound.invalid_message") {
             return callback(createReply(554, "5.6.0 Message could not be parsed"));
           }
+          // Refused for good: the same bytes would take as long again (docs/security.md).
+          if (isAppError(error) && error.code === "inbound.message_too_complex") {
+            return callback(createReply(554, "5.6.0 Message too complex to parse in time"));
+          }
           log("SMTP: could not store a message, answered 451", error);
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
         });

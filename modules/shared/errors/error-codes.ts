@@ -25,6 +25,7 @@ export const ERROR_HTTP_STATUSES = {
   "api_keys.limit_reached": 403,
   "api_keys.session_required": 403,
   "inbound.invalid_message": 400,
+  "inbound.message_too_complex": 400,
   "inbound.unauthorized": 401,
   "inbound.payload_too_large": 413,
   "inbound.unknown_provider": 404,

@@ -1,0 +1,134 @@
+// Parsing off the main thread (docs/security.md): MIME parsing and webhook body building run in a
+// small pool of worker threads (piscina), so that a hostile or 25 MiB message never holds the event
+// loop that serves the dashboard, the API and the other SMTP sessions. The message's memory moves to
+// the thread and back (transferred, not copied); the thread sends back only bytes and the summary.
+// A thread that spends longer than PARSE_TIME_LIMIT_MS on a message is stopped and replaced, and the
+// message refused for good. One pool per process, shared through globalThis by the custom server and
+// Next's separately bundled route handlers (as the database is, modules/db/db.ts).
+import os from "node:os";
+import path from "node:path";
+import { MessageChannel } from "node:worker_threads";
+import { Piscina } from "piscina";
+import {
+  PARSE_IDLE_TIMEOUT_MS,
+  PARSE_MOVE_MIN_BYTES,
+  PARSE_QUEUE_LIMIT,
+  PARSE_TIME_LIMIT_MS,
+} from "./inbound.constants";
+import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
+import type { MailSummary, WebhookPayloadRequest } from "./mail-payload";
+import type { MovedBytes, ParseResult, ParseTask } from "./parse-worker";
+
+export type MessageParseInput = {
+  /** Handed over: from PARSE_MOVE_MIN_BYTES up its memory moves to the thread, and reads as empty after. */
+  raw: Buffer;
+  sender: string | null;
+  receivedAt: Date;
+  payloads: WebhookPayloadRequest[];
+};
+
+export type MessageParseOutput = {
+  /** The message's bytes, back from the thread (the rows keep them). */
+  raw: Buffer;
+  summary: MailSummary;
+  /** The serialized webhook body of each request, in order. */
+  payloads: Buffer[];
+};
+
+/** Parses a message and builds its webhook bodies. Throws inbound.invalid_message, inbound.message_too_complex. */
+export type MessageParser = {
+  parse: (input: MessageParseInput) => Promise<MessageParseOutput>;
+  close: () => Promise<void>;
+};
+
+/**
+ * The thread file, found on disk at run time from the project directory: a bundler must not rewrite
+ * it (Next turns `new URL(…, import.meta.url)` into an asset of its own), and a .mjs entry loads in
+ * every process (parse-worker.mjs).
+ */
+const WORKER_FILE = path.join(process.cwd(), "modules", "inbound", "parse-worker.mjs");
+
+/**
+ * Two threads where the machine has two cores or more: one slow message (up to the time limit) then
+ * does not hold every other message. One stays warm so that a message never waits for a thread to
+ * start; the second is stopped after PARSE_IDLE_TIMEOUT_MS idle.
+ */
+const defaultMaxThreads = () => Math.max(1, Math.min(2, os.availableParallelism()));
+
+export function createParsePool({
+  timeLimitMs = PARSE_TIME_LIMIT_MS,
+  maxThreads = defaultMaxThreads(),
+  queueLimit = PARSE_QUEUE_LIMIT,
+  log = (line: string) => console.error(`[hookmail] ${line}`),
+}: {
+  timeLimitMs?: number;
+  maxThreads?: number;
+  queueLimit?: number;
+  log?: (line: string) => void;
+} = {}): MessageParser & { threadCount: () => number } {
+  const pool = new Piscina<ParseTask, ParseResult>({
+    filename: WORKER_FILE,
+    minThreads: 1,
+    maxThreads,
+    idleTimeout: PARSE_IDLE_TIMEOUT_MS,
+  });
+  let inFlight = 0;
+
+  const parse = async ({ raw, sender, receivedAt, payloads }: MessageParseInput): Promise<MessageParseOutput> => {
+    if (inFlight >= queueLimit + maxThreads) throw createParseQueueFullError();
+    inFlight += 1;
+    const moved = handOver(raw);
+    const started = new MessageChannel();
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    // The clock starts when a thread starts on the message, not while it waits for one.
+    started.port1.once("message", () => {
+      timer = setTimeout(() => abort.abort(), timeLimitMs);
+    });
+    const task: ParseTask = { raw: moved, sender, receivedAt: receivedAt.getTime(), payloads, started: started.port2 };
+    try {
+      const result = await pool.run(task, { transferList: [moved.buffer, started.port2], signal: abort.signal });
+      if (result.kind === "invalid") throw createInvalidMessageError(new Error(result.reason));
+      return { raw: toBuffer(result.raw), summary: result.summary, payloads: result.payloads.map(toBuffer) };
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+      log(`refused a message of ${moved.byteLength} bytes: parsing it took longer than ${timeLimitMs} ms (554 5.6.0 / 400)`);
+      throw createMessageTooComplexError(timeLimitMs);
+    } finally {
+      inFlight -= 1;
+      clearTimeout(timer);
+      started.port1.close();
+    }
+  };
+
+  return { parse, close: () => pool.close({ force: true }), threadCount: () => pool.threads.length };
+}
+
+/**
+ * The message's bytes as a range that can move to the thread. A large Buffer moves its own memory
+ * (the caller hands it over); a small one, or a small view of larger memory, is copied into memory of
+ * its exact size first (a Buffer under 4 KiB may be a slice of Node's shared pool).
+ */
+function handOver(raw: Buffer): MovedBytes {
+  const { buffer } = raw;
+  const isMovable = buffer instanceof ArrayBuffer && raw.byteLength >= PARSE_MOVE_MIN_BYTES && raw.byteLength * 2 >= buffer.byteLength;
+  if (isMovable) return { buffer, byteOffset: raw.byteOffset, byteLength: raw.byteLength };
+  const copy = new ArrayBuffer(raw.byteLength);
+  new Uint8Array(copy).set(raw);
+  return { buffer: copy, byteOffset: 0, byteLength: raw.byteLength };
+}
+
+const toBuffer = ({ buffer, byteOffset, byteLength }: MovedBytes) => Buffer.from(buffer, byteOffset, byteLength);
+
+const globalForParser = globalThis as typeof globalThis & { __hookmailMessageParser?: MessageParser };
+
+/** The process's parser: the pool, made on first use. */
+export function getMessageParser(): MessageParser {
+  globalForParser.__hookmailMessageParser ??= createParsePool();
+  return globalForParser.__hookmailMessageParser;
+}
+
+/** Makes a parser the process's parser (benchmarks that compare it with parsing on the main thread). */
+export function setMessageParser(parser: MessageParser | undefined) {
+  globalForParser.__hookmailMessageParser = parser;
+}

@@ -1,0 +1,70 @@
+// A parsing thread of the parse pool (parse-pool.ts): parses one message, builds its webhook bodies
+// and the inbox row's summary, and hands back the bytes. It tells the pool when it starts on a
+// message (the time limit counts from there), and answers a message it cannot read as a refusal
+// rather than an error: errors lose their class and code between threads.
+import type { MessagePort } from "node:worker_threads";
+import { Piscina } from "piscina";
+import { isAppError } from "@/modules/shared/errors/app-error";
+import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./mail-payload";
+
+/** A byte range of an ArrayBuffer that moves between threads. */
+export type MovedBytes = { buffer: ArrayBuffer; byteOffset: number; byteLength: number };
+
+export type ParseTask = {
+  raw: MovedBytes;
+  sender: string | null;
+  /** Milliseconds since the epoch. */
+  receivedAt: number;
+  payloads: WebhookPayloadRequest[];
+  /** Receives one message when this thread starts on the task. */
+  started: MessagePort;
+};
+
+export type ParseResult =
+  | { kind: "parsed"; raw: MovedBytes; summary: MailSummary; payloads: MovedBytes[] }
+  | { kind: "invalid"; reason: string };
+
+export default async function parseMessage(task: ParseTask) {
+  task.started.postMessage(null);
+  task.started.close();
+  const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
+  let outputs: Awaited<ReturnType<typeof buildMessageOutputs>>;
+  try {
+    outputs = await buildMessageOutputs({ raw, sender: task.sender, receivedAt: new Date(task.receivedAt), payloads: task.payloads });
+  } catch (error) {
+    if (isAppError(error) && error.code === "inbound.invalid_message") {
+      const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+      return { kind: "invalid", reason: `${error.message}${cause}` } satisfies ParseResult;
+    }
+    throw error;
+  }
+  const payloads = outputs.payloads.map(toMovedBytes);
+  const result: ParseResult = { kind: "parsed", raw: task.raw, summary: outputs.summary, payloads };
+  return moveAll(result, [task.raw.buffer, ...payloads.map((payload) => payload.buffer)]);
+}
+
+/**
+ * The bytes of a Buffer as a range that can move: its own ArrayBuffer when it spans all of it, else
+ * a copy (a small Buffer is a slice of Node's shared pool, which must never be moved).
+ */
+function toMovedBytes(bytes: Buffer): MovedBytes {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) {
+    return { buffer: bytes.buffer, byteOffset: 0, byteLength: bytes.byteLength };
+  }
+  const copy = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(copy).set(bytes);
+  return { buffer: copy, byteOffset: 0, byteLength: bytes.byteLength };
+}
+
+/** Piscina's movable value: the result goes back with these ArrayBuffers transferred, not copied. */
+function moveAll<T extends object>(value: T, buffers: ArrayBuffer[]) {
+  const unique = [...new Set(buffers)];
+  return Piscina.move({
+    get [Piscina.transferableSymbol]() {
+      return unique;
+    },
+    get [Piscina.valueSymbol]() {
+      return value;
+    },
+  } as never);
+}
