@@ -1,20 +1,25 @@
 // AUTH_SECRET, or a secret generated on first start and kept in DATA_DIR so sessions survive
-// restarts of a single-process install (DESIGN.md §2).
+// restarts of a single-process install (docs/security.md). DATA_DIR is owner-only (0700) and the
+// secret file 0600; a file or directory found with wider modes is tightened before it is read.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { createPrivateDirectory, tightenPrivateFile, writePrivateFileSync } from "@/modules/shared/fs/private-files";
 import type { Config } from "./config";
 
-const AUTH_SECRET_FILE = "auth-secret";
+export const AUTH_SECRET_FILE = "auth-secret";
 
 export function getAuthSecret(config: Pick<Config, "auth" | "dataDir">): { secret: string; notice?: string } {
   if (config.auth.secret) return { secret: config.auth.secret };
   const file = path.join(config.dataDir, AUTH_SECRET_FILE);
-  if (fs.existsSync(file)) return { secret: fs.readFileSync(file, "utf8").trim() };
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  createPrivateDirectory(config.dataDir);
+  if (fs.existsSync(file)) {
+    tightenPrivateFile(file);
+    return { secret: fs.readFileSync(file, "utf8").trim() };
+  }
   const secret = randomBytes(32).toString("base64url");
   try {
-    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    writePrivateFileSync(file, `${secret}\n`);
   } catch (error) {
     // Another process wrote it first: use theirs.
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return { secret: fs.readFileSync(file, "utf8").trim() };

@@ -6,6 +6,11 @@ import { environmentSchema, HOOKMAIL_ROLES, type Environment, type HookmailRole 
 export type Config = {
   nodeEnv: Environment["NODE_ENV"];
   isProduction: boolean;
+  /**
+   * Serving real users: NODE_ENV=production or an https BASE_URL. Then links that grant access
+   * (verification, password reset) never go to the log, and start-up warns when SMTP_URL is unset.
+   */
+  isProductionDeployment: boolean;
   databaseUrl: string | undefined;
   dataDir: string;
   baseUrl: string;
@@ -112,6 +117,7 @@ function buildConfig(values: Environment): Config {
   return {
     nodeEnv: values.NODE_ENV,
     isProduction: values.NODE_ENV === "production",
+    isProductionDeployment: values.NODE_ENV === "production" || /^https:/i.test(values.BASE_URL ?? ""),
     databaseUrl: values.DATABASE_URL,
     dataDir: path.resolve(values.DATA_DIR),
     baseUrl: values.BASE_URL ?? `http://localhost:${values.PORT}`,

@@ -1,13 +1,13 @@
 // The database of this process: PostgreSQL through @prisma/adapter-pg when DATABASE_URL is set,
 // else the embedded PGlite in DATA_DIR. One client per process, shared through globalThis so the
 // custom server and Next's separately bundled route handlers use the same connection.
-import fs from "node:fs";
 import path from "node:path";
 import { PGlite, types as pgliteTypes, type PGliteOptions } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getConfig } from "@/modules/config/config";
+import { createPrivateDirectory, tightenPrivateTree } from "@/modules/shared/fs/private-files";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrations";
 import { createPgExecutor, createPgliteExecutor, type SqlExecutor } from "./sql-executor";
@@ -22,6 +22,9 @@ export type Database = {
 export type DatabaseLocation =
   | { kind: "postgres"; url: string; poolSize?: number }
   | { kind: "pglite"; dataDir: string | null };
+
+/** The embedded database's directory inside DATA_DIR. */
+export const PGLITE_DIRECTORY = "pglite";
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
@@ -60,10 +63,12 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
       },
     };
   }
-  if (location.dataDir) fs.mkdirSync(location.dataDir, { recursive: true });
+  // Owner-only (docs/security.md): the directory 0700 before the first file, and what PGlite wrote 0600.
+  if (location.dataDir) createPrivateDirectory(location.dataDir);
   const pglite = location.dataDir
     ? await PGlite.create(location.dataDir, PGLITE_BYTEA_OPTIONS)
     : await PGlite.create(PGLITE_BYTEA_OPTIONS);
+  if (location.dataDir) tightenPrivateTree(location.dataDir);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     kind: "pglite",
@@ -80,7 +85,7 @@ export function getDatabaseLocation(): DatabaseLocation {
   const config = getConfig();
   return config.databaseUrl
     ? { kind: "postgres", url: config.databaseUrl }
-    : { kind: "pglite", dataDir: path.join(config.dataDir, "pglite") };
+    : { kind: "pglite", dataDir: path.join(config.dataDir, PGLITE_DIRECTORY) };
 }
 
 export async function migrateDatabase(database: Database, log?: (line: string) => void) {

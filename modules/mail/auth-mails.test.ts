@@ -1,4 +1,8 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "@/modules/config/config";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
 import type { Locale } from "@/modules/i18n/i18n.constants";
@@ -8,7 +12,7 @@ import {
   sendPasswordResetMail,
   sendVerificationMail,
 } from "./auth-mails";
-import type { Mailer, OutgoingMail } from "./mailer";
+import { createMailerFromConfig, type Mailer, type OutgoingMail } from "./mailer";
 
 const URL_WITH_QUERY = "https://hookmail.test/api/auth/verify-email?token=abc.def&callbackURL=%2Femail-callbacks";
 const CATALOGUES = { en: en.mail, fr: fr.mail } as const;
@@ -95,5 +99,29 @@ describe("sending the account mails", () => {
       { to: "ada@example.com", ...renderPasswordResetMail({ locale: "en", name: "Ada", url: URL_WITH_QUERY }) },
     ]);
     expect(sent[0]?.subject).toBe(en.mail.resetPassword.subject);
+  });
+});
+
+describe("account mails in production without SMTP_URL", () => {
+  it.each([
+    ["verification", sendVerificationMail],
+    ["password reset", sendPasswordResetMail],
+  ])("never write the %s link to the log: only the owner-only outbox file holds it", async (_kind, send) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-auth-mails-"));
+    try {
+      const lines: string[] = [];
+      const mailer = createMailerFromConfig(loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir }), (line) => lines.push(line));
+
+      await send({ mailer, to: "ada@example.com", name: "Ada", url: URL_WITH_QUERY, locale: "en" });
+
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.join("\n")).not.toContain("token=abc.def");
+      const outboxDir = path.join(dataDir, "outbox");
+      const [file] = fs.readdirSync(outboxDir);
+      expect(fs.readFileSync(path.join(outboxDir, file!), "utf8")).toContain("token=abc.def");
+      expect(fs.statSync(path.join(outboxDir, file!)).mode & 0o777).toBe(0o600);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

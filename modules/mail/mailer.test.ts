@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +7,8 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpSink, type SmtpSink } from "@/tests/support/smtp-sink";
 import { isAppError } from "@/modules/shared/errors/app-error";
-import { createMailer, type MailerLog, type OutboxMail, type OutgoingMail } from "./mailer";
+import { loadConfig } from "@/modules/config/config";
+import { createMailer, createMailerFromConfig, describeMissingSmtpWarning, type MailerLog, type OutboxMail, type OutgoingMail } from "./mailer";
 
 const FROM = "Hookmail <no-reply@hookmail.test>";
 const MAIL: OutgoingMail = {
@@ -90,10 +92,10 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
     await rm(outboxRoot, { recursive: true, force: true });
   });
 
-  it("writes one JSON file per mail, creating the outbox, and logs the recipient, subject and links", async () => {
+  it("writes one JSON file per mail, creating the outbox, and logs the recipient, subject and links (development)", async () => {
     const outboxDir = path.join(outboxRoot, "created", "outbox");
     const { log, infos, errors } = createLogCollector();
-    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir, log });
+    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir, log, logLinks: true });
 
     await mailer.send(MAIL);
     await mailer.send({ ...MAIL, to: "grace@example.com", text: "https://hookmail.test/reset?token=xyz." });
@@ -116,6 +118,47 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
     expect(logged).toContain("https://hookmail.test/reset?token=xyz");
     expect(logged).not.toContain("xyz.");
     expect(errors).toEqual([]);
+  });
+
+  it("keeps the outbox owner-only: the directory 0700 (an existing 0755 one tightened) and each mail 0600", async () => {
+    const outboxDir = path.join(outboxRoot, "modes", "outbox");
+    await mkdir(outboxDir, { recursive: true, mode: 0o755 });
+    const previousUmask = process.umask(0);
+    try {
+      await createMailer({ smtpUrl: undefined, from: FROM, outboxDir, log: createLogCollector().log }).send(MAIL);
+    } finally {
+      process.umask(previousUmask);
+    }
+    expect(statSync(outboxDir).mode & 0o777).toBe(0o700);
+    const [file] = await readdir(outboxDir);
+    expect(statSync(path.join(outboxDir, file!)).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ["NODE_ENV=production", { NODE_ENV: "production" }],
+    ["an https BASE_URL", { BASE_URL: "https://hookmail.example.com" }],
+  ])("in production (%s), never writes a verification or reset link to the log; the owner-only outbox keeps it", async (_label, environment) => {
+    const dataDir = path.join(outboxRoot, `production-${Math.random().toString(36).slice(2)}`);
+    const { log, infos, errors } = createLogCollector();
+    const mailer = createMailerFromConfig(loadConfig({ DATA_DIR: dataDir, ...environment }), log);
+
+    await mailer.send(MAIL);
+
+    const logged = infos.join("\n");
+    expect(logged).toContain("ada@example.com");
+    expect(logged).not.toContain("token=abc");
+    expect(logged).not.toContain("https://hookmail.test/verify");
+    expect(errors).toEqual([]);
+    const [file] = await readdir(path.join(dataDir, "outbox"));
+    const written = JSON.parse(await readFile(path.join(dataDir, "outbox", file!), "utf8")) as OutboxMail;
+    expect(written.links).toEqual(["https://hookmail.test/verify?token=abc&next=%2F"]);
+  });
+
+  it("in development (no NODE_ENV, an http BASE_URL), still logs the links so sign-up can be finished from the log", async () => {
+    const dataDir = path.join(outboxRoot, "development");
+    const { log, infos } = createLogCollector();
+    await createMailerFromConfig(loadConfig({ DATA_DIR: dataDir, BASE_URL: "http://localhost:3000" }), log).send(MAIL);
+    expect(infos.join("\n")).toContain("Link: https://hookmail.test/verify?token=abc&next=%2F");
   });
 
   it("rejects with mail.send_failed and logs the cause when the outbox cannot be written", async () => {
@@ -174,5 +217,27 @@ describe("createMailer send failures", () => {
     } finally {
       await new Promise<void>((resolve) => refusingServer.close(() => resolve()));
     }
+  });
+});
+
+describe("the start-up warning about a missing SMTP_URL", () => {
+  it.each([
+    ["NODE_ENV=production", { NODE_ENV: "production" }],
+    ["an https BASE_URL", { BASE_URL: "https://hookmail.example.com" }],
+  ])("in production (%s) without SMTP_URL, says loudly that verification and reset mails cannot be sent and where they go", (_label, environment) => {
+    const lines = describeMissingSmtpWarning(loadConfig({ DATA_DIR: "/srv/hookmail", ...environment }));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines) expect(line).toMatch(/^WARNING: /);
+    const text = lines.join("\n");
+    expect(text).toContain("SMTP_URL is not set");
+    expect(text).toMatch(/verification and password reset mails CANNOT BE SENT/);
+    expect(text).toContain(path.join("/srv/hookmail", "outbox"));
+    expect(text).toMatch(/links are NOT written to the log/);
+  });
+
+  it("says nothing with SMTP_URL set, or in development", () => {
+    expect(describeMissingSmtpWarning(loadConfig({ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com:587" }))).toEqual([]);
+    expect(describeMissingSmtpWarning(loadConfig({ BASE_URL: "http://localhost:3000" }))).toEqual([]);
+    expect(describeMissingSmtpWarning(loadConfig({}))).toEqual([]);
   });
 });

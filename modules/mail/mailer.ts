@@ -1,11 +1,13 @@
 // Sends the product's own mail (verification, password reset). With SMTP_URL, through that SMTP
-// server; without it, into a development outbox: each mail is written as a JSON file in
-// DATA_DIR/outbox and its links are logged, so a self-hoster can finish sign-up from the log.
+// server; without it, into a development outbox: each mail is written as an owner-only JSON file
+// (0600, in a 0700 DATA_DIR/outbox). In development its links are logged too, so a self-hoster can
+// finish sign-up from the log; in production (NODE_ENV=production or an https BASE_URL) links that
+// grant access never go to the log, and start-up warns loudly (docs/security.md).
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createTransport } from "nodemailer";
-import { getConfig } from "@/modules/config/config";
+import { getConfig, type Config } from "@/modules/config/config";
+import { createPrivateDirectory, writePrivateFile } from "@/modules/shared/fs/private-files";
 import { createMailSendFailedError } from "./mail.errors";
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
@@ -20,18 +22,24 @@ export type OutboxMail = OutgoingMail & { links: string[]; createdAt: string };
 
 const SMTP_TIMEOUT_MS = 10_000;
 
+/** The development outbox's directory inside DATA_DIR. */
+export const OUTBOX_DIRECTORY = "outbox";
+
 export function createMailer({
   smtpUrl,
   from,
   outboxDir,
   log,
+  logLinks = false,
 }: {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
   log: MailerLog;
+  /** Whether the outbox also logs each mail's links (development only: they grant access to an account). */
+  logLinks?: boolean;
 }): Mailer {
-  const deliver = smtpUrl ? createSmtpDelivery({ smtpUrl, from }) : createOutboxDelivery({ outboxDir, log });
+  const deliver = smtpUrl ? createSmtpDelivery({ smtpUrl, from }) : createOutboxDelivery({ outboxDir, log, logLinks });
   return {
     async send(mail) {
       try {
@@ -57,17 +65,32 @@ function createSmtpDelivery({ smtpUrl, from }: { smtpUrl: string; from: string }
   };
 }
 
-function createOutboxDelivery({ outboxDir, log }: { outboxDir: string; log: MailerLog }) {
+function createOutboxDelivery({ outboxDir, log, logLinks }: { outboxDir: string; log: MailerLog; logLinks: boolean }) {
   return async (mail: OutgoingMail) => {
     const createdAt = new Date();
     const links = findLinksInText(mail.text);
     const outboxMail: OutboxMail = { ...mail, links, createdAt: createdAt.toISOString() };
-    await mkdir(outboxDir, { recursive: true });
+    createPrivateDirectory(outboxDir);
     const file = path.join(outboxDir, createOutboxFileName(createdAt));
-    await writeFile(file, `${JSON.stringify(outboxMail, null, 2)}\n`, { flag: "wx" });
+    await writePrivateFile(file, `${JSON.stringify(outboxMail, null, 2)}\n`);
     log(`Mail to ${mail.to} not sent (SMTP_URL is not set), written to ${file}: "${mail.subject}"`);
-    for (const link of links) log(`  Link: ${link}`);
+    if (logLinks) for (const link of links) log(`  Link: ${link}`);
   };
+}
+
+/**
+ * The lines start-up logs as a warning when a production deployment has no SMTP_URL: verification
+ * and reset mails cannot reach anyone, and their links are not logged either. Empty otherwise.
+ */
+export function describeMissingSmtpWarning(config: Pick<Config, "isProductionDeployment" | "mail" | "dataDir">): string[] {
+  if (!config.isProductionDeployment || config.mail.smtpUrl) return [];
+  const outboxDir = path.join(config.dataDir, OUTBOX_DIRECTORY);
+  return [
+    "WARNING: SMTP_URL is not set in production (NODE_ENV=production or an https BASE_URL).",
+    "WARNING: verification and password reset mails CANNOT BE SENT: users cannot verify their address or reset their password.",
+    `WARNING: those mails are only written, owner-only, to ${outboxDir}; their links are NOT written to the log.`,
+    "WARNING: set SMTP_URL (and MAIL_FROM) to an SMTP server that can deliver mail.",
+  ];
 }
 
 /** Sorts by time: 2025-01-31T12-00-00-000Z-1a2b3c4d.json */
@@ -84,19 +107,25 @@ const globalForMailer = globalThis as typeof globalThis & { __hookmailMailer?: M
 
 /** The process's mailer, built from the configuration on first use. */
 export function getMailer(): Mailer {
-  globalForMailer.__hookmailMailer ??= createMailerFromConfig();
+  globalForMailer.__hookmailMailer ??= createMailerFromConfig(getConfig());
   return globalForMailer.__hookmailMailer;
 }
 
-function createMailerFromConfig(): Mailer {
-  const config = getConfig();
+const logToConsole: MailerLog = (line, cause) => {
+  if (cause === undefined) console.log(`[hookmail] ${line}`);
+  else console.error(`[hookmail] ${line}:`, cause);
+};
+
+/** The mailer a configuration asks for: links are logged only outside production. */
+export function createMailerFromConfig(
+  config: Pick<Config, "isProductionDeployment" | "mail" | "dataDir">,
+  log: MailerLog = logToConsole,
+): Mailer {
   return createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
-    outboxDir: path.join(config.dataDir, "outbox"),
-    log: (line, cause) => {
-      if (cause === undefined) console.log(`[hookmail] ${line}`);
-      else console.error(`[hookmail] ${line}:`, cause);
-    },
+    outboxDir: path.join(config.dataDir, OUTBOX_DIRECTORY),
+    log,
+    logLinks: !config.isProductionDeployment,
   });
 }

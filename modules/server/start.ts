@@ -4,8 +4,10 @@ import { getAuthSecret } from "@/modules/config/auth-secret";
 import { ConfigError, getConfig, type Config } from "@/modules/config/config";
 import { getDatabase, migrateDatabase, type Database } from "@/modules/db/db";
 import { MigrationError } from "@/modules/db/migrations";
+import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
 import { buildApp, isBuildCurrent } from "./build";
 import { startDeliveryDispatch, startSmtpRole } from "./mail-roles";
+import { protectDataDir } from "./private-data-dir";
 import { startWebRole, type RunningRole } from "./web-role";
 
 const log = (line: string, cause?: unknown) =>
@@ -20,11 +22,13 @@ export async function startHookmail({
   afterShutdown?: () => Promise<void>;
 }) {
   const config = loadConfigOrExit();
+  for (const file of protectDataDir(config)) console.warn(`[hookmail] WARNING: could not make ${file} owner-only (0700/0600)`);
   if (config.roles.includes("web") && !isBuildCurrent(projectDir)) buildApp(projectDir, log);
 
   const database = await openAndMigrateOrExit(config);
   const authSecret = getAuthSecret(config);
   for (const notice of [...config.notices, authSecret.notice].filter(Boolean)) log(`Notice: ${notice}`);
+  for (const line of describeMissingSmtpWarning(config)) console.warn(`[hookmail] ${line}`);
 
   const running: RunningRole[] = [];
   const acceptsMail = config.roles.includes("web") || config.roles.includes("smtp");
