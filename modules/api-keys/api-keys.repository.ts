@@ -1,6 +1,7 @@
 // Prisma access to API keys. No rules here; owner checks are part of each query (`where: { id, userId }`).
 // The hashed key is written and matched, never read back.
 import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
+import { runLockedForUser } from "@/modules/db/user-lock";
 import type { ApiKeyRecord } from "./api-keys.models";
 
 const API_KEY_FIELDS = { id: true, userId: true, name: true, prefix: true, createdAt: true, lastUsedAt: true } as const;
@@ -37,10 +38,7 @@ export function createApiKeysRepository(prisma: PrismaClient) {
      * of one user's keys (count, then insert) do not interleave with a concurrent request's.
      */
     runLockedForUser: <T>(userId: string, work: (queries: ApiKeysQueries) => Promise<T>): Promise<T> =>
-      prisma.$transaction(async (tx) => {
-        await tx.$queryRaw`SELECT "id" FROM "user" WHERE "id" = ${userId} FOR UPDATE`;
-        return work(createApiKeysQueries(tx));
-      }),
+      runLockedForUser(prisma, userId, (transaction) => work(createApiKeysQueries(transaction))),
   };
 }
 

@@ -169,6 +169,17 @@ describe("plan limits", () => {
     expect((await create(user, validBody())).status).toBe(201);
   });
 
+  it("hold under concurrent creations: 40 parallel POSTs of a free user create exactly 10, the rest 403 email_callbacks.limit_reached", async () => {
+    const user = await app.signUp("racer");
+    const responses = await Promise.all(Array.from({ length: 40 }, () => create(user, validBody())));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(responses.filter((response) => response.status !== 201).map((response) => [response.status, response.body?.error.code])).toEqual(
+      Array.from({ length: 30 }, () => [403, "email_callbacks.limit_reached"]),
+    );
+    expect(await app.database.prisma.emailCallback.count({ where: { userId: user.userId } })).toBe(10);
+  });
+
   it("count only live addresses", async () => {
     const user = await app.signUp("deleter");
     const ids: string[] = [];

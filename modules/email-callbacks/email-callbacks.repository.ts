@@ -1,5 +1,6 @@
 // Prisma access to email callbacks and their inbox. No rules here; ownership is part of every query.
-import type { PrismaClient } from "@/modules/db/generated/client";
+import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
+import { runLockedForUser } from "@/modules/db/user-lock";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
 
 const CALLBACK_FIELDS = {
@@ -31,9 +32,45 @@ function isUniqueViolation(error: unknown): boolean {
 
 export class AddressTakenError extends Error {}
 
-export function createEmailCallbacksRepository(prisma: PrismaClient) {
-  const live = { deletedAt: null };
+type NewEmailCallback = EmailCallbackChanges & { id: string; userId: string; domain: string; username: string; webhookUrl: string };
+
+const live = { deletedAt: null };
+
+/** The queries of one user's addresses that a plan-limit check and its insert share. */
+function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) {
   return {
+    countEmailCallbacks: (userId: string): Promise<number> => db.emailCallback.count({ where: { userId, ...live } }),
+
+    isAddressTaken: async ({ domain, username, exceptId }: { domain: string; username: string; exceptId?: string }) =>
+      (await db.emailCallback.count({
+        where: { domain, username, ...live, ...(exceptId ? { id: { not: exceptId } } : {}) },
+      })) > 0,
+
+    /** Throws AddressTakenError when another live callback holds the address (the unique index decides races). */
+    createEmailCallback: async (data: NewEmailCallback) => {
+      try {
+        return await db.emailCallback.create({ data, select: CALLBACK_FIELDS });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AddressTakenError();
+        throw error;
+      }
+    },
+  };
+}
+
+export type AddressCountQueries = ReturnType<typeof createAddressCountQueries>;
+
+export function createEmailCallbacksRepository(prisma: PrismaClient) {
+  return {
+    ...createAddressCountQueries(prisma),
+
+    /**
+     * Runs work in one transaction that holds a lock on the user's row, so that the plan-limit check
+     * and the insert of one user's address do not interleave with a concurrent request's.
+     */
+    runLockedForUser: <T>(userId: string, work: (queries: AddressCountQueries) => Promise<T>): Promise<T> =>
+      runLockedForUser(prisma, userId, (transaction) => work(createAddressCountQueries(transaction))),
+
     listEmailCallbacks: (userId: string): Promise<EmailCallbackRecord[]> =>
       prisma.emailCallback.findMany({
         where: { userId, ...live },
@@ -43,23 +80,6 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
 
     findEmailCallback: (id: string, userId: string): Promise<EmailCallbackRecord | null> =>
       prisma.emailCallback.findFirst({ where: { id, userId, ...live }, select: CALLBACK_FIELDS }),
-
-    countEmailCallbacks: (userId: string): Promise<number> => prisma.emailCallback.count({ where: { userId, ...live } }),
-
-    isAddressTaken: async ({ domain, username, exceptId }: { domain: string; username: string; exceptId?: string }) =>
-      (await prisma.emailCallback.count({
-        where: { domain, username, ...live, ...(exceptId ? { id: { not: exceptId } } : {}) },
-      })) > 0,
-
-    /** Throws AddressTakenError when another live callback holds the address (the unique index decides races). */
-    createEmailCallback: async (data: EmailCallbackChanges & { id: string; userId: string; domain: string; username: string; webhookUrl: string }) => {
-      try {
-        return await prisma.emailCallback.create({ data, select: CALLBACK_FIELDS });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AddressTakenError();
-        throw error;
-      }
-    },
 
     updateEmailCallback: async (id: string, changes: EmailCallbackChanges): Promise<EmailCallbackRecord> => {
       try {

@@ -80,14 +80,19 @@ export async function createEmailCallback({
   }
   await ensureWebhookUrlAllowed(input.webhookUrl, rules);
   try {
-    const emailCallback = await repository.createEmailCallback({
-      id: createId("emailCallback"),
-      userId: owner.userId,
-      domain: input.domain,
-      username: input.username,
-      webhookUrl: input.webhookUrl,
-      webhookSecret: input.webhookSecret ? input.webhookSecret : null,
-      allowedOrigins: [...new Set(input.allowedOrigins)],
+    // Counted again under the user's lock (not held across the webhook's DNS lookup above), so that
+    // concurrent creations stop at the limit (docs/security.md).
+    const emailCallback = await repository.runLockedForUser(owner.userId, async (queries) => {
+      if ((await queries.countEmailCallbacks(owner.userId)) >= limit) throw createEmailCallbacksLimitReachedError(limit);
+      return queries.createEmailCallback({
+        id: createId("emailCallback"),
+        userId: owner.userId,
+        domain: input.domain,
+        username: input.username,
+        webhookUrl: input.webhookUrl,
+        webhookSecret: input.webhookSecret ? input.webhookSecret : null,
+        allowedOrigins: [...new Set(input.allowedOrigins)],
+      });
     });
     return { emailCallback };
   } catch (error) {
