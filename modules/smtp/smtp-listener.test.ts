@@ -1,14 +1,18 @@
 // The SMTP listener over real SMTP sessions on loopback, with the pipeline replaced by recorders.
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
+import type { SmtpClientLimitsConfig } from "./client-limits";
 import { createSmtpListener, MAX_RECIPIENTS_PER_MESSAGE, type SmtpListenerDependencies } from "./smtp-listener";
+import { connectRawSmtpClient, type RawSmtpClient } from "./test-support/raw-smtp-client";
 
 type Received = { raw: Buffer; envelope: { from: string | null; to: string[] } };
 
 let close: (() => Promise<void>) | undefined;
+let clients: RawSmtpClient[] = [];
 afterEach(async () => {
+  for (const client of clients) client.destroy();
   await close?.();
   close = undefined;
 });
@@ -19,11 +23,15 @@ async function startListener(
   overrides: Partial<SmtpListenerDependencies> = {},
   maxMessageBytes = 64 * 1024,
   tls: { certPath: string; keyPath: string } | undefined = undefined,
+  { host = "127.0.0.1", ...limits }: Partial<SmtpClientLimitsConfig> & { host?: string } = {},
 ) {
   const received: Received[] = [];
   const logged: string[] = [];
   const listener = createSmtpListener({
-    config: { smtp: { host: "127.0.0.1", port: 0, tls, maxClients: 1000, maxClientsPerIp: 20, maxUnknownRecipients: 20, maxSessionMs: 600_000 }, inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined } },
+    config: {
+      smtp: { host, port: 0, tls, maxClients: 1000, maxClientsPerIp: 20, maxUnknownRecipients: 20, maxSessionMs: 600_000, ...limits },
+      inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined },
+    },
     isAcceptableRecipient: async (address) => address.toLowerCase().endsWith("@hookmail.test") && !address.startsWith("nobody"),
     receive: async (message) => {
       received.push(message);
@@ -32,6 +40,7 @@ async function startListener(
     log: (line) => logged.push(line),
     ...overrides,
   });
+  clients = [];
   await listener.listen();
   close = listener.close;
   const transport = createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
@@ -160,5 +169,137 @@ describe("SMTP listener", () => {
     const { port } = await startListener();
     const requiresTls = createTransport({ host: "127.0.0.1", port, secure: false, requireTLS: true });
     await expect(requiresTls.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "x", text: "x" })).rejects.toThrow(/STARTTLS/i);
+  });
+});
+
+describe("SMTP listener limits on one client (docs/security.md)", () => {
+  const open = async (port: number, { host = "127.0.0.1", localAddress }: { host?: string; localAddress?: string } = {}) => {
+    const client = await connectRawSmtpClient({ host, port, ...(localAddress ? { localAddress } : {}) });
+    clients.push(client);
+    return { client, greeting: await client.readReply() };
+  };
+
+  it("refuses the session one over SMTP_MAX_CLIENTS_PER_IP from one address with 421 4.7.0 and closes it, while another address still gets 220", async () => {
+    const { port, logged } = await startListener({}, undefined, undefined, { maxClientsPerIp: 2 });
+    for (let index = 0; index < 2; index += 1) expect((await open(port)).greeting).toMatch(/^220 /);
+    const refused = await open(port);
+    expect(refused.greeting).toMatch(/^421 4\.7\.0 /);
+    await refused.client.closed;
+    expect((await open(port, { localAddress: "127.0.0.2" })).greeting).toMatch(/^220 /);
+    expect(logged.join("\n")).toMatch(/refused a session from 127\.0\.0\.1: 2 sessions already open from 127\.0\.0\.1/);
+  });
+
+  it("counts an IPv4 client of a dual-stack listener by its IPv4 address, and an IPv6 client apart", async () => {
+    const { port } = await startListener({}, undefined, undefined, { host: "::", maxClientsPerIp: 1 });
+    expect((await open(port, { host: "127.0.0.1" })).greeting).toMatch(/^220 /);
+    expect((await open(port, { host: "127.0.0.1" })).greeting).toMatch(/^421 4\.7\.0 /);
+    expect((await open(port, { host: "::1" })).greeting).toMatch(/^220 /);
+    expect((await open(port, { host: "::1" })).greeting).toMatch(/^421 4\.7\.0 /);
+  });
+
+  it("gives an address its slot back when a session quits or its socket is destroyed abruptly", async () => {
+    const { port } = await startListener({}, undefined, undefined, { maxClientsPerIp: 1 });
+    const first = await open(port);
+    expect(await first.client.command("QUIT")).toMatch(/^221 /);
+    await first.client.closed;
+    const second = await open(port);
+    expect(second.greeting).toMatch(/^220 /);
+    second.client.destroy();
+    await vi.waitFor(async () => {
+      const next = await open(port);
+      next.client.destroy();
+      expect(next.greeting).toMatch(/^220 /);
+    }, { timeout: 3_000, interval: 100 });
+  });
+
+  it("refuses a session over SMTP_MAX_CLIENTS with 421 whatever its address, and admits one again when a session ends", async () => {
+    const { port, logged } = await startListener({}, undefined, undefined, { maxClients: 2 });
+    const first = await open(port, { localAddress: "127.0.0.1" });
+    expect(first.greeting).toMatch(/^220 /);
+    expect((await open(port, { localAddress: "127.0.0.2" })).greeting).toMatch(/^220 /);
+    const refused = await open(port, { localAddress: "127.0.0.3" });
+    expect(refused.greeting).toMatch(/^421 /);
+    await refused.client.closed;
+    expect(logged.join("\n")).toMatch(/refused a session from 127\.0\.0\.3: 2 sessions open in all/);
+    await first.client.command("QUIT");
+    await vi.waitFor(async () => expect((await open(port, { localAddress: "127.0.0.3" })).greeting).toMatch(/^220 /), { timeout: 3_000, interval: 100 });
+  });
+
+  it.each([
+    ["trickles a byte into DATA every 200 ms", async (client: RawSmtpClient) => {
+      await client.command("MAIL FROM:<bob@example.org>");
+      expect(await client.command("RCPT TO:<alice@hookmail.test>")).toMatch(/^250 /);
+      expect(await client.command("DATA")).toMatch(/^354 /);
+      client.write("Subject: slow\r\n\r\n");
+      return setInterval(() => client.write("x"), 200);
+    }],
+    ["sends a NOOP every 200 ms", async (client: RawSmtpClient) => setInterval(() => client.write("NOOP\r\n"), 200)],
+  ])("ends a session at SMTP_MAX_SESSION_MS with 421 4.4.2 and closes it while the client %s", async (_name, keepBusy) => {
+    const { port, received, logged } = await startListener({}, undefined, undefined, { maxSessionMs: 1_500 });
+    const { client, greeting } = await open(port);
+    expect(greeting).toMatch(/^220 /);
+    const startedAt = Date.now();
+    await client.command("EHLO client.example");
+    const timer = await keepBusy(client);
+    try {
+      let reply = await client.readReply(4_000);
+      while (reply.startsWith("250")) reply = await client.readReply(4_000);
+      expect(reply).toMatch(/^421 4\.4\.2 /);
+      await client.closed;
+    } finally {
+      clearInterval(timer);
+    }
+    expect(Date.now() - startedAt).toBeLessThan(3_000);
+    expect(received).toHaveLength(0);
+    expect(logged.join("\n")).toMatch(/ended the session of 127\.0\.0\.1 after 1500 ms/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logged.join("\n")).not.toMatch(/could not store/);
+  });
+
+  it("answers a message received in full before the session's deadline, then ends the session with 421 4.4.2", async () => {
+    const { port, received } = await startListener(
+      {
+        receive: async (message) => {
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          received.push(message);
+          return { accepted: 1 };
+        },
+      },
+      undefined,
+      undefined,
+      { maxSessionMs: 1_000 },
+    );
+    const { client } = await open(port);
+    await client.command("EHLO client.example");
+    await client.command("MAIL FROM:<bob@example.org>");
+    await client.command("RCPT TO:<alice@hookmail.test>");
+    await client.command("DATA");
+    expect(await client.command("Subject: in time\r\n\r\nbody\r\n.", 4_000)).toMatch(/^250 /);
+    expect(await client.readReply(2_000)).toMatch(/^421 4\.4\.2 /);
+    await client.closed;
+    expect(received).toHaveLength(1);
+  });
+
+  it("closes a session with 421 4.7.0 at the unknown recipient one over SMTP_MAX_UNKNOWN_RECIPIENTS; known recipients and a mail sent before still go through", async () => {
+    const { port, received, logged } = await startListener({}, undefined, undefined, { maxUnknownRecipients: 3 });
+    const { client } = await open(port);
+    await client.command("EHLO client.example");
+    await client.command("MAIL FROM:<bob@example.org>");
+    expect(await client.command("RCPT TO:<alice@hookmail.test>")).toMatch(/^250 /);
+    expect(await client.command("DATA")).toMatch(/^354 /);
+    expect(await client.command("Subject: first\r\n\r\nbody\r\n.")).toMatch(/^250 /);
+    await client.command("MAIL FROM:<bob@example.org>");
+    for (const name of ["nobody1", "nobody2"]) expect(await client.command(`RCPT TO:<${name}@hookmail.test>`)).toMatch(/^550 5\.1\.1 /);
+    expect(await client.command("RCPT TO:<carol@hookmail.test>")).toMatch(/^250 /);
+    expect(await client.command("RCPT TO:<mallory@elsewhere.example>")).toMatch(/^550 5\.1\.1 /);
+    expect(await client.command("RCPT TO:<nobody4@hookmail.test>")).toMatch(/^421 4\.7\.0 /);
+    await client.closed;
+    expect(received.map(({ envelope }) => envelope.to)).toEqual([["alice@hookmail.test"]]);
+    expect(logged.join("\n")).toMatch(/closed the session of 127\.0\.0\.1 after 3 unknown recipients/);
+    // Another session starts with a count of its own.
+    const next = await open(port);
+    await next.client.command("EHLO client.example");
+    await next.client.command("MAIL FROM:<bob@example.org>");
+    expect(await next.client.command("RCPT TO:<nobody5@hookmail.test>")).toMatch(/^550 5\.1\.1 /);
   });
 });

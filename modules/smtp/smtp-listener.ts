@@ -1,14 +1,16 @@
 // The built-in MX (role smtp): a real SMTP server on SMTP_HOST:SMTP_PORT. Unknown recipients are
 // refused at RCPT time (550 5.1.1), oversize messages with 552, and 250 is answered only once the
-// message is recorded and queued; a storage failure answers 451 so the sender retries.
+// message is recorded and queued; a storage failure answers 451 so the sender retries. What one
+// client may hold (sessions in all and per address, session length, unknown recipients) is in
+// client-limits.ts (docs/security.md).
 import fs from "node:fs";
 import os from "node:os";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Config } from "@/modules/config/config";
 import { isAppError } from "@/modules/shared/errors/app-error";
+import { createSmtpClientLimits } from "./client-limits";
 
 export const MAX_RECIPIENTS_PER_MESSAGE = 50;
-export const MAX_CONCURRENT_SESSIONS = 200;
 export const SESSION_IDLE_TIMEOUT_MS = 60_000;
 
 export type SmtpListenerDependencies = {
@@ -30,6 +32,17 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
     ? { key: fs.readFileSync(config.smtp.tls.keyPath), cert: fs.readFileSync(config.smtp.tls.certPath) }
     : undefined;
 
+  const clientLimits = createSmtpClientLimits({
+    limits: config.smtp,
+    onSessionExpired: (sessionId) => {
+      const connection = [...server.connections].find(({ id }) => id === sessionId);
+      if (!connection) return;
+      log(`SMTP: ended the session of ${connection.remoteAddress} after ${config.smtp.maxSessionMs} ms (SMTP_MAX_SESSION_MS)`);
+      // A 421 reply makes smtp-server close the connection; nothing the client sends extends it.
+      connection.send(421, "4.4.2 Session too long, closing connection");
+    },
+  });
+
   const server = new SMTPServer({
     name: os.hostname(),
     banner: "Hookmail ESMTP",
@@ -37,26 +50,46 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
     authOptional: true,
     disabledCommands: tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
     ...(tls ? { key: tls.key, cert: tls.cert } : {}),
-    maxClients: MAX_CONCURRENT_SESSIONS,
+    // Concurrent sessions are counted by clientLimits, which answers 421 with the reason and logs it.
     socketTimeout: SESSION_IDLE_TIMEOUT_MS,
     closeTimeout: 5_000,
+    // The client's PTR name is used nowhere, and looking it up delays every greeting by up to 1.5 s
+    // and lets a sender make this server query DNS servers of its choosing.
+    disableReverseLookup: true,
     logger: false,
+
+    onConnect(session, callback) {
+      const refusal = clientLimits.admitSession(session.id, session.remoteAddress);
+      if (!refusal) return callback();
+      log(`SMTP: refused a session from ${session.remoteAddress}: ${refusal.reason}`);
+      callback(createReply(refusal.responseCode, refusal.message));
+    },
+
+    onClose(session) {
+      clientLimits.endSession(session.id);
+    },
 
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS_PER_MESSAGE) {
         return callback(createReply(452, "4.5.3 Too many recipients"));
       }
       isAcceptableRecipient(address.address)
-        .then((isAcceptable) =>
-          callback(isAcceptable ? null : createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`)),
-        )
+        .then((isAcceptable) => {
+          if (isAcceptable) return callback();
+          if (clientLimits.recordUnknownRecipient(session.id)) {
+            log(`SMTP: closed the session of ${session.remoteAddress} after ${config.smtp.maxUnknownRecipients} unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)`);
+            return callback(createReply(421, "4.7.0 Too many unknown recipients, closing connection"));
+          }
+          callback(createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`));
+        })
         .catch((error: unknown) => {
           log(`SMTP: cannot check recipient ${address.address}`, error);
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
         });
     },
 
-    onData(stream, session, callback) {
+    onData(stream, session, reply) {
+      const callback = holdSessionUntilReplied(stream, session.id, reply);
       readMessage(stream, readDeclaredSize(session, maxBytes))
         .then(async (raw) => {
           if (stream.sizeExceeded) return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
@@ -64,6 +97,11 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
           callback(null, `2.0.0 Accepted for ${accepted} address(es)`);
         })
         .catch((error: unknown) => {
+          // The connection closed before the end of the message (the client left, or its session
+          // was ended): nothing was accepted, and there is no one to answer.
+          if (stream.destroyed && (error as { code?: unknown }).code === "ECONNECTION") {
+            return callback(createReply(451, "4.3.0 Connection closed before the end of the message"));
+          }
           if (isAppError(error) && error.code === "inbound.invalid_message") {
             return callback(createReply(554, "5.6.0 Message could not be parsed"));
           }
@@ -79,6 +117,15 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
 
   server.on("error", (error) => log("SMTP server error", error));
 
+  /** Once the message is in, the session's deadline waits for the reply to it (client-limits.ts). */
+  function holdSessionUntilReplied(stream: SMTPServerDataStream, sessionId: string, reply: (error?: Error | null, message?: string) => void) {
+    stream.once("end", () => clientLimits.holdForReply(sessionId));
+    return (error?: Error | null, message?: string) => {
+      reply(error, message);
+      clientLimits.replySent(sessionId);
+    };
+  }
+
   return {
     listen: () =>
       new Promise<void>((resolve, reject) => {
@@ -88,7 +135,13 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
           resolve();
         });
       }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          clientLimits.stop();
+          resolve();
+        }),
+      ),
     /** The bound port (useful when SMTP_PORT is 0 in tests). */
     getPort: () => {
       const address = server.server.address();

@@ -15,6 +15,7 @@ import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/recei
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createSmtpListener } from "./smtp-listener";
+import { connectRawSmtpClient } from "./test-support/raw-smtp-client";
 
 const SECRET = "integration-webhook-secret-0123456789";
 const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
@@ -24,6 +25,7 @@ let sink: WebhookSink;
 let worker: DeliveryWorker;
 let listener: ReturnType<typeof createSmtpListener>;
 let address: string;
+let relayConfig: ReturnType<typeof loadConfig>;
 let emailCallbackId: string;
 
 beforeAll(async () => {
@@ -35,6 +37,7 @@ beforeAll(async () => {
     MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
   });
   setProcessConfig(config);
+  relayConfig = config;
   database = await createTestDatabase();
   setProcessDatabase(database);
   sink = await startWebhookSink();
@@ -137,5 +140,38 @@ describe("SMTP to webhook", () => {
       .catch((error: { responseCode?: number }) => error);
     expect(big).toMatchObject({ responseCode: 552 });
     expect(await database.prisma.emailProcessing.count()).toBe(before);
+  });
+
+  it("delivers a mail accepted earlier in a session that is then closed with 421 4.7.0 for probing unknown recipients", async () => {
+    const limited = createSmtpListener({
+      config: { ...relayConfig, smtp: { ...relayConfig.smtp, host: "127.0.0.1", port: 0, maxUnknownRecipients: 2 } },
+      isAcceptableRecipient: isKnownRecipientAddress,
+      receive: receiveMessage,
+      log: () => undefined,
+    });
+    await limited.listen();
+    try {
+      const before = sink.requests.length;
+      const client = await connectRawSmtpClient({ host: "127.0.0.1", port: limited.getPort() });
+      expect(await client.readReply()).toMatch(/^220 /);
+      await client.command("EHLO client.example");
+      await client.command("MAIL FROM:<bob@example.org>");
+      expect(await client.command(`RCPT TO:<${address}>`)).toMatch(/^250 /);
+      expect(await client.command("DATA")).toMatch(/^354 /);
+      expect(await client.command("Message-ID: <probe-1@example.org>\r\nSubject: before the probing\r\n\r\nbody\r\n.", 30_000)).toMatch(/^250 /);
+      await client.command("MAIL FROM:<bob@example.org>");
+      for (const name of ["admin", "info"]) expect(await client.command(`RCPT TO:<${name}@hookmail.test>`)).toMatch(/^550 5\.1\.1 /);
+      expect(await client.command("RCPT TO:<sales@hookmail.test>")).toMatch(/^421 4\.7\.0 /);
+      await client.closed;
+
+      await sink.waitForRequests(before + 1);
+      const body = JSON.parse(sink.requests[before]!.body.toString("utf8")) as { data: { id: string; subject: string } };
+      expect(body.data.subject).toBe("before the probing");
+      await worker.whenIdle();
+      const processing = await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: body.data.id } });
+      expect(processing).toMatchObject({ status: "success" });
+    } finally {
+      await limited.close();
+    }
   });
 });
