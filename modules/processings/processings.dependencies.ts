@@ -1,7 +1,13 @@
-// What the processing routes hand to the usecases: the repository on the process's database.
+// What the processing routes hand to the usecases: the repositories on the process's database.
 import { getPrisma } from "@/modules/db/db";
+import { createRateLimitRepository, type RateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
 import { createProcessingsRepository, type ProcessingsRepository } from "./processings.repository";
 
 export async function getProcessingsRepository(): Promise<ProcessingsRepository> {
   return createProcessingsRepository(await getPrisma());
+}
+
+/** The action rate limiter's counters (test mails, redeliveries), shared by every process. */
+export async function getRateLimitRepository(): Promise<RateLimitRepository> {
+  return createRateLimitRepository(await getPrisma());
 }

@@ -406,3 +406,43 @@ describe("POST /api/email-callbacks/{id}/test-mail", () => {
     expect((await sendTestMail(callbackId, {})).status).toBe(401);
   });
 });
+
+describe("rate limits per address (docs/security.md)", () => {
+  it("let at most 10 test mails a minute through to one address: of 100 parallel calls 10 are accepted, 90 answer 429 request.rate_limited with Retry-After, and only 10 mails are recorded and dispatched", async () => {
+    const callbackId = await seedCallback();
+    const responses = await Promise.all(Array.from({ length: 100 }, () => sendTestMail(callbackId)));
+
+    expect(responses.filter((response) => response.status === 202)).toHaveLength(10);
+    const refused = responses.filter((response) => response.status !== 202);
+    expect(refused).toHaveLength(90);
+    for (const response of refused) {
+      expect(response.status).toBe(429);
+      expect(response.body?.error.code).toBe("request.rate_limited");
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    }
+    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId } })).toBe(10);
+    expect(dispatched).toHaveLength(10);
+
+    const otherCallbackId = await seedCallback();
+    expect((await sendTestMail(otherCallbackId)).status).toBe(202);
+  });
+
+  it("let at most 60 redeliveries a minute through for one address: of 100 parallel calls 60 restart a delivery, 40 answer 429 with Retry-After and change nothing", async () => {
+    const callbackId = await seedCallback();
+    const processingIds = await Promise.all(Array.from({ length: 100 }, () => seedProcessing(callbackId)));
+    const responses = await Promise.all(processingIds.map((processingId) => redeliver(callbackId, processingId)));
+
+    expect(responses.filter((response) => response.status === 202)).toHaveLength(60);
+    const refused = responses.filter((response) => response.status !== 202);
+    expect(refused).toHaveLength(40);
+    for (const response of refused) {
+      expect(response.status).toBe(429);
+      expect(response.body?.error.code).toBe("request.rate_limited");
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "pending" } })).toBe(60);
+    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "error" } })).toBe(40);
+    expect(dispatched).toHaveLength(60);
+  });
+});

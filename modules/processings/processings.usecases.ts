@@ -5,6 +5,9 @@ import type { DeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher"
 import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
 import type { InboundEnvelope } from "@/modules/inbound/inbound.usecases";
+import { RATE_LIMITS } from "@/modules/shared/rate-limit/rate-limit.constants";
+import type { RateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
+import { ensureWithinRateLimit } from "@/modules/shared/rate-limit/rate-limit.usecases";
 import { composeTestMail } from "./compose-test-mail";
 import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
@@ -87,19 +90,23 @@ export async function listDeliveryAttempts({
  * Starts a new attempt series on the stored webhook body and hands it to the dispatcher for an
  * attempt now. A pending processing is still being delivered (email_processing.delivery_in_progress);
  * one without a stored body — dropped after the retention, or never kept because the mail was not
- * processed — cannot be sent again (email_processing.message_gone).
+ * processed — cannot be sent again (email_processing.message_gone). Redeliveries are rate limited
+ * per address (RATE_LIMITS.redelivery; over it, 429 request.rate_limited and nothing is sent).
  */
 export async function redeliverEmailProcessing({
   repository,
+  rateLimits,
   dispatcher,
   now = new Date(),
   ...ref
 }: ProcessingRef & {
   repository: ProcessingsRepository;
+  rateLimits: RateLimitRepository;
   dispatcher: DeliveryDispatcher;
   now?: Date;
 }): Promise<{ emailProcessing: ProcessingRecord }> {
   const processing = await getEmailProcessingOrThrow({ ...ref, repository });
+  await ensureWithinRateLimit({ rule: RATE_LIMITS.redelivery, subject: ref.emailCallbackId, repository: rateLimits });
   if (processing.status === "pending") throw createDeliveryInProgressError();
   if (!(await repository.restartDelivery({ id: processing.id, now }))) {
     // Either the body is gone, or a concurrent call restarted it first.
@@ -119,20 +126,25 @@ export type ReceiveMessage = (message: { raw: Buffer; envelope: InboundEnvelope 
 /**
  * Runs a sample message to the callback's address through the inbound pipeline, so it shows in the
  * inbox like real mail: delivered, or recorded as not processed when the callback is disabled or
- * its allowed senders leave test@<domain> out. Answers how many processings were created.
+ * its allowed senders leave test@<domain> out. Answers how many processings were created. Test
+ * mails are rate limited per address (RATE_LIMITS.testMail; over it, 429 request.rate_limited and
+ * nothing is recorded or sent).
  */
 export async function sendTestMail({
   emailCallbackId,
   userId,
   repository,
+  rateLimits,
   receiveMessage,
 }: {
   emailCallbackId: string;
   userId: string;
   repository: ProcessingsRepository;
+  rateLimits: RateLimitRepository;
   receiveMessage: ReceiveMessage;
 }): Promise<{ accepted: number }> {
   const emailCallback = await getEmailCallbackOrThrow({ emailCallbackId, userId, repository });
+  await ensureWithinRateLimit({ rule: RATE_LIMITS.testMail, subject: emailCallback.id, repository: rateLimits });
   const { raw, envelope } = await composeTestMail({ address: formatAddress(emailCallback), domain: emailCallback.domain });
   const { accepted } = await receiveMessage({ raw, envelope });
   return { accepted };

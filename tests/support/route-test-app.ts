@@ -59,7 +59,7 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
       });
       const response = await handler(request, { params: Promise.resolve((params ?? {}) as Params) });
       const text = await response.text();
-      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+      return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, any>) : null };
     },
     close: () => database.close(),
   };

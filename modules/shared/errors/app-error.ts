@@ -17,6 +17,8 @@ export class AppError extends Error {
   /** Internal errors are logged with their cause and answered with a generic message. */
   readonly isInternal: boolean;
   readonly fields: FieldIssue[] | undefined;
+  /** Seconds the client should wait before trying again, answered as Retry-After (429). */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor({
     code,
@@ -24,12 +26,14 @@ export class AppError extends Error {
     isInternal = false,
     fields,
     cause,
+    retryAfterSeconds,
   }: {
     code: ErrorCode;
     message: string;
     isInternal?: boolean;
     fields?: FieldIssue[];
     cause?: unknown;
+    retryAfterSeconds?: number;
   }) {
     super(message, { cause });
     this.name = "AppError";
@@ -37,6 +41,7 @@ export class AppError extends Error {
     this.httpStatus = getHttpStatusForCode(code);
     this.isInternal = isInternal;
     this.fields = fields;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -69,6 +74,14 @@ export const createInvalidQueryError = (fields: FieldIssue[]) =>
 
 export const createServiceUnavailableError = (message: string) =>
   new AppError({ code: "service.unavailable", message });
+
+/** 429 request.rate_limited: the action was not done; Retry-After says when it may be tried again. */
+export const createRateLimitedError = (retryAfterSeconds: number) =>
+  new AppError({
+    code: "request.rate_limited",
+    message: `Too many requests; try again in ${retryAfterSeconds} seconds.`,
+    retryAfterSeconds,
+  });
 
 export const createInternalError = (cause?: unknown) =>
   new AppError({ code: "internal.error", message: "An internal error occurred.", isInternal: true, cause });

@@ -39,7 +39,8 @@ export function toErrorResponse(error: unknown, log: (message: string, error: un
   const appError = normalizeError(error);
   if (appError.isInternal) log("Unhandled error while serving a request", appError.cause ?? appError);
   const status = appError.isInternal ? 500 : appError.httpStatus;
-  return Response.json(formatErrorBody(appError), { status });
+  const headers = !appError.isInternal && appError.retryAfterSeconds !== undefined ? { "Retry-After": String(appError.retryAfterSeconds) } : undefined;
+  return Response.json(formatErrorBody(appError), { status, headers });
 }
 
 function logError(message: string, error: unknown) {

@@ -1,5 +1,5 @@
 import { receiveMessage } from "@/modules/inbound/receive-message";
-import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
+import { getProcessingsRepository, getRateLimitRepository } from "@/modules/processings/processings.dependencies";
 import { sendTestMail } from "@/modules/processings/processings.usecases";
 import { withCaller } from "@/modules/shared/api/route-handler";
 
@@ -10,6 +10,7 @@ export const POST = withCaller<{ emailCallbackId: string }>(async ({ caller, par
     emailCallbackId: params.emailCallbackId,
     userId: caller.userId,
     repository: await getProcessingsRepository(),
+    rateLimits: await getRateLimitRepository(),
     receiveMessage,
   });
   return Response.json({ accepted }, { status: 202 });

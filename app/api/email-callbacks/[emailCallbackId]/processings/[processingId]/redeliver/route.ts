@@ -1,5 +1,5 @@
 import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
-import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
+import { getProcessingsRepository, getRateLimitRepository } from "@/modules/processings/processings.dependencies";
 import { formatProcessingForApi } from "@/modules/processings/processings.models";
 import { redeliverEmailProcessing } from "@/modules/processings/processings.usecases";
 import { withCaller } from "@/modules/shared/api/route-handler";
@@ -14,6 +14,7 @@ export const POST = withCaller<Params>(async ({ caller, params }) => {
     processingId: params.processingId,
     userId: caller.userId,
     repository: await getProcessingsRepository(),
+    rateLimits: await getRateLimitRepository(),
     dispatcher: getDeliveryDispatcher(),
   });
   return Response.json({ emailProcessing: formatProcessingForApi(emailProcessing) }, { status: 202 });
