@@ -211,3 +211,141 @@ describe("rate limiting", () => {
     expect(other.status).toBe(401);
   });
 });
+
+describe("limits per account (docs/security.md), whatever AUTH_RATE_LIMIT_ENABLED says", () => {
+  const signIn = (client: ReturnType<typeof createAuthTestClient>, email: string, password: string) =>
+    client.call("/sign-in/email", { method: "POST", body: { email, password } });
+  const retryAfter = (response: Response) => Number(response.headers.get("retry-after"));
+
+  it("after 10 failed sign-ins to one account, its sign-in answers 429 with Retry-After from any client address, even with the right password, until the window passes; successes do not count and other accounts are unaffected", async () => {
+    const auth = buildAuth();
+    const email = uniqueEmail();
+    const other = uniqueEmail();
+    const owner = createAuthTestClient(auth, { ip: "192.0.2.1" });
+    await owner.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Hal" } });
+    await owner.call("/sign-up/email", { method: "POST", body: { email: other, password: PASSWORD, name: "Ida" } });
+
+    for (let attempt = 0; attempt < 5; attempt += 1) expect((await signIn(owner, email, PASSWORD)).status).toBe(200);
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const guesser = createAuthTestClient(auth, { ip: `198.51.100.${attempt + 1}` });
+      expect((await signIn(guesser, attempt % 2 ? email.toUpperCase() : email, `wrong-password-${attempt}`)).status).toBe(401);
+    }
+
+    const refused = await signIn(createAuthTestClient(auth, { ip: "203.0.113.200" }), email, PASSWORD);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).code).toBe("TOO_MANY_REQUESTS");
+    expect(retryAfter(refused)).toBeGreaterThanOrEqual(1);
+    expect(retryAfter(refused)).toBeLessThanOrEqual(15 * 60);
+    expect(refused.headers.get("set-cookie") ?? "").not.toMatch(/session_token=[^;]/);
+    expect((await signIn(owner, ` ${email.toUpperCase()} `, PASSWORD)).status).toBe(429);
+    expect((await signIn(owner, other, PASSWORD)).status).toBe(200);
+
+    await database.prisma.actionRateLimit.updateMany({
+      where: { key: `failed-sign-in:${email}` },
+      data: { windowStart: new Date(Date.now() - 16 * 60_000) },
+    });
+    expect((await signIn(owner, email, PASSWORD)).status).toBe(200);
+  });
+
+  it("let at most 10 of 30 parallel wrong guesses at one account be checked; the rest answer 429", async () => {
+    const auth = buildAuth();
+    const email = uniqueEmail();
+    await createAuthTestClient(auth).call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Max" } });
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) => signIn(createAuthTestClient(auth, { ip: `198.51.100.${attempt + 1}` }), email, `guess-${attempt}`)),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+  });
+
+  it("send at most 5 reset mails an hour per requested email: the 6th request answers 429 with Retry-After and sends nothing, and an unknown address gets the same answers", async () => {
+    const auth = buildAuth();
+    const client = createAuthTestClient(auth);
+    const known = uniqueEmail();
+    const unknown = uniqueEmail();
+    await client.call("/sign-up/email", { method: "POST", body: { email: known, password: PASSWORD, name: "Jo" } });
+    client.clearCookies();
+    const requestReset = (email: string) =>
+      client.call("/request-password-reset", { method: "POST", body: { email, redirectTo: "http://localhost:3000/reset-password" } });
+
+    const statuses = async (email: string) => {
+      const answers: number[] = [];
+      for (let attempt = 0; attempt < 6; attempt += 1) answers.push((await requestReset(attempt === 5 ? email.toUpperCase() : email)).status);
+      return answers;
+    };
+    expect(await statuses(known)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await statuses(unknown)).toEqual([200, 200, 200, 200, 200, 429]);
+    const refused = await requestReset(known);
+    expect(retryAfter(refused)).toBeGreaterThan(59 * 60);
+
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sink.messages.filter((received) => received.envelopeTo.includes(known))).toHaveLength(5);
+    expect(sink.messages.filter((received) => received.envelopeTo.includes(unknown))).toEqual([]);
+  });
+
+  it("send at most 5 verification mails an hour per email, from sign-up, sign-in and the send-again call together: then no mail (sign-in still answers EMAIL_NOT_VERIFIED) and the send-again call 429 with Retry-After, the same for an unknown address", async () => {
+    const auth = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true" });
+    const client = createAuthTestClient(auth);
+    const email = uniqueEmail();
+    const unknown = uniqueEmail();
+    const sendAgain = (address: string) => client.call("/send-verification-email", { method: "POST", body: { email: address } });
+
+    expect((await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Kim" } })).status).toBe(200);
+    expect((await signIn(client, email, PASSWORD)).status).toBe(403);
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await sendAgain(email)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.messages.filter((received) => received.envelopeTo.includes(email))).toHaveLength(5);
+
+    const signInOverTheLimit = await signIn(client, email, PASSWORD);
+    expect(signInOverTheLimit.status).toBe(403);
+    expect((await signInOverTheLimit.json()).code).toBe("EMAIL_NOT_VERIFIED");
+    const refusedSendAgain = await sendAgain(email.toUpperCase());
+    expect(refusedSendAgain.status).toBe(429);
+    expect(retryAfter(refusedSendAgain)).toBeGreaterThan(59 * 60);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.messages.filter((received) => received.envelopeTo.includes(email))).toHaveLength(5);
+
+    const unknownStatuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) unknownStatuses.push((await sendAgain(unknown)).status);
+    expect(unknownStatuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe("names", () => {
+  it("sign-up refuses a name over 64 characters with 400 NAME_TOO_LONG and creates no user; it stores a name of 64, trimmed", async () => {
+    const client = createAuthTestClient(buildAuth());
+    const refusedEmail = uniqueEmail();
+    const refused = await client.call("/sign-up/email", { method: "POST", body: { email: refusedEmail, password: PASSWORD, name: "n".repeat(65) } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).code).toBe("NAME_TOO_LONG");
+    expect(await database.prisma.user.count({ where: { email: refusedEmail } })).toBe(0);
+
+    const email = uniqueEmail();
+    const accepted = await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: `  ${"n".repeat(64)}  ` } });
+    expect(accepted.status).toBe(200);
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("n".repeat(64));
+  });
+
+  it("update-user holds the name to the settings rule (trimmed, 2 to 49 characters) and stores it trimmed", async () => {
+    const client = createAuthTestClient(buildAuth());
+    const email = uniqueEmail();
+    await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Lea" } });
+    const update = (name: unknown) => client.call("/update-user", { method: "POST", body: { name } });
+
+    for (const [name, code] of [
+      [" A ", "FULL_NAME_TOO_SHORT"],
+      ["", "FULL_NAME_TOO_SHORT"],
+      ["x".repeat(50), "FULL_NAME_TOO_LONG"],
+      ["x".repeat(5000), "FULL_NAME_TOO_LONG"],
+    ] as const) {
+      const response = await update(name);
+      expect(response.status).toBe(400);
+      expect((await response.json()).code).toBe(code);
+    }
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("Lea");
+
+    expect((await update(`  ${"y".repeat(49)}  `)).status).toBe(200);
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("y".repeat(49));
+  });
+});

@@ -11,6 +11,8 @@ import { resolveRequestLocale } from "@/modules/i18n/request-locale";
 import { sendPasswordResetMail, sendVerificationMail } from "@/modules/mail/auth-mails";
 import { getMailer, type Mailer } from "@/modules/mail/mailer";
 import { createId, type IdKind } from "@/modules/shared/ids";
+import { createRateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
+import { applyAccountRulesAfter, applyAccountRulesBefore, isVerificationMailAllowed } from "./account-limits";
 import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
 
 const MODEL_ID_KINDS: Record<string, IdKind> = {
@@ -47,6 +49,7 @@ async function sendOrFail(request: Request | undefined, send: () => Promise<void
 
 export function createAuth({ config, prisma, mailer }: { config: Config; prisma: PrismaClient; mailer: Mailer }) {
   const { github, google } = config.auth;
+  const rateLimits = createRateLimitRepository(prisma);
   return betterAuth({
     appName: "Hookmail",
     baseURL: config.baseUrl,
@@ -75,10 +78,12 @@ export function createAuth({ config, prisma, mailer }: { config: Config; prisma:
       sendOnSignIn: config.auth.isEmailVerificationRequired,
       autoSignInAfterVerification: true,
       expiresIn: ONE_HOUR_SECONDS,
-      sendVerificationEmail: ({ user, url }, request) =>
-        sendOrFail(request, () =>
+      sendVerificationEmail: async ({ user, url }, request) => {
+        if (!(await isVerificationMailAllowed({ email: user.email, request, rateLimits }))) return;
+        await sendOrFail(request, () =>
           sendVerificationMail({ mailer, to: user.email, name: user.name, url, locale: resolveRequestLocale(request) }),
-        ),
+        );
+      },
     },
     socialProviders: {
       ...(github ? { github: { clientId: github.clientId, clientSecret: github.clientSecret } } : {}),
@@ -89,8 +94,12 @@ export function createAuth({ config, prisma, mailer }: { config: Config; prisma:
         planId: { type: "string", required: false, defaultValue: "free", input: false },
       },
     },
+    // Per-account limits and name rules (account-limits.ts) are product rules: they hold whatever
+    // AUTH_RATE_LIMIT_ENABLED says, which switches only better-auth's own per-address limiter.
     hooks: {
+      before: createAuthMiddleware(async (context) => applyAccountRulesBefore(context, rateLimits)),
       after: createAuthMiddleware(async (context) => {
+        await applyAccountRulesAfter(context, rateLimits);
         if (context.request && requestsWithFailedMail.has(context.request)) throw createMailSendFailedApiError();
       }),
     },

@@ -1,16 +1,13 @@
-// The account's editable fields: the same schema validates the settings form and PUT /api/users/me.
-// Messages are i18n keys (messages/*.json), translated where they are shown.
+// The account's editable fields: the same schema validates the settings form and PUT /api/users/me
+// (and its name rule better-auth's update-user). Messages are i18n keys (messages/*.json),
+// translated where they are shown.
 import { z } from "zod";
+import { fullNameSchema } from "@/modules/shared/validation/full-name.schemas";
 
-export const FULL_NAME_MIN_LENGTH = 2;
-export const FULL_NAME_MAX_LENGTH = 49;
+export { FULL_NAME_MAX_LENGTH, FULL_NAME_MIN_LENGTH } from "@/modules/shared/validation/full-name.schemas";
 
 export const updateUserSchema = z.object({
-  name: z
-    .string({ error: "settings.fullName.validation.tooShort" })
-    .trim()
-    .min(FULL_NAME_MIN_LENGTH, "settings.fullName.validation.tooShort")
-    .max(FULL_NAME_MAX_LENGTH, "settings.fullName.validation.tooLong"),
+  name: fullNameSchema,
 });
 
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
