@@ -1,18 +1,26 @@
 // Route guards (specification §2): a private route sends a signed-out visitor to /login; a
-// public-only route sends a signed-in one to /. This is the optimistic check on the session
-// cookie; pages and API routes verify the session itself.
+// public-only route sends a signed-in one to /. The guard reads the session cookie; our HTTP server
+// (modules/server/web-role.ts) has already taken off a cookie whose session no longer holds and
+// named it in INVALID_SESSION_COOKIES_HEADER, so such a visitor counts as signed out here and the
+// cookie is cleared (docs/security.md). Pages and API routes verify the session themselves.
 import { getSessionCookie } from "better-auth/cookies";
 import { NextResponse, type NextRequest } from "next/server";
 import { AUTH_COOKIE_PREFIX } from "@/modules/auth/auth.constants";
 import { getRouteAccess } from "@/modules/auth/route-access";
+import { INVALID_SESSION_COOKIES_HEADER, parseInvalidSessionCookiesHeader } from "@/modules/auth/session-cookies";
 
 export function proxy(request: NextRequest) {
   const access = getRouteAccess(request.nextUrl.pathname);
   if (access === "any") return NextResponse.next();
-  const hasSession = Boolean(getSessionCookie(request, { cookiePrefix: AUTH_COOKIE_PREFIX }));
-  if (access === "private" && !hasSession) return NextResponse.redirect(new URL("/login", request.url));
-  if (access === "public-only" && hasSession) return NextResponse.redirect(new URL("/", request.url));
-  return NextResponse.next();
+  const invalidCookies = parseInvalidSessionCookiesHeader(request.headers.get(INVALID_SESSION_COOKIES_HEADER));
+  const hasSession = invalidCookies.length === 0 && Boolean(getSessionCookie(request, { cookiePrefix: AUTH_COOKIE_PREFIX }));
+  let response = NextResponse.next();
+  if (access === "private" && !hasSession) response = NextResponse.redirect(new URL("/login", request.url));
+  if (access === "public-only" && hasSession) response = NextResponse.redirect(new URL("/", request.url));
+  for (const name of invalidCookies) {
+    response.cookies.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: name.startsWith("__Secure-") });
+  }
+  return response;
 }
 
 export const config = {
