@@ -1,10 +1,10 @@
 // `npm run bench`: runs each benchmark file in its own process, one after the other. The
-// PostgreSQL parts (and inbox-at-scale and scale-out entirely) need DATABASE_URL; each says so when
+// PostgreSQL parts (and inbox-at-scale, scale-out and event-loop entirely) need DATABASE_URL; each says so when
 // it is unset. BENCH_ONLY=<file>[,<file>] runs some of them.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-const ALL_BENCHMARKS = ["relay-throughput.ts", "large-message.ts", "inbox-at-scale.ts", "dashboard-weight.ts", "scale-out.ts"];
+const ALL_BENCHMARKS = ["relay-throughput.ts", "large-message.ts", "inbox-at-scale.ts", "dashboard-weight.ts", "scale-out.ts", "event-loop.ts"];
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim().replace(/(\.ts)?$/, ".ts"));
 const BENCHMARKS = only ? ALL_BENCHMARKS.filter((file) => only.includes(file)) : ALL_BENCHMARKS;
 

@@ -22,22 +22,26 @@ const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
 export function readHeaderFields(raw: Buffer | string): HeaderField[] | null {
   const text = typeof raw === "string" ? raw : readHeaderBlock(raw);
   const lines = text.replace(/^From [^\n]*\n/, "").split(/\r?\n/);
-  const fields: HeaderField[] = [];
+  // A field's value is kept as its non-empty trimmed lines and joined once: joining at each
+  // continuation line is quadratic in a field folded over thousands of lines.
+  const fields: { name: string; parts: string[] }[] = [];
   let isAfterField = false;
   for (const line of lines) {
     if (line === "") break;
     const last = fields.at(-1);
     if (/^[ \t]/.test(line)) {
-      if (last && isAfterField) last.value = `${last.value} ${line.trim()}`.trim();
+      const part = line.trim();
+      if (last && isAfterField && part) last.parts.push(part);
       continue;
     }
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon).trimEnd() : "";
     isAfterField = FIELD_NAME.test(name);
-    if (isAfterField) fields.push({ name, value: line.slice(colon + 1).trim() });
+    const first = isAfterField ? line.slice(colon + 1).trim() : "";
+    if (isAfterField) fields.push({ name, parts: first ? [first] : [] });
     else if (fields.length === 0) return null;
   }
-  return fields.length > 0 ? fields : null;
+  return fields.length > 0 ? fields.map(({ name, parts }) => ({ name, value: parts.join(" ") })) : null;
 }
 
 /** Whether a raw message starts with a header block that holds at least one message header. */

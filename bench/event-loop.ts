@@ -1,0 +1,435 @@
+// Event-loop delay under hostile and large mail (docs/security.md): while the bad-input corpus of the
+// reliability tests (fixture corpus, generated exotic messages, seeded mutations) and a 25 MiB
+// message are received over SMTP and POST /api/inbound/raw, GET /api/health is polled every ~10 ms.
+// Printed: the health latency (p50/p99/max) beside the goal "p99 ≤ 50 ms", and the event-loop
+// delay of the product's process (perf_hooks.monitorEventLoopDelay, measured inside it).
+//
+// The product runs in a child process of its own (this file with --product): the SMTP listener, the
+// raw route and the health route (the app's own handlers behind a node:http adapter, as in
+// large-message.product.ts), the delivery worker, on a fresh PostgreSQL database of DATABASE_URL.
+// Side by side, alternating, the same load with the message parsed on the main thread: a switch of
+// this benchmark only (it sets the process's parser to the same code run in-thread), not a product
+// setting. BENCH_EVENT_LOOP_ROUNDS (default 3) rounds of both.
+import { fork } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { percentile } from "./common";
+
+const MAX_MESSAGE_BYTES = 26_214_400;
+const INBOUND_SECRET = "bench-inbound-secret-0123456789";
+const HEALTH_INTERVAL_MS = 10;
+const GOAL_P99_MS = 50;
+const ROUNDS = Number(process.env.BENCH_EVENT_LOOP_ROUNDS ?? 3);
+const CONCURRENCY_PER_ROUTE = 3;
+const MUTATION_COUNT = 60;
+const SMTP_USER = "loop-smtp";
+const HTTP_USER = "loop-http";
+
+type Mode = "pool" | "main";
+type Delay = { p50: number; p99: number; max: number };
+type Run = { mode: Mode; health: Delay & { count: number; failures: number }; loop: Delay; seconds: number; answers: Record<string, number> };
+
+// ---------------------------------------------------------------------------------------------
+// The product (child process)
+
+async function runProduct(mode: Mode, sinkUrl: string) {
+  const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
+  const { migrateDatabase, openDatabase, setProcessDatabase } = await import("@/modules/db/db");
+  const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
+  const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
+  const { getMessageParser, setMessageParser } = await import("@/modules/inbound/parse-pool");
+  const { buildMessageOutputs } = await import("@/modules/inbound/mail-payload");
+  const { createId } = await import("@/modules/shared/ids");
+  const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
+  const { createPostgresDatabase } = await import("@/tests/support/test-database");
+  const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
+  const { GET: healthGet } = await import("@/app/api/health/route");
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-loop-"));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    EMAIL_DOMAINS: "hookmail.test",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    INBOUND_SECRET,
+    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
+  });
+  setProcessConfig(config);
+  const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
+  const database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
+  await migrateDatabase(database, () => undefined);
+  setProcessDatabase(database);
+  const worker = createDeliveryWorker({ database, config, log: () => undefined });
+  setDeliveryDispatcher(worker);
+  const userId = createId("user");
+  await database.prisma.user.create({ data: { id: userId, email: "loop@example.com", name: "Bench" } });
+  for (const username of [SMTP_USER, HTTP_USER]) {
+    await database.prisma.emailCallback.create({ data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: sinkUrl } });
+  }
+
+  if (mode === "main") {
+    // The same code, run on this thread: what the pipeline did before the pool.
+    setMessageParser({ parse: async (input) => ({ raw: input.raw, ...(await buildMessageOutputs(input)) }), close: async () => undefined });
+  } else {
+    // A running process has parsed mail before: its warm thread is ready.
+    await getMessageParser().parse({ raw: Buffer.from("Subject: warm\r\n\r\nup\r\n"), sender: null, receivedAt: new Date(), payloads: [] });
+  }
+
+  const listener = createSmtpListener({
+    config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
+    isAcceptableRecipient: isKnownRecipientAddress,
+    receive: receiveMessage,
+    log: () => undefined,
+  });
+  await listener.listen();
+
+  const server = http.createServer((incoming, outgoing) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const isHealth = incoming.url === "/api/health";
+    const request = new Request(`http://localhost${incoming.url ?? "/"}`, {
+      method: incoming.method,
+      headers,
+      ...(isHealth ? {} : { body: toWebStream(incoming), duplex: "half" }),
+    } as RequestInit);
+    const answer = isHealth ? healthGet() : inboundPost(request, { params: Promise.resolve({ provider: "raw" }) });
+    answer
+      .then(async (response) => {
+        outgoing.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
+        outgoing.end(await response.text());
+      })
+      .catch((error: unknown) => {
+        outgoing.writeHead(500);
+        outgoing.end(String(error));
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  process.on("message", (message: { command: "start" | "stop" | "close" }) => {
+    if (message.command === "start") {
+      histogram.reset();
+      histogram.enable();
+      process.send!({ started: true });
+    } else if (message.command === "stop") {
+      histogram.disable();
+      const ms = (nanoseconds: number) => nanoseconds / 1e6;
+      process.send!({ loop: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) } });
+    } else {
+      void (async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await listener.close();
+        await worker.stop();
+        await getMessageParser().close();
+        await database.close();
+        await drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        process.send!({ closed: true });
+        process.exit(0);
+      })();
+    }
+  });
+  process.send!({ ready: true, smtpPort: listener.getPort(), httpPort: (server.address() as AddressInfo).port });
+}
+
+/**
+ * The request body as a web stream. Node 20's Readable.toWeb throws out of the process when a route
+ * stops reading early (a 413 over the size limit) and the socket then ends; this one stops quietly.
+ */
+function toWebStream(incoming: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const settle = (step: () => void) => {
+        try {
+          step();
+        } catch {
+          incoming.destroy();
+        }
+      };
+      incoming.on("data", (chunk: Buffer) =>
+        settle(() => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+        }),
+      );
+      incoming.on("end", () => settle(() => controller.close()));
+      incoming.on("error", (error) => settle(() => controller.error(error)));
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      incoming.destroy();
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The load (this process)
+
+/** A message of almost 25 MiB: text and HTML bodies of 1 MiB and base64 attachments of random bytes. */
+function buildLargeMessage(totalBytes = MAX_MESSAGE_BYTES - 64 * 1024): Buffer {
+  const lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.\r\n";
+  const text = lorem.repeat(Math.ceil((1024 * 1024) / lorem.length));
+  const head = [
+    "From: Bob <bob@example.org>",
+    "To: large@hookmail.test",
+    "Subject: a large message",
+    `Message-ID: <${crypto.randomUUID()}@example.org>`,
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/mixed; boundary="large"',
+    "",
+    "--large",
+    "Content-Type: text/plain; charset=utf-8",
+    "",
+    text,
+    "--large",
+    "Content-Type: text/html; charset=utf-8",
+    "",
+    `<html><body><p>${text.replace(/\r\n/g, "</p><p>")}</p></body></html>`,
+  ].join("\r\n");
+  const parts = [head];
+  let size = Buffer.byteLength(head);
+  for (let index = 0; size + 1024 < totalBytes; index += 1) {
+    const contentBytes = Math.min(1024 * 1024, Math.floor(((totalBytes - size - 512) / 78) * 57));
+    const base64 = crypto.randomBytes(contentBytes).toString("base64").replace(/.{76}/g, "$&\r\n");
+    const part = ["--large", `Content-Type: application/octet-stream; name="file-${index}.bin"`, "Content-Transfer-Encoding: base64", `Content-Disposition: attachment; filename="file-${index}.bin"`, "", base64].join("\r\n");
+    parts.push(part);
+    size += Buffer.byteLength(part) + 2;
+  }
+  parts.push("--large--", "");
+  return Buffer.from(parts.join("\r\n"));
+}
+
+async function buildLoad() {
+  const { createRandom, generateExoticMessages, loadFixtureCorpus, mutateMessages, MUTATION_BASE_FOLDERS } = await import("@/tests/reliability/support/mail-corpus");
+  const fixtures = loadFixtureCorpus();
+  const bases = fixtures.filter(({ name }) => MUTATION_BASE_FOLDERS.some((folder) => name.startsWith(`corpus/${folder}/`)));
+  const corpus = [
+    ...fixtures,
+    ...generateExoticMessages({ oversizeBytes: MAX_MESSAGE_BYTES + 64 * 1024 }),
+    ...mutateMessages({ bases, count: MUTATION_COUNT, random: createRandom(20261123) }),
+  ].map(({ raw }) => raw);
+  return { corpus, large: buildLargeMessage() };
+}
+
+/** A webhook sink that reads each body to its end and answers 200. */
+async function startSink() {
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on("end", () => response.end("ok"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function startProduct(mode: Mode, sinkUrl: string) {
+  const child = fork(fileURLToPath(import.meta.url), ["--product", mode, sinkUrl], {
+    execArgv: ["--import", "tsx", ...(process.env.BENCH_EVENT_LOOP_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_EVENT_LOOP_PROFILE}`] : [])],
+    env: process.env,
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+  });
+  const next = <T>(key: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (message: Record<string, unknown>) => {
+        if (!(key in message)) return;
+        child.off("message", onMessage);
+        resolve(message as T);
+      };
+      child.on("message", onMessage);
+      child.once("exit", (code) => reject(new Error(`the product process exited with ${code}`)));
+    });
+  return { child, next };
+}
+
+/**
+ * Polls the health route from a thread of its own, one request at a time, HEALTH_INTERVAL_MS apart:
+ * the latencies are not those of this thread, busy sending 25 MiB.
+ */
+function startHealthPoller(url: string) {
+  const poller = new Worker(
+    `
+    const http = require("node:http");
+    const { parentPort, workerData } = require("node:worker_threads");
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const latencies = [];
+    let failures = 0;
+    let isPolling = true;
+    parentPort.once("message", () => (isPolling = false));
+    (async () => {
+      while (isPolling) {
+        const sentAt = performance.now();
+        const status = await new Promise((resolve) => {
+          const request = http.get(workerData.url, { agent }, (response) => {
+            response.resume();
+            response.on("end", () => resolve(response.statusCode));
+          });
+          request.on("error", () => resolve(0));
+        });
+        latencies.push(performance.now() - sentAt);
+        if (status !== 200) failures += 1;
+        await new Promise((resolve) => setTimeout(resolve, workerData.intervalMs));
+      }
+      agent.destroy();
+      parentPort.postMessage({ latencies, failures });
+    })();
+    `,
+    { eval: true, workerData: { url, intervalMs: HEALTH_INTERVAL_MS } },
+  );
+  return {
+    stop: () =>
+      new Promise<{ latencies: number[]; failures: number }>((resolve) => {
+        poller.once("message", (result: { latencies: number[]; failures: number }) => {
+          void poller.terminate();
+          resolve(result);
+        });
+        poller.postMessage("stop");
+      }),
+  };
+}
+
+async function runOnce(mode: Mode, load: { corpus: Buffer[]; large: Buffer }, sinkUrl: string): Promise<Run> {
+  const { sendRawSmtp, postRawInbound } = await import("@/tests/reliability/support/raw-senders");
+  const product = startProduct(mode, sinkUrl);
+  const { smtpPort, httpPort } = await product.next<{ smtpPort: number; httpPort: number }>("ready");
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  const answers: Record<string, number> = {};
+  const count = (answer: string) => (answers[answer] = (answers[answer] ?? 0) + 1);
+
+  product.child.send({ command: "start" });
+  await product.next("started");
+  const startedAt = performance.now();
+  const poller = startHealthPoller(`${baseUrl}/api/health`);
+  const sendAll = async (messages: Buffer[], send: (raw: Buffer) => Promise<string>) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY_PER_ROUTE }, async () => {
+        while (next < messages.length) count(await send(messages[next++]!));
+      }),
+    );
+  };
+  const bySmtp = (raw: Buffer) =>
+    sendRawSmtp({ port: smtpPort, from: "sender@example.org", to: [`${SMTP_USER}@hookmail.test`], raw }).then((outcome) =>
+      outcome.kind === "reply" ? `smtp ${outcome.code}` : "smtp no-reply",
+    );
+  const byHttp = (raw: Buffer) =>
+    postRawInbound({ baseUrl, inboundSecret: INBOUND_SECRET, raw, envelopeFrom: "sender@example.org", envelopeTo: `${HTTP_USER}@hookmail.test` }).then((outcome) =>
+      outcome.kind === "response" ? `http ${outcome.status}` : "http no-response",
+    );
+  const parts = process.env.BENCH_EVENT_LOOP_LOAD?.split(",") ?? ["large", "corpus"];
+  await Promise.all([
+    ...(parts.includes("large") ? [bySmtp(load.large).then(count), byHttp(load.large).then(count)] : []),
+    ...(parts.includes("corpus") ? [sendAll(load.corpus, bySmtp), sendAll(load.corpus, byHttp)] : []),
+  ]);
+  const { latencies, failures } = await poller.stop();
+  const seconds = (performance.now() - startedAt) / 1000;
+  product.child.send({ command: "stop" });
+  const { loop } = await product.next<{ loop: Delay }>("loop");
+  product.child.send({ command: "close" });
+  await product.next("closed").catch(() => undefined);
+
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    mode,
+    health: { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN, count: sorted.length, failures },
+    loop,
+    seconds,
+    answers,
+  };
+}
+
+const f = (ms: number) => ms.toFixed(1).padStart(7);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const verdict = (p99: number) => (p99 <= GOAL_P99_MS ? "met" : "NOT met");
+const label = (mode: Mode) => (mode === "pool" ? "parse pool (the product)" : "main thread (bench switch)");
+
+function printRun(index: number, run: Run) {
+  const answers = Object.entries(run.answers)
+    .sort()
+    .map(([answer, n]) => `${answer}×${n}`)
+    .join(" ");
+  console.log(
+    `  run ${index} ${label(run.mode).padEnd(27)} health p50 ${f(run.health.p50)} p99 ${f(run.health.p99)} max ${f(run.health.max)} ms (${run.health.count} polls, ${run.health.failures} not 200)` +
+      ` | event-loop delay p50 ${f(run.loop.p50)} p99 ${f(run.loop.p99)} max ${f(run.loop.max)} ms | ${run.seconds.toFixed(1)} s | ${answers}`,
+  );
+}
+
+async function main() {
+  if (!process.env.DATABASE_URL) {
+    console.log("event-loop: DATABASE_URL unset: skipped (it runs the product on PostgreSQL)");
+    return;
+  }
+  const load = await buildLoad();
+  console.log(
+    `event-loop: ${load.corpus.length} bad-input messages and one of ${(load.large.length / 1048576).toFixed(1)} MiB, each over SMTP and POST /api/inbound/raw (${CONCURRENCY_PER_ROUTE} at a time per route), GET /api/health every ${HEALTH_INTERVAL_MS} ms; ${ROUNDS} round(s) of both modes, alternating; node ${process.version}, ${os.availableParallelism()} CPUs`,
+  );
+  const sink = await startSink();
+  const runs: Run[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order: Mode[] = round % 2 === 0 ? ["pool", "main"] : ["main", "pool"];
+      for (const mode of order) {
+        const run = await runOnce(mode, load, sink.url);
+        runs.push(run);
+        printRun(runs.length, run);
+      }
+    }
+  } finally {
+    await sink.close();
+  }
+  console.log(`summary (goal: GET /api/health p99 ≤ ${GOAL_P99_MS} ms while the load is received; medians over the runs):`);
+  const medians = (mode: Mode) => {
+    const of = runs.filter((run) => run.mode === mode);
+    return {
+      health: { p50: median(of.map((run) => run.health.p50)), p99: median(of.map((run) => run.health.p99)), max: median(of.map((run) => run.health.max)) },
+      loop: { p50: median(of.map((run) => run.loop.p50)), p99: median(of.map((run) => run.loop.p99)), max: median(of.map((run) => run.loop.max)) },
+      worstHealthP99: Math.max(...of.map((run) => run.health.p99)),
+    };
+  };
+  const pool = medians("pool");
+  const main = medians("main");
+  for (const [mode, m] of [["pool", pool], ["main", main]] as const) {
+    console.log(
+      `  ${label(mode).padEnd(27)} health p50 ${f(m.health.p50)} p99 ${f(m.health.p99)} max ${f(m.health.max)} ms → ${verdict(m.health.p99)} (worst run p99 ${m.worstHealthP99.toFixed(1)} ms: ${verdict(m.worstHealthP99)})` +
+        ` | event-loop delay p50 ${f(m.loop.p50)} p99 ${f(m.loop.p99)} max ${f(m.loop.max)} ms`,
+    );
+  }
+  const ratio = (mine: number, other: number) => `${(other / mine).toFixed(1)}×`;
+  console.log(
+    `  main thread / pool: health p99 ${ratio(pool.health.p99, main.health.p99)}, max ${ratio(pool.health.max, main.health.max)}; event-loop delay p99 ${ratio(pool.loop.p99, main.loop.p99)}, max ${ratio(pool.loop.max, main.loop.max)}`,
+  );
+}
+
+if (process.argv[2] === "--product") {
+  runProduct(process.argv[3] as Mode, process.argv[4]!).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
