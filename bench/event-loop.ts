@@ -47,6 +47,7 @@ async function runProduct(mode: Mode, sinkUrl: string) {
   const { getMessageParser, setMessageParser } = await import("@/modules/inbound/parse-pool");
   const { buildMessageOutputs } = await import("@/modules/inbound/mail-payload");
   const { createId } = await import("@/modules/shared/ids");
+  const { isAppError } = await import("@/modules/shared/errors/app-error");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
   const { createPostgresDatabase } = await import("@/tests/support/test-database");
   const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
@@ -75,7 +76,17 @@ async function runProduct(mode: Mode, sinkUrl: string) {
 
   if (mode === "main") {
     // The same code, run on this thread: what the pipeline did before the pool.
-    setMessageParser({ parse: async (input) => ({ raw: input.raw, ...(await buildMessageOutputs(input)) }), close: async () => undefined });
+    setMessageParser({
+      parse: async (input) => {
+        try {
+          return { kind: "parsed", raw: input.raw, ...(await buildMessageOutputs(input)) };
+        } catch (error) {
+          if (isAppError(error) && error.code === "inbound.invalid_message") return { kind: "invalid", reason: error.message };
+          throw error;
+        }
+      },
+      close: async () => undefined,
+    });
   } else {
     // A running process has parsed mail before: its warm thread is ready.
     await getMessageParser().parse({ raw: Buffer.from("Subject: warm\r\n\r\nup\r\n"), sender: null, receivedAt: new Date(), payloads: [] });

@@ -10,7 +10,8 @@ import type { InboundCallback, InboundRepository, NewProcessing } from "./inboun
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
 import type { WebhookPayloadRequest } from "./mail-payload";
-import { getMessageParser, type MessageParser } from "./parse-pool";
+import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
+import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
 
 export type InboundEnvelope = { from: string | null; to: string[] };
 
@@ -149,7 +150,7 @@ async function buildProcessings({
       envelope: { from: sender, to: recipients.map((recipient) => recipient.address) },
     }));
   // Parsed even when no callback matched: a body that is no mail is refused on every route.
-  const parsed = await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests });
+  const parsed = ensureParsed(await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests }));
   const payloads = new Map(payloadRequests.map((request, index) => [request.processingId, parsed.payloads[index]!]));
 
   const rows: NewProcessing[] = [];
@@ -172,6 +173,14 @@ async function buildProcessings({
     });
   }
   return { rows, callbacks };
+}
+
+/** The parsed message, or the refusal as an error of this module (parse-pool.ts says why not of the pool's). */
+function ensureParsed(outcome: MessageParseOutcome): Extract<MessageParseOutcome, { kind: "parsed" }> {
+  if (outcome.kind === "parsed") return outcome;
+  if (outcome.kind === "invalid") throw createInvalidMessageError(new Error(outcome.reason));
+  if (outcome.kind === "too-complex") throw createMessageTooComplexError(outcome.timeLimitMs);
+  throw createParseQueueFullError();
 }
 
 function toClaim(row: NewProcessing, lockedUntil: Date, callback: InboundCallback): ClaimedDelivery {

@@ -15,7 +15,6 @@ import {
   PARSE_QUEUE_LIMIT,
   PARSE_TIME_LIMIT_MS,
 } from "./inbound.constants";
-import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
 import type { MailSummary, WebhookPayloadRequest } from "./mail-payload";
 import type { MovedBytes, ParseResult, ParseTask } from "./parse-worker";
 
@@ -35,9 +34,23 @@ export type MessageParseOutput = {
   payloads: Buffer[];
 };
 
-/** Parses a message and builds its webhook bodies. Throws inbound.invalid_message, inbound.message_too_complex. */
+/**
+ * What parsing gave. Refusals are answered as data, never thrown as errors of this module: the
+ * process's pool is shared through globalThis with code bundled apart (Next's route handlers),
+ * whose error classes are not this module's, so the caller makes its own errors from them.
+ */
+export type MessageParseOutcome =
+  | ({ kind: "parsed" } & MessageParseOutput)
+  /** Not mail at all (inbound.invalid_message). */
+  | { kind: "invalid"; reason: string }
+  /** Parsing took longer than the time limit (inbound.message_too_complex). */
+  | { kind: "too-complex"; timeLimitMs: number }
+  /** More messages wait than the queue holds (try again). */
+  | { kind: "busy" };
+
+/** Parses a message and builds its webhook bodies. */
 export type MessageParser = {
-  parse: (input: MessageParseInput) => Promise<MessageParseOutput>;
+  parse: (input: MessageParseInput) => Promise<MessageParseOutcome>;
   close: () => Promise<void>;
 };
 
@@ -74,8 +87,8 @@ export function createParsePool({
   });
   let inFlight = 0;
 
-  const parse = async ({ raw, sender, receivedAt, payloads }: MessageParseInput): Promise<MessageParseOutput> => {
-    if (inFlight >= queueLimit + maxThreads) throw createParseQueueFullError();
+  const parse = async ({ raw, sender, receivedAt, payloads }: MessageParseInput): Promise<MessageParseOutcome> => {
+    if (inFlight >= queueLimit + maxThreads) return { kind: "busy" };
     inFlight += 1;
     const moved = handOver(raw);
     const started = new MessageChannel();
@@ -88,12 +101,12 @@ export function createParsePool({
     const task: ParseTask = { raw: moved, sender, receivedAt: receivedAt.getTime(), payloads, started: started.port2 };
     try {
       const result = await pool.run(task, { transferList: [moved.buffer, started.port2], signal: abort.signal });
-      if (result.kind === "invalid") throw createInvalidMessageError(new Error(result.reason));
-      return { raw: toBuffer(result.raw), summary: result.summary, payloads: result.payloads.map(toBuffer) };
+      if (result.kind === "invalid") return result;
+      return { kind: "parsed", raw: toBuffer(result.raw), summary: result.summary, payloads: result.payloads.map(toBuffer) };
     } catch (error) {
       if (!abort.signal.aborted) throw error;
       log(`refused a message of ${moved.byteLength} bytes: parsing it took longer than ${timeLimitMs} ms (554 5.6.0 / 400)`);
-      throw createMessageTooComplexError(timeLimitMs);
+      return { kind: "too-complex", timeLimitMs };
     } finally {
       inFlight -= 1;
       clearTimeout(timer);
