@@ -1,8 +1,10 @@
 // Event-loop delay under hostile and large mail (docs/security.md): while the bad-input corpus of the
 // reliability tests (fixture corpus, generated exotic messages, seeded mutations) and a 25 MiB
 // message are received over SMTP and POST /api/inbound/raw, GET /api/health is polled every ~10 ms.
-// Printed: the health latency (p50/p99/max) beside the goal "p99 ≤ 50 ms", and the event-loop
-// delay of the product's process (perf_hooks.monitorEventLoopDelay, measured inside it).
+// Two heavier hostile messages are added (19,000 MIME parts; 8 MiB of HTML-only markup;
+// BENCH_EVENT_LOOP_LOAD=large,corpus,heavy picks the parts). Printed: the health latency
+// (p50/p99/max) beside the goal "p99 ≤ 50 ms", and the event-loop delay of the product's process
+// (perf_hooks.monitorEventLoopDelay, measured inside it).
 //
 // The product runs in a child process of its own (this file with --product): the SMTP listener, the
 // raw route and the health route (the app's own handlers behind a node:http adapter, as in
@@ -221,6 +223,21 @@ function buildLargeMessage(totalBytes = MAX_MESSAGE_BYTES - 64 * 1024): Buffer {
   return Buffer.from(parts.join("\r\n"));
 }
 
+/** Two hostile messages heavier than the corpus' (as in parse-pool.integration.test.ts): 19,000 MIME parts; 8 MiB of HTML-only markup. */
+function buildHeavyMessages(): Buffer[] {
+  const parts = ["Subject: many parts\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"];
+  for (let index = 0; index < 19_000; index += 1) {
+    parts.push(`--b\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\npart ${index}\r\n`);
+  }
+  parts.push("--b--\r\n");
+  const row = "<tr><td>cell</td><td><b>bold</b> and <i>italic</i> text</td></tr>\r\n";
+  const html = `<html><body><table>\r\n${row.repeat(Math.floor((8 * 1024 * 1024) / row.length))}</table></body></html>`;
+  return [
+    Buffer.from(parts.join("")),
+    Buffer.from(`Subject: html only\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`),
+  ];
+}
+
 async function buildLoad() {
   const { createRandom, generateExoticMessages, loadFixtureCorpus, mutateMessages, MUTATION_BASE_FOLDERS } = await import("@/tests/reliability/support/mail-corpus");
   const fixtures = loadFixtureCorpus();
@@ -230,7 +247,7 @@ async function buildLoad() {
     ...generateExoticMessages({ oversizeBytes: MAX_MESSAGE_BYTES + 64 * 1024 }),
     ...mutateMessages({ bases, count: MUTATION_COUNT, random: createRandom(20261123) }),
   ].map(({ raw }) => raw);
-  return { corpus, large: buildLargeMessage() };
+  return { corpus, large: buildLargeMessage(), heavy: buildHeavyMessages() };
 }
 
 /** A webhook sink that reads each body to its end and answers 200. */
@@ -314,7 +331,7 @@ function startHealthPoller(url: string) {
   };
 }
 
-async function runOnce(mode: Mode, load: { corpus: Buffer[]; large: Buffer }, sinkUrl: string): Promise<Run> {
+async function runOnce(mode: Mode, load: { corpus: Buffer[]; large: Buffer; heavy: Buffer[] }, sinkUrl: string): Promise<Run> {
   const { sendRawSmtp, postRawInbound } = await import("@/tests/reliability/support/raw-senders");
   const product = startProduct(mode, sinkUrl);
   const { smtpPort, httpPort } = await product.next<{ smtpPort: number; httpPort: number }>("ready");
@@ -342,9 +359,10 @@ async function runOnce(mode: Mode, load: { corpus: Buffer[]; large: Buffer }, si
     postRawInbound({ baseUrl, inboundSecret: INBOUND_SECRET, raw, envelopeFrom: "sender@example.org", envelopeTo: `${HTTP_USER}@hookmail.test` }).then((outcome) =>
       outcome.kind === "response" ? `http ${outcome.status}` : "http no-response",
     );
-  const parts = process.env.BENCH_EVENT_LOOP_LOAD?.split(",") ?? ["large", "corpus"];
+  const parts = process.env.BENCH_EVENT_LOOP_LOAD?.split(",") ?? ["large", "corpus", "heavy"];
   await Promise.all([
     ...(parts.includes("large") ? [bySmtp(load.large).then(count), byHttp(load.large).then(count)] : []),
+    ...(parts.includes("heavy") ? load.heavy.flatMap((raw) => [bySmtp(raw).then(count), byHttp(raw).then(count)]) : []),
     ...(parts.includes("corpus") ? [sendAll(load.corpus, bySmtp), sendAll(load.corpus, byHttp)] : []),
   ]);
   const { latencies, failures } = await poller.stop();
@@ -391,7 +409,7 @@ async function main() {
   }
   const load = await buildLoad();
   console.log(
-    `event-loop: ${load.corpus.length} bad-input messages and one of ${(load.large.length / 1048576).toFixed(1)} MiB, each over SMTP and POST /api/inbound/raw (${CONCURRENCY_PER_ROUTE} at a time per route), GET /api/health every ${HEALTH_INTERVAL_MS} ms; ${ROUNDS} round(s) of both modes, alternating; node ${process.version}, ${os.availableParallelism()} CPUs`,
+    `event-loop: ${load.corpus.length} bad-input messages, one of ${(load.large.length / 1048576).toFixed(1)} MiB and two heavy ones (19,000 parts; 8 MiB HTML-only), each over SMTP and POST /api/inbound/raw (${CONCURRENCY_PER_ROUTE} at a time per route), GET /api/health every ${HEALTH_INTERVAL_MS} ms; ${ROUNDS} round(s) of both modes, alternating; node ${process.version}, ${os.availableParallelism()} CPUs`,
   );
   const sink = await startSink();
   const runs: Run[] = [];
