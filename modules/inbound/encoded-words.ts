@@ -1,4 +1,7 @@
-// RFC 2047 encoded-words in header values, decoded for the webhook's header list.
+// RFC 2047 encoded-words in header values, decoded for the webhook's header list. Linear in the
+// value's length (docs/security.md): one pass of the pattern, and the bytes of a run of words are
+// gathered in a list and joined once.
+import { decodeCharset } from "./charsets";
 
 const ENCODED_WORD = /=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=/g;
 
@@ -8,23 +11,17 @@ function decodeWordBytes(encoding: string, text: string): Buffer {
   return Buffer.from(binary, "latin1");
 }
 
-function decodeCharset(bytes: Buffer, charset: string): string {
-  try {
-    return new TextDecoder(charset).decode(bytes);
-  } catch {
-    // An unknown charset: most such words are ASCII or UTF-8 in practice.
-    return bytes.toString("utf8");
-  }
-}
+type EncodedRun = { charset: string; chunks: Buffer[] };
 
 /**
  * Decodes RFC 2047 encoded-words (`=?UTF-8?B?…?=`, `=?iso-8859-1?Q?…?=`). Whitespace between two
  * encoded-words is dropped, and consecutive words of one charset are decoded together, since
- * senders split multi-byte characters across words.
+ * senders split multi-byte characters across words. Charsets are decoded with iconv-lite; an
+ * unknown one as UTF-8 when valid, else latin1 (see charsets.ts).
  */
 export function decodeEncodedWords(value: string): string {
   if (!value.includes("=?")) return value;
-  const parts: (string | { charset: string; bytes: Buffer })[] = [];
+  const parts: (string | EncodedRun)[] = [];
   let last = 0;
   for (const match of value.matchAll(ENCODED_WORD)) {
     const [word, rawCharset = "", encoding = "", text = ""] = match;
@@ -34,10 +31,12 @@ export function decodeEncodedWords(value: string): string {
     const charset = (rawCharset.split("*")[0] ?? "").toLowerCase();
     const bytes = decodeWordBytes(encoding, text);
     const previous = parts.at(-1);
-    if (typeof previous === "object" && previous.charset === charset) previous.bytes = Buffer.concat([previous.bytes, bytes]);
-    else parts.push({ charset, bytes });
+    if (typeof previous === "object" && previous.charset === charset) previous.chunks.push(bytes);
+    else parts.push({ charset, chunks: [bytes] });
     last = index + word.length;
   }
   parts.push(value.slice(last));
-  return parts.map((part) => (typeof part === "string" ? part : decodeCharset(part.bytes, part.charset))).join("");
+  return parts
+    .map((part) => (typeof part === "string" ? part : decodeCharset(Buffer.concat(part.chunks), part.charset)))
+    .join("");
 }

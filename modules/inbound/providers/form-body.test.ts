@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeText, findFormPart, parseFormBody, readFormText } from "./form-body";
+import iconv from "iconv-lite";
+import { decodeText, findFormPart, FORM_LIMITS, parseFormBody, readFormText } from "./form-body";
 import { expectAppError } from "./fixtures/inbound-test-helpers";
 
 async function encodeMultipart(form: FormData) {
@@ -64,8 +65,90 @@ describe("parseFormBody", () => {
   });
 });
 
+const URLENCODED = "application/x-www-form-urlencoded";
+
+function timeParsing(body: Buffer, contentType: string): number {
+  const started = performance.now();
+  parseFormBody(body, contentType);
+  return performance.now() - started;
+}
+
+/** Many fields with values of `size` bytes each. */
+const urlencodedFields = (count: number, size: number) =>
+  Buffer.from(Array.from({ length: count }, () => `a=${"v".repeat(size)}`).join("&"));
+
+function multipartParts(count: number, size: number): Buffer {
+  const part = `--b\r\nContent-Disposition: form-data; name="f"\r\n\r\n${"x".repeat(size)}\r\n`;
+  return Buffer.from(part.repeat(count) + "--b--\r\n");
+}
+
+describe("parseFormBody is linear and capped (docs/security.md)", () => {
+  it("refuses a 3 MB urlencoded body of tiny fields with 400 at the field cap, in well under a second", async () => {
+    const body = Buffer.from("a&".repeat(1_500_000));
+    const started = performance.now();
+    await expectAppError(Promise.resolve().then(() => parseFormBody(body, URLENCODED)), "inbound.invalid_message", 400);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it("reads urlencoded fields in linear time: doubling the body at most ~doubles the time", () => {
+    const count = FORM_LIMITS.maxFields - 1;
+    const small = urlencodedFields(count, 10_000);
+    const large = urlencodedFields(count, 20_000);
+    timeParsing(small, URLENCODED);
+    const smallMs = Math.min(timeParsing(small, URLENCODED), timeParsing(small, URLENCODED));
+    const largeMs = Math.min(timeParsing(large, URLENCODED), timeParsing(large, URLENCODED));
+    expect(largeMs).toBeLessThan(Math.max(smallMs, 10) * 4);
+    expect(largeMs).toBeLessThan(1000);
+  });
+
+  it("reads multipart parts in linear time: no part searches the rest of the body for its end of headers", () => {
+    const contentType = "multipart/form-data; boundary=b";
+    const count = FORM_LIMITS.maxFields - 1;
+    const small = multipartParts(count, 10_000);
+    const large = multipartParts(count, 20_000);
+    expect(parseFormBody(small, contentType)).toHaveLength(count);
+    const smallMs = Math.min(timeParsing(small, contentType), timeParsing(small, contentType));
+    const largeMs = Math.min(timeParsing(large, contentType), timeParsing(large, contentType));
+    expect(largeMs).toBeLessThan(Math.max(smallMs, 10) * 4);
+    expect(largeMs).toBeLessThan(1000);
+  });
+
+  it("refuses with 400 more fields than the cap, a field name over its cap and a part header block over its cap", async () => {
+    const cases: [Buffer, string][] = [
+      [Buffer.from("a=1&".repeat(FORM_LIMITS.maxFields + 1)), URLENCODED],
+      [multipartParts(FORM_LIMITS.maxFields + 1, 1), "multipart/form-data; boundary=b"],
+      [Buffer.from(`${"n".repeat(FORM_LIMITS.maxFieldNameBytes + 1)}=1`), URLENCODED],
+      [
+        Buffer.from(`--b\r\nContent-Disposition: form-data; name="f"\r\nX-Long: ${"x".repeat(FORM_LIMITS.maxPartHeaderBytes)}\r\n\r\nv\r\n--b--\r\n`),
+        "multipart/form-data; boundary=b",
+      ],
+    ];
+    for (const [body, contentType] of cases) {
+      await expectAppError(Promise.resolve().then(() => parseFormBody(body, contentType)), "inbound.invalid_message", 400);
+    }
+  });
+
+  it("with partial, yields the fields complete so far of a body cut short", () => {
+    const multipart = Buffer.from('--b\r\nContent-Disposition: form-data; name="token"\r\n\r\nt1\r\n--b\r\nContent-Disposition: form-data; name="big"\r\n\r\nxx');
+    expect(parseFormBody(multipart, "multipart/form-data; boundary=b", { partial: true }).map(({ name }) => name)).toEqual(["token"]);
+    expect(parseFormBody(Buffer.from("token=t1&big=xx"), URLENCODED, { partial: true }).map(({ name }) => name)).toEqual(["token"]);
+  });
+});
+
 describe("decodeText", () => {
-  it("falls back to UTF-8 for an unknown charset", () => {
+  it("decodes an unknown charset as UTF-8 when the bytes are valid UTF-8, else as latin1", () => {
     expect(decodeText(Buffer.from("caf\u00e9"), "x-unknown")).toBe("caf\u00e9");
+    expect(decodeText(Buffer.from([0x63, 0x61, 0x66, 0xe9]), "x-unknown")).toBe("caf\u00e9");
+  });
+
+  it.each([
+    ["windows-1252", "€ ‘a’ “b” – —"],
+    ["iso-8859-2", "Zażółć gęślą jaźń"],
+    ["iso-8859-15", "20 € œuvre"],
+    ["koi8-r", "Привет, мир"],
+    ["gb18030", "你好，世界"],
+    ["shift_jis", "こんにちは世界"],
+  ])("decodes %s with iconv-lite (windows-1252's 0x80–0x9F are not control characters)", (charset, text) => {
+    expect(decodeText(iconv.encode(text, charset), charset)).toBe(text);
   });
 });
