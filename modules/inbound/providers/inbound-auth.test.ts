@@ -76,25 +76,25 @@ describe("Mailgun signatures", () => {
 });
 
 describe("createMailgunTokenRegistry", () => {
-  it("refuses a token claimed within the retention, and forgets it after", () => {
+  it("refuses a token claimed within the retention, and forgets it after", async () => {
     const tokens = createMailgunTokenRegistry({ retentionMs: 10_000 });
-    expect(tokens.claim("t1", 0)).toBe(true);
-    expect(tokens.claim("t1", 9_999)).toBe(false);
-    expect(tokens.has("t1", 9_999)).toBe(true);
-    expect(tokens.has("t1", 10_000)).toBe(false);
-    expect(tokens.claim("t1", 10_000)).toBe(true);
+    expect(await tokens.claim("t1", 0)).toBe(true);
+    expect(await tokens.claim("t1", 9_999)).toBe(false);
+    expect(await tokens.has("t1", 9_999)).toBe(true);
+    expect(await tokens.has("t1", 10_000)).toBe(false);
+    expect(await tokens.claim("t1", 10_000)).toBe(true);
   });
 
-  it("forgets a released token", () => {
+  it("forgets a released token", async () => {
     const tokens = createMailgunTokenRegistry();
-    tokens.claim("t1", 0);
-    tokens.release("t1");
-    expect(tokens.claim("t1", 1)).toBe(true);
+    await tokens.claim("t1", 0);
+    await tokens.release("t1");
+    expect(await tokens.claim("t1", 1)).toBe(true);
   });
 
-  it("keeps at most maxTokens, dropping the oldest", () => {
+  it("keeps at most maxTokens, dropping the oldest", async () => {
     const tokens = createMailgunTokenRegistry({ maxTokens: 3 });
-    for (const [index, token] of ["a", "b", "c", "d"].entries()) tokens.claim(token, index);
-    expect(["a", "b", "c", "d"].map((token) => tokens.has(token, 5))).toEqual([false, true, true, true]);
+    for (const [index, token] of ["a", "b", "c", "d"].entries()) await tokens.claim(token, index);
+    expect(await Promise.all(["a", "b", "c", "d"].map((token) => tokens.has(token, 5)))).toEqual([false, true, true, true]);
   });
 });

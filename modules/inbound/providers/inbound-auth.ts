@@ -47,19 +47,19 @@ export function isMailgunTimestampFresh(timestamp: string, nowMs: number): boole
 }
 
 export type MailgunTokenRegistry = {
-  has(token: string, nowMs: number): boolean;
+  /** Whether the token was already used within its lifetime. */
+  has(token: string, nowMs: number): Promise<boolean>;
   /** Remembers a token; false when it was already there (a replay). */
-  claim(token: string, nowMs: number): boolean;
+  claim(token: string, nowMs: number): Promise<boolean>;
   /** Forgets a token whose message was not accepted, so the provider's retry is not a replay. */
-  release(token: string): void;
+  release(token: string): Promise<void>;
 };
 
 /**
- * The tokens seen in the last `retentionMs`, in this process's memory, at most `maxTokens`
- * (the oldest go first). Several web processes each keep their own: a replay that reaches
- * another process within the timestamp tolerance is not recognised there. What a replay can do
- * is bounded anyway: it carries the same signed message, and the pipeline records the same
- * Message-ID for the same recipient once per 24 hours.
+ * Tokens in this process's memory, at most `maxTokens` for `retentionMs` (the oldest go first): for
+ * unit tests. The routes use the mailgun_token table (mailgun-token.repository.ts), shared by every
+ * process. A replay matters even with the same token: Mailgun's signature covers the timestamp and
+ * the token only, not the body, so whoever sees one signed post can send any body with it.
  */
 export function createMailgunTokenRegistry({
   retentionMs = MAILGUN_TOKEN_RETENTION_MS,
@@ -74,18 +74,18 @@ export function createMailgunTokenRegistry({
     }
   };
   return {
-    has(token, nowMs) {
+    async has(token, nowMs) {
       forgetExpired(nowMs);
       return seenAt.has(token);
     },
-    claim(token, nowMs) {
+    async claim(token, nowMs) {
       forgetExpired(nowMs);
       if (seenAt.has(token)) return false;
       seenAt.set(token, nowMs);
       forgetExpired(nowMs);
       return true;
     },
-    release(token) {
+    async release(token) {
       seenAt.delete(token);
     },
   };

@@ -8,6 +8,14 @@ export const MAILGUN_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 /** A verified Mailgun token is remembered this long; the same token again is a replay. */
 export const MAILGUN_TOKEN_RETENTION_MS = 10 * 60 * 1000;
 
+/**
+ * Mailgun's signature fields must arrive within this many bytes of the body: beyond it, a body
+ * without them is refused unread. Real posts carry them after the text fields (plain, HTML and
+ * their stripped copies) and before body-mime and the attachments: 1 MiB leaves room for a large
+ * HTML mail while holding a stranger's body to a small part of MAX_MESSAGE_BYTES.
+ */
+export const MAILGUN_CREDENTIALS_PREFIX_BYTES = 1024 * 1024;
+
 /** At most this many remembered tokens per process: beyond it the oldest are forgotten first. */
 export const MAILGUN_MAX_REMEMBERED_TOKENS = 100_000;
 

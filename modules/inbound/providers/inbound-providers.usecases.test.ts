@@ -11,7 +11,7 @@ import {
 const rawRequest = () =>
   createInboundRequest("raw", { body: readFixture("message.eml"), headers: { authorization: `Bearer ${INBOUND_SECRET}` } });
 import { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
-import { getInboundProviderOrThrow, getProcessMailgunTokens } from "./inbound-providers.usecases";
+import { getInboundProviderOrThrow } from "./inbound-providers.usecases";
 
 describe("receiveFromProvider", () => {
   it("answers 404 inbound.unknown_provider for a route segment that names no provider", async () => {
@@ -45,11 +45,5 @@ describe("receiveFromProvider", () => {
 describe("getInboundProviderOrThrow", () => {
   it("knows raw, postmark, mailgun and sendgrid", () => {
     expect(INBOUND_PROVIDER_NAMES.map((name) => getInboundProviderOrThrow(name).name)).toEqual([...INBOUND_PROVIDER_NAMES]);
-  });
-});
-
-describe("getProcessMailgunTokens", () => {
-  it("is one registry per process", () => {
-    expect(getProcessMailgunTokens()).toBe(getProcessMailgunTokens());
   });
 });

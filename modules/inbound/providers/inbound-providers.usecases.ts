@@ -1,9 +1,11 @@
 // The HTTP ingest routes' one usecase: pick the provider, check the route is configured, let the
 // provider authenticate and read the request, and hand the message to the pipeline.
-import { createMailgunTokenRegistry, type MailgunTokenRegistry } from "./inbound-auth";
+import { getDatabase } from "@/modules/db/db";
+import type { MailgunTokenRegistry } from "./inbound-auth";
 import { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
 import { createInboundNotConfiguredError, createInboundUnknownProviderError } from "./inbound-providers.errors";
 import type { InboundProvider, InboundProviderName, InboundSettings, ReceiveMessage } from "./inbound-providers.types";
+import { createMailgunTokenRepository } from "./mailgun-token.repository";
 import { mailgunProvider } from "./mailgun.provider";
 import { postmarkProvider } from "./postmark.provider";
 import { rawProvider } from "./raw.provider";
@@ -26,12 +28,17 @@ export function getInboundProviderOrThrow(name: string): InboundProvider {
   return INBOUND_PROVIDERS[name];
 }
 
-const globalForInbound = globalThis as typeof globalThis & { __hookmailMailgunTokens?: MailgunTokenRegistry };
-
-/** This process's Mailgun tokens (kept on globalThis so that a reloaded module shares them). */
-export function getProcessMailgunTokens(): MailgunTokenRegistry {
-  globalForInbound.__hookmailMailgunTokens ??= createMailgunTokenRegistry();
-  return globalForInbound.__hookmailMailgunTokens;
+/**
+ * The Mailgun tokens already used, in the database every process shares (the database is opened
+ * on first use, so the other routes never wait for it here).
+ */
+export function getSharedMailgunTokens(): MailgunTokenRegistry {
+  const repository = async () => createMailgunTokenRepository(await getDatabase());
+  return {
+    has: async (token, nowMs) => (await repository()).has(token, nowMs),
+    claim: async (token, nowMs) => (await repository()).claim(token, nowMs),
+    release: async (token) => (await repository()).release(token),
+  };
 }
 
 /**
@@ -45,7 +52,7 @@ export async function receiveFromProvider({
   settings,
   receive,
   nowMs = Date.now(),
-  mailgunTokens = getProcessMailgunTokens(),
+  mailgunTokens = getSharedMailgunTokens(),
 }: {
   providerName: string;
   request: Request;
@@ -67,7 +74,8 @@ export async function receiveFromProvider({
     const { accepted } = await receive(message);
     return { accepted };
   } catch (error) {
-    onReceiveFailed?.();
+    // A release that fails leaves the token used: the provider's retry is then refused as a replay.
+    await Promise.resolve(onReceiveFailed?.()).catch(() => undefined);
     throw error;
   }
 }

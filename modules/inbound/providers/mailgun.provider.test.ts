@@ -1,6 +1,7 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { createMailgunTokenRegistry } from "./inbound-auth";
+import { MAILGUN_CREDENTIALS_PREFIX_BYTES } from "./inbound-providers.constants";
 import {
   buildFormData,
   createCountingStream,
@@ -147,4 +148,73 @@ describe("POST /api/inbound/mailgun", () => {
     );
     expect(counter.pulledBytes).toBeLessThan(1024 * 1024);
   });
+
+  it("refuses with 401 an unauthenticated multi-megabyte body after reading only its prefix", async () => {
+    const { stream, counter } = createCountingStream(8 * 1024 * 1024);
+    const request = mailgunRequest(stream, { "content-type": "application/x-www-form-urlencoded" });
+    await expectAppError(
+      runInbound("mailgun", request, { settings: testSettings({ maxMessageBytes: 20 * 1024 * 1024 }) }).result,
+      "inbound.unauthorized",
+      401,
+    );
+    expect(counter.pulledBytes).toBeLessThanOrEqual(MAILGUN_CREDENTIALS_PREFIX_BYTES + 64 * 1024);
+    expect(counter.isCancelled).toBe(true);
+  });
+
+  it("refuses a bad signature with 401 as soon as the signature fields have arrived, reading no further", async () => {
+    const fields = new URLSearchParams({ ...signMailgun(), signature: "0".repeat(64), recipient: "alice@hookmail.test" });
+    const { stream, counter } = createStreamAfter(Buffer.from(`${fields}&body-mime=`), 8 * 1024 * 1024);
+    const request = mailgunRequest(stream, { "content-type": "application/x-www-form-urlencoded" });
+    await expectAppError(
+      runInbound("mailgun", request, { settings: testSettings({ maxMessageBytes: 20 * 1024 * 1024 }) }).result,
+      "inbound.unauthorized",
+      401,
+    );
+    expect(counter.pulledBytes).toBeLessThanOrEqual(128 * 1024);
+  });
+
+  it("answers 503 without MAILGUN_SIGNING_KEY, reading nothing of the body", async () => {
+    const { stream, counter } = createCountingStream(8 * 1024 * 1024);
+    const request = mailgunRequest(stream, { "content-type": "application/x-www-form-urlencoded" });
+    await expectAppError(
+      runInbound("mailgun", request, { settings: testSettings({ mailgunSigningKey: undefined }) }).result,
+      "inbound.not_configured",
+      503,
+    );
+    expect(counter.pulledBytes).toBe(0);
+  });
+
+  it("accepts a large post whose signature fields come after the text fields and before the attachments, as Mailgun sends them", async () => {
+    const form = new FormData();
+    form.append("recipient", "alice@hookmail.test");
+    form.append("sender", "bob@sandbox.mailgun.example");
+    form.append("from", "Bob <bob@sandbox.mailgun.example>");
+    form.append("subject", "Big");
+    form.append("body-plain", "text ".repeat(100_000));
+    for (const [name, value] of Object.entries(signMailgun())) form.append(name, value);
+    form.append("attachment-1", new Blob([new Uint8Array(3 * 1024 * 1024)], { type: "application/octet-stream" }), "a.bin");
+    const { result, received } = runInbound("mailgun", mailgunRequest(form), {
+      settings: testSettings({ maxMessageBytes: 10 * 1024 * 1024 }),
+    });
+    expect(await result).toEqual({ accepted: 1 });
+    expect(received[0]?.raw.length).toBeGreaterThan(3 * 1024 * 1024);
+  });
 });
+
+/** `head`, then `fillBytes` bytes of "a", pulled in 64 KiB chunks and counted. */
+function createStreamAfter(head: Buffer, fillBytes: number) {
+  const counter = { pulledBytes: 0 };
+  const body = Buffer.concat([head, Buffer.alloc(fillBytes, 0x61)]);
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (counter.pulledBytes >= body.length) return controller.close();
+        const chunk = body.subarray(counter.pulledBytes, counter.pulledBytes + 64 * 1024);
+        counter.pulledBytes += chunk.length;
+        controller.enqueue(new Uint8Array(chunk));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, counter };
+}

@@ -1,10 +1,17 @@
 // POST /api/inbound/mailgun: a Mailgun route's forward() POST, parsed fields or (from a route URL
 // ending in "mime") `body-mime`, as multipart/form-data or urlencoded. Authenticated by Mailgun's
 // signature: timestamp within 5 minutes, HMAC-SHA256 of timestamp + token with
-// MAILGUN_SIGNING_KEY, and a token never seen before.
+// MAILGUN_SIGNING_KEY, and a token never used before (the mailgun_token table, shared by every
+// process: the signature does not cover the body, so a replayed token could carry any body).
+//
+// The credentials are fields of the body itself. Mailgun posts them before `body-mime` and the
+// attachments, after the text fields (body-plain, body-html, stripped-*): the body is read and
+// parsed incrementally, and a body whose first MAILGUN_CREDENTIALS_PREFIX_BYTES hold no valid
+// signature is refused (401) without reading the rest (docs/security.md).
 import { composeRawMessage, type ComposedAttachment } from "./compose-message";
 import { findFormPart, parseFormBody, readFormText, type FormPart } from "./form-body";
 import { isMailgunSignatureValid, isMailgunTimestampFresh, type MailgunTokenRegistry } from "./inbound-auth";
+import { MAILGUN_CREDENTIALS_PREFIX_BYTES } from "./inbound-providers.constants";
 import {
   createInboundInvalidMessageError,
   createInboundNotConfiguredError,
@@ -26,26 +33,43 @@ export const mailgunProvider: InboundProvider = {
   name: "mailgun",
   async readMessage({ request, settings, nowMs, mailgunTokens }) {
     if (!settings.mailgunSigningKey) throw createInboundNotConfiguredError("MAILGUN_SIGNING_KEY");
-    const body = await readProviderBody(request, settings.maxMessageBytes, "form");
-    const parts = parseFormBody(body, request.headers.get("content-type"));
-    const signingKey = settings.mailgunSigningKey;
-    const token = ensureMailgunSignature(parts, { signingKey, nowMs, tokens: mailgunTokens });
+    const contentType = request.headers.get("content-type");
+    const signature = { signingKey: settings.mailgunSigningKey, nowMs, tokens: mailgunTokens };
+    const body = await readProviderBody(request, settings.maxMessageBytes, "form", {
+      maxPrefixBytes: MAILGUN_CREDENTIALS_PREFIX_BYTES,
+      check: async (prefix, complete) => {
+        const parts = parseFormBody(prefix, contentType, { partial: !complete });
+        if (!hasMailgunSignatureFields(parts)) return false;
+        await ensureMailgunSignature(parts, signature);
+        return true;
+      },
+      createExhaustedError: () =>
+        createInboundUnauthorizedError(
+          `Mailgun's timestamp, token and signature fields are missing from the first ${MAILGUN_CREDENTIALS_PREFIX_BYTES} bytes.`,
+        ),
+    });
+    const parts = parseFormBody(body, contentType);
+    const token = await ensureMailgunSignature(parts, signature);
     const message = await parseMailgunForm(parts, settings.maxMessageBytes);
-    // Claimed only now, so that a post refused above can be sent again; checked again, as another
-    // request with the same token may have been claimed meanwhile.
-    if (!mailgunTokens.claim(token, nowMs)) throw createReplayError();
+    // Claimed only now, so that a post refused above can be sent again; the claim is atomic in
+    // the shared table, so of two requests with one token (in any processes) only one gets here.
+    if (!(await mailgunTokens.claim(token, nowMs))) throw createReplayError();
     return { message, onReceiveFailed: () => mailgunTokens.release(token) };
   },
 };
 
+const SIGNATURE_FIELDS = ["timestamp", "token", "signature"] as const;
+
+function hasMailgunSignatureFields(parts: readonly FormPart[]): boolean {
+  return SIGNATURE_FIELDS.every((name) => findFormPart(parts, name) !== undefined);
+}
+
 /** Checks the signature fields and returns the token; throws 401 inbound.unauthorized. */
-export function ensureMailgunSignature(
+export async function ensureMailgunSignature(
   parts: readonly FormPart[],
   { signingKey, nowMs, tokens }: { signingKey: string; nowMs: number; tokens: MailgunTokenRegistry },
-): string {
-  const [timestamp, token, signature] = ["timestamp", "token", "signature"].map((name) =>
-    readFormText(parts, name)?.trim(),
-  );
+): Promise<string> {
+  const [timestamp, token, signature] = SIGNATURE_FIELDS.map((name) => readFormText(parts, name)?.trim());
   if (!timestamp || !token || !signature) {
     throw createInboundUnauthorizedError("Mailgun's timestamp, token and signature fields are missing.");
   }
@@ -55,7 +79,7 @@ export function ensureMailgunSignature(
   if (!isMailgunTimestampFresh(timestamp, nowMs)) {
     throw createInboundUnauthorizedError("Mailgun's timestamp is more than 5 minutes away from now.");
   }
-  if (tokens.has(token, nowMs)) throw createReplayError();
+  if (await tokens.has(token, nowMs)) throw createReplayError();
   return token;
 }
 

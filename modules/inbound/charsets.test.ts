@@ -1,0 +1,49 @@
+import iconv from "iconv-lite";
+import { describe, expect, it } from "vitest";
+import { decodeCharset } from "./charsets";
+import { buildWebhookPayload, parseMail } from "./mail-payload";
+
+const SAMPLES: [string, string][] = [
+  ["windows-1252", "€ ‘quoted’ “double” – — …"],
+  ["iso-8859-2", "Zażółć gęślą jaźń"],
+  ["iso-8859-15", "Prix: 20 € œuvre"],
+  ["koi8-r", "Привет, мир"],
+  ["gb18030", "你好，世界"],
+  ["shift_jis", "こんにちは世界"],
+];
+
+describe("decodeCharset (iconv-lite)", () => {
+  it.each(SAMPLES)("decodes %s", (charset, text) => {
+    expect(decodeCharset(iconv.encode(text, charset), charset)).toBe(text);
+  });
+
+  it("decodes windows-1252's bytes 0x80–0x9F as € ‘ ’ “ ” – —, not as control characters", () => {
+    expect(decodeCharset(Buffer.from([0x80, 0x91, 0x92, 0x93, 0x94, 0x96, 0x97]), "Windows-1252")).toBe("€‘’“”–—");
+  });
+
+  it("decodes an unknown or absent label as UTF-8 when the bytes are valid UTF-8, else as latin1", () => {
+    expect(decodeCharset(Buffer.from("naïve €"), "x-no-such-charset")).toBe("naïve €");
+    expect(decodeCharset(Buffer.from([0x6e, 0x61, 0xef, 0x76, 0x65]), "x-no-such-charset")).toBe("naïve");
+    expect(decodeCharset(Buffer.from([0x6e, 0x61, 0xef, 0x76, 0x65]), undefined)).toBe("naïve");
+  });
+});
+
+describe("encoded-word subjects in the webhook payload", () => {
+  it.each(SAMPLES)("a %s subject comes out the same in data.subject and in data.headers", async (charset, text) => {
+    const word = `=?${charset}?B?${iconv.encode(text, charset).toString("base64")}?=`;
+    const raw = Buffer.from(
+      `From: bob@example.org\r\nTo: alice@example.com\r\nSubject: ${word}\r\nMessage-ID: <a@example.org>\r\n\r\nHello\r\n`,
+    );
+    const { data } = buildWebhookPayload({
+      processingId: "p1",
+      emailCallbackId: "c1",
+      address: "alice@example.com",
+      tag: null,
+      envelope: { from: "bob@example.org", to: ["alice@example.com"] },
+      parsed: await parseMail(raw),
+      receivedAt: new Date("2026-11-21T10:00:00Z"),
+    });
+    expect(data.subject).toBe(text);
+    expect(data.headers.find(({ name }) => name === "Subject")?.value).toBe(text);
+  });
+});
