@@ -1,3 +1,4 @@
+import iconv from "iconv-lite";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import {
@@ -23,7 +24,55 @@ function cutField(body: Buffer, name: string): Buffer {
   return body.subarray(start, body.indexOf("\r\n--xYzZY", start));
 }
 
+/** A parsed SendGrid post whose subject and text fields are in `charset`, as `charsets` says. */
+function buildCharsetPost(charset: string, text: string): Buffer {
+  const field = (name: string, value: Buffer | string) =>
+    Buffer.concat([Buffer.from(`--xYzZY\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value), Buffer.from("\r\n")]);
+  return Buffer.concat([
+    field("from", "Bob <bob@example.org>"),
+    field("to", "alice@hookmail.test"),
+    field("subject", iconv.encode(text, charset)),
+    field("text", iconv.encode(text, charset)),
+    field("charsets", JSON.stringify({ from: "UTF-8", to: "UTF-8", subject: charset, text: charset })),
+    Buffer.from("--xYzZY--\r\n"),
+  ]);
+}
+
 describe("POST /api/inbound/sendgrid", () => {
+  it.each([
+    ["windows-1252", "€ ‘quoted’ “double” – —"],
+    ["iso-8859-2", "Zażółć gęślą jaźń"],
+    ["iso-8859-15", "Prix: 20 € œuvre"],
+    ["koi8-r", "Привет, мир"],
+    ["gb18030", "你好，世界"],
+    ["shift_jis", "こんにちは世界"],
+  ])("decodes text fields sent in %s, as the charsets field names it, with iconv-lite", async (charset, text) => {
+    const { result, received } = runInbound("sendgrid", sendgridRequest(buildCharsetPost(charset, text)));
+    expect(await result).toEqual({ accepted: 1 });
+    const parsed = await simpleParser(received[0]!.raw);
+    expect(parsed.subject).toBe(text);
+    expect(parsed.text?.trim()).toBe(text);
+  });
+
+  it("decodes a text field of an unknown charset label as UTF-8 when valid, else as latin1", async () => {
+    const post = (bytes: Buffer) =>
+      Buffer.concat([
+        Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="from"\r\n\r\nbob@example.org\r\n'),
+        Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="to"\r\n\r\nalice@hookmail.test\r\n'),
+        Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="subject"\r\n\r\n'),
+        bytes,
+        Buffer.from('\r\n--xYzZY\r\nContent-Disposition: form-data; name="charsets"\r\n\r\n{"subject":"x-no-such-charset"}\r\n--xYzZY--\r\n'),
+      ]);
+    for (const [bytes, subject] of [
+      [Buffer.from("Café €"), "Café €"],
+      [Buffer.from([0x43, 0x61, 0x66, 0xe9]), "Café"],
+    ] as const) {
+      const { result, received } = runInbound("sendgrid", sendgridRequest(post(bytes)));
+      expect(await result).toEqual({ accepted: 1 });
+      expect((await simpleParser(received[0]!.raw)).subject).toBe(subject);
+    }
+  });
+
   it("rebuilds the message of a parsed post: fields decoded with their charsets, headers kept, attachment bytes", async () => {
     const { result, received } = runInbound("sendgrid", sendgridRequest(readFixture("sendgrid-parsed.multipart")));
 

@@ -2,7 +2,7 @@
 // stand-in (its own tests run it on a database).
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { basicAuth, readFixture } from "@/modules/inbound/providers/fixtures/inbound-test-helpers";
+import { basicAuth, createCountingStream, readFixture } from "@/modules/inbound/providers/fixtures/inbound-test-helpers";
 import { receiveMessage } from "@/modules/inbound/receive-message";
 import { POST } from "./route";
 
@@ -58,5 +58,23 @@ describe("POST /api/inbound/[provider]", () => {
     const response = await post("sendgrid", { headers: { authorization: basicAuth("x", "") }, body: "x" });
     expect(response.status).toBe(503);
     expect((await response.json()).error.code).toBe("inbound.not_configured");
+  });
+
+  it.each([
+    ["without MAILGUN_SIGNING_KEY: 503, nothing read", {}, 503, 0],
+    ["with no valid signature: 401 after the first MiB or so", { MAILGUN_SIGNING_KEY: "route-test-mailgun-key" }, 401, 1024 * 1024 + 64 * 1024],
+  ])("/api/inbound/mailgun never reads a stranger's 8 MB form %s", async (_, env, status, maxPulledBytes) => {
+    setProcessConfig(
+      loadConfig({ DATA_DIR: "/tmp/hookmail-test", INBOUND_SECRET: SECRET, MAX_MESSAGE_BYTES: String(20 * 1024 * 1024), ...env }),
+    );
+    const { stream, counter } = createCountingStream(8 * 1024 * 1024);
+    const response = await post("mailgun", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(status);
+    expect(counter.pulledBytes).toBeLessThanOrEqual(maxPulledBytes);
+    expect(receiveMessage).not.toHaveBeenCalled();
   });
 });
