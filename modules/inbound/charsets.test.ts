@@ -21,6 +21,10 @@ describe("decodeCharset (iconv-lite)", () => {
     expect(decodeCharset(Buffer.from([0x80, 0x91, 0x92, 0x93, 0x94, 0x96, 0x97]), "Windows-1252")).toBe("€‘’“”–—");
   });
 
+  it("decodes ISO-2022-JP, which iconv-lite lacks, with the platform's WHATWG decoder", () => {
+    expect(decodeCharset(Buffer.from("GyRCJF4kXyRgJGEkYhsoQg==", "base64"), "ISO-2022-JP")).toBe("まみむめも");
+  });
+
   it("decodes an unknown or absent label as UTF-8 when the bytes are valid UTF-8, else as latin1", () => {
     expect(decodeCharset(Buffer.from("naïve €"), "x-no-such-charset")).toBe("naïve €");
     expect(decodeCharset(Buffer.from([0x6e, 0x61, 0xef, 0x76, 0x65]), "x-no-such-charset")).toBe("naïve");
