@@ -90,6 +90,18 @@ describe("parseFormBody is linear and capped (docs/security.md)", () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
+  it("refuses a 3 MB multipart body of tiny parts with 400 at the part cap, in well under a second", async () => {
+    const body = multipartParts(60_000, 1);
+    expect(body.length).toBeGreaterThan(3_000_000);
+    const started = performance.now();
+    await expectAppError(
+      Promise.resolve().then(() => parseFormBody(body, "multipart/form-data; boundary=b")),
+      "inbound.invalid_message",
+      400,
+    );
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it("reads urlencoded fields in linear time: doubling the body at most ~doubles the time", () => {
     const count = FORM_LIMITS.maxFields - 1;
     const small = urlencodedFields(count, 10_000);
