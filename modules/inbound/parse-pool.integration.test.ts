@@ -21,8 +21,14 @@ import { createParsePool, type MessageParser } from "./parse-pool";
 
 const rules = { emailDomains: ["hookmail.test"] };
 const MAX_MESSAGE_BYTES = 26_214_400;
-/** Generous: parsing these on the main thread stalls it for 500 ms to seconds; in the pool, about 20–130 ms. */
-const MAX_STALL_MS = 250;
+/**
+ * Generous: parsing these on the main thread stalls it for 500 ms to seconds; in the pool, about
+ * 20–130 ms on an idle machine, up to ~300 ms while other test files load both cores. The test
+ * also parses them on the main thread first, as a control taken under the same load.
+ */
+const MAX_STALL_MS = 500;
+/** The pool's worst stall is at most this share of the main thread's under the same load. */
+const MAX_STALL_SHARE_OF_MAIN_THREAD = 0.5;
 /**
  * With the writes: the driver copies the 25 MiB message and its 34 MiB body into its protocol
  * buffers on this thread (about 80–130 ms on an idle machine, more on a busy one). On the main thread
@@ -165,6 +171,16 @@ describe("parsing off the main thread", () => {
     const large = buildLargeMessage("someone@hookmail.test");
     expect(large.length).toBeGreaterThan(24 * 1024 * 1024);
     const messages = [large, ...buildHostileMessages("someone@hookmail.test")];
+    // The control: the same messages parsed on this thread (copies: the pool takes the originals' memory).
+    const onMainThread = await watchEventLoop(() =>
+      Promise.all(
+        messages.map((raw) =>
+          buildMessageOutputs({ raw: Buffer.from(raw), sender: "bob@example.org", receivedAt: new Date(), payloads: [payloadRequest] }).catch(
+            () => undefined,
+          ),
+        ),
+      ),
+    );
     const parser = await startWarmPool();
     const outcomes: string[] = [];
     const watched = await watchEventLoop(() =>
@@ -177,11 +193,14 @@ describe("parsing off the main thread", () => {
         ),
       ),
     );
-    console.log(`event loop while parsing ${messages.length} messages: ${formatWatch(watched)}`);
+    console.log(
+      `event loop while parsing ${messages.length} messages: in the pool ${formatWatch(watched)}; on the main thread ${formatWatch(onMainThread)}`,
+    );
     expect(outcomes).toHaveLength(messages.length);
     expect(outcomes).toContain("parsed a large message");
     expect(outcomes.filter((outcome) => !outcome.startsWith("parsed") && outcome !== "invalid")).toEqual([]);
     expect(watched.worstGapMs).toBeLessThan(MAX_STALL_MS);
+    expect(watched.worstGapMs).toBeLessThan(onMainThread.worstGapMs * MAX_STALL_SHARE_OF_MAIN_THREAD);
   }, 300_000);
 
   // PGlite runs the database itself on this thread (WebAssembly): writing a 25 MiB message and its
