@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { deleteExpiredProcessings, foldInboxCounts } from "./retention";
+import { deleteExpiredProcessings, deleteStaleRateLimitCounts, foldInboxCounts } from "./retention";
 
 let database: Database;
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -76,5 +76,21 @@ describe("foldInboxCounts", () => {
       expect(rows.map(({ delta }) => delta)).toEqual([2, 2]);
     }
     expect(await foldInboxCounts({ executor: database.executor })).toBe(0);
+  });
+});
+
+describe("deleteStaleRateLimitCounts", () => {
+  it("deletes the rate-limit counters whose window ended more than the longest window ago, and keeps the others", async () => {
+    const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 60 * 60 * 1000);
+    await database.prisma.actionRateLimit.createMany({
+      data: [
+        { key: "test-mail:stale", windowStart: hoursAgo(25), count: 10 },
+        { key: "failed-sign-in:stale", windowStart: hoursAgo(2), count: 3 },
+        { key: "password-reset-mail:current", windowStart: hoursAgo(0.5), count: 5 },
+      ],
+    });
+    expect(await deleteStaleRateLimitCounts({ executor: database.executor, now: NOW })).toBe(2);
+    const kept = await database.prisma.actionRateLimit.findMany({ select: { key: true } });
+    expect(kept.map(({ key }) => key)).toEqual(["password-reset-mail:current"]);
   });
 });

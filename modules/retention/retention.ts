@@ -2,8 +2,10 @@
 // (30 days free, 90 pro) are deleted in batches, their delivery attempts with them. Deliveries
 // still pending are never deleted. The same sweep folds the inbox counts' deltas (one row per
 // insert or delete statement, see the inbox_counts migration) into one row per address and hour,
-// so that the counts of inboxes nobody opens stay small too.
+// so that the counts of inboxes nobody opens stay small too, and drops the rate-limit counters
+// whose window is long over (docs/security.md: anyone may make one per email they try).
 import type { SqlExecutor } from "@/modules/db/sql-executor";
+import { RATE_LIMITS } from "@/modules/shared/rate-limit/rate-limit.constants";
 import {
   COUNT_FOLD_BATCH_SIZE,
   PLAN_RETENTION_DAYS,
@@ -90,6 +92,32 @@ export async function foldInboxCounts({
   }
 }
 
+/** The longest window of any rate limit: a counter whose window started before that is over. */
+const LONGEST_RATE_LIMIT_WINDOW_MS = Math.max(...Object.values(RATE_LIMITS).map((rule) => rule.windowMs));
+
+const DELETE_STALE_RATE_LIMIT_COUNTS = `
+  DELETE FROM action_rate_limit
+  WHERE "windowStart" < ($1::timestamptz AT TIME ZONE 'UTC') - $2::int * interval '1 millisecond'
+  RETURNING key`;
+
+/**
+ * Deletes the rate-limit counters whose window ended (a counter past its window counts as absent:
+ * its next use starts a new one); answers how many went.
+ */
+export async function deleteStaleRateLimitCounts({
+  executor,
+  now = new Date(),
+}: {
+  executor: SqlExecutor;
+  now?: Date;
+}): Promise<number> {
+  const deleted = await executor.query<{ key: string }>(DELETE_STALE_RATE_LIMIT_COUNTS, [
+    now.toISOString(),
+    LONGEST_RATE_LIMIT_WINDOW_MS,
+  ]);
+  return deleted.length;
+}
+
 export function startRetentionSweeps({
   executor,
   log,
@@ -103,6 +131,7 @@ export function startRetentionSweeps({
       .then(async (deleted) => {
         if (deleted > 0) log(`Retention: deleted ${deleted} processing(s) past their plan's retention`);
         await foldInboxCounts({ executor });
+        await deleteStaleRateLimitCounts({ executor });
       })
       .catch((error: unknown) => log("Retention sweep failed", error));
   };
