@@ -13,7 +13,6 @@
 // this benchmark only (it sets the process's parser to the same code run in-thread), not a product
 // setting. BENCH_EVENT_LOOP_ROUNDS (default 3) rounds of both.
 import { fork } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,6 +21,7 @@ import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "../tests/support/heavy-messages";
 import { percentile } from "./common";
 
 const MAX_MESSAGE_BYTES = 26_214_400;
@@ -189,55 +189,6 @@ function toWebStream(incoming: http.IncomingMessage): ReadableStream<Uint8Array>
 // ---------------------------------------------------------------------------------------------
 // The load (this process)
 
-/** A message of almost 25 MiB: text and HTML bodies of 1 MiB and base64 attachments of random bytes. */
-function buildLargeMessage(totalBytes = MAX_MESSAGE_BYTES - 64 * 1024): Buffer {
-  const lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.\r\n";
-  const text = lorem.repeat(Math.ceil((1024 * 1024) / lorem.length));
-  const head = [
-    "From: Bob <bob@example.org>",
-    "To: large@hookmail.test",
-    "Subject: a large message",
-    `Message-ID: <${crypto.randomUUID()}@example.org>`,
-    "MIME-Version: 1.0",
-    'Content-Type: multipart/mixed; boundary="large"',
-    "",
-    "--large",
-    "Content-Type: text/plain; charset=utf-8",
-    "",
-    text,
-    "--large",
-    "Content-Type: text/html; charset=utf-8",
-    "",
-    `<html><body><p>${text.replace(/\r\n/g, "</p><p>")}</p></body></html>`,
-  ].join("\r\n");
-  const parts = [head];
-  let size = Buffer.byteLength(head);
-  for (let index = 0; size + 1024 < totalBytes; index += 1) {
-    const contentBytes = Math.min(1024 * 1024, Math.floor(((totalBytes - size - 512) / 78) * 57));
-    const base64 = crypto.randomBytes(contentBytes).toString("base64").replace(/.{76}/g, "$&\r\n");
-    const part = ["--large", `Content-Type: application/octet-stream; name="file-${index}.bin"`, "Content-Transfer-Encoding: base64", `Content-Disposition: attachment; filename="file-${index}.bin"`, "", base64].join("\r\n");
-    parts.push(part);
-    size += Buffer.byteLength(part) + 2;
-  }
-  parts.push("--large--", "");
-  return Buffer.from(parts.join("\r\n"));
-}
-
-/** Two hostile messages heavier than the corpus' (as in parse-pool.integration.test.ts): 19,000 MIME parts; 8 MiB of HTML-only markup. */
-function buildHeavyMessages(): Buffer[] {
-  const parts = ["Subject: many parts\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"];
-  for (let index = 0; index < 19_000; index += 1) {
-    parts.push(`--b\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\npart ${index}\r\n`);
-  }
-  parts.push("--b--\r\n");
-  const row = "<tr><td>cell</td><td><b>bold</b> and <i>italic</i> text</td></tr>\r\n";
-  const html = `<html><body><table>\r\n${row.repeat(Math.floor((8 * 1024 * 1024) / row.length))}</table></body></html>`;
-  return [
-    Buffer.from(parts.join("")),
-    Buffer.from(`Subject: html only\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`),
-  ];
-}
-
 async function buildLoad() {
   const { createRandom, generateExoticMessages, loadFixtureCorpus, mutateMessages, MUTATION_BASE_FOLDERS } = await import("@/tests/reliability/support/mail-corpus");
   const fixtures = loadFixtureCorpus();
@@ -247,7 +198,8 @@ async function buildLoad() {
     ...generateExoticMessages({ oversizeBytes: MAX_MESSAGE_BYTES + 64 * 1024 }),
     ...mutateMessages({ bases, count: MUTATION_COUNT, random: createRandom(20261123) }),
   ].map(({ raw }) => raw);
-  return { corpus, large: buildLargeMessage(), heavy: buildHeavyMessages() };
+  const to = "large@hookmail.test";
+  return { corpus, large: buildLargeMessage({ to }), heavy: [buildManyPartsMessage({ to }), buildHtmlOnlyMessage({ to })] };
 }
 
 /** A webhook sink that reads each body to its end and answers 200. */

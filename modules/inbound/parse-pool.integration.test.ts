@@ -12,6 +12,7 @@ import { withErrors } from "@/modules/shared/api/route-handler";
 import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { receiveFromProvider } from "@/modules/inbound/providers/inbound-providers.usecases";
+import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "@/tests/support/heavy-messages";
 import { createTestDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
 import { generateExoticMessages, loadFixtureCorpus } from "@/tests/reliability/support/mail-corpus";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
@@ -69,68 +70,9 @@ async function createCallback() {
 
 const processingsOf = (emailCallbackId: string) => database.prisma.emailProcessing.findMany({ where: { emailCallbackId } });
 
-/** A real large message just under 25 MiB: text and HTML bodies and base64 attachments of random bytes. */
-function buildLargeMessage(to: string, totalBytes = MAX_MESSAGE_BYTES - 64 * 1024): Buffer {
-  const lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.\r\n";
-  const text = lorem.repeat(Math.ceil((1024 * 1024) / lorem.length));
-  const head = [
-    "From: Bob <bob@example.org>",
-    `To: ${to}`,
-    "Subject: a large message",
-    `Message-ID: <${crypto.randomUUID()}@example.org>`,
-    "MIME-Version: 1.0",
-    'Content-Type: multipart/mixed; boundary="large"',
-    "",
-    "--large",
-    "Content-Type: text/plain; charset=utf-8",
-    "",
-    text,
-    "--large",
-    "Content-Type: text/html; charset=utf-8",
-    "",
-    `<html><body><p>${text.replace(/\r\n/g, "</p><p>")}</p></body></html>`,
-  ].join("\r\n");
-  const parts: string[] = [head];
-  let size = Buffer.byteLength(head);
-  for (let index = 0; size + 1024 < totalBytes; index += 1) {
-    // Base64 lines of 76 characters and a line break take 78 bytes per 57 bytes of content.
-    const contentBytes = Math.min(1024 * 1024, Math.floor(((totalBytes - size - 512) / 78) * 57));
-    const base64 = crypto.randomBytes(contentBytes).toString("base64").replace(/.{76}/g, "$&\r\n");
-    const part = [
-      "--large",
-      `Content-Type: application/octet-stream; name="file-${index}.bin"`,
-      "Content-Transfer-Encoding: base64",
-      `Content-Disposition: attachment; filename="file-${index}.bin"`,
-      "",
-      base64,
-    ].join("\r\n");
-    parts.push(part);
-    size += Buffer.byteLength(part) + 2;
-  }
-  parts.push("--large--", "");
-  return Buffer.from(parts.join("\r\n"));
-}
-
-/** A hostile message of 2 MiB: 19,000 MIME parts (under the parser's limit), over a second of parsing. */
-function buildManyPartsMessage(to: string, count = 19_000): Buffer {
-  const parts = [`To: ${to}\r\nSubject: many parts\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n`];
-  for (let index = 0; index < count; index += 1) {
-    parts.push(`--b\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\npart ${index}\r\n`);
-  }
-  parts.push("--b--\r\n");
-  return Buffer.from(parts.join(""));
-}
-
-/** An HTML-only message of 8 MiB in one line-wrapped table: its text is made from the markup. */
-function buildHtmlOnlyMessage(to: string): Buffer {
-  const row = "<tr><td>cell</td><td><b>bold</b> and <i>italic</i> text</td></tr>\r\n";
-  const html = `<html><body><table>\r\n${row.repeat(Math.floor((8 * 1024 * 1024) / row.length))}</table></body></html>`;
-  return Buffer.from(`To: ${to}\r\nSubject: html only\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`);
-}
-
 /** The generated hostile messages of the reliability corpus, one of 19,000 MIME parts, a large HTML-only one. */
 function buildHostileMessages(to: string): Buffer[] {
-  return [...generateExoticMessages({ oversizeBytes: 1024 * 1024 }).map(({ raw }) => raw), buildManyPartsMessage(to), buildHtmlOnlyMessage(to)];
+  return [...generateExoticMessages({ oversizeBytes: 1024 * 1024 }).map(({ raw }) => raw), buildManyPartsMessage({ to }), buildHtmlOnlyMessage({ to })];
 }
 
 const payloadRequest = { processingId: "p1", emailCallbackId: "c1", address: "someone@hookmail.test", tag: null, envelope: { from: "bob@example.org", to: ["someone@hookmail.test"] } };
@@ -168,7 +110,7 @@ async function watchEventLoop(work: () => Promise<unknown>) {
 
 describe("parsing off the main thread", () => {
   it(`never stalls the event loop over ${MAX_STALL_MS} ms while a 25 MiB message and hostile messages are parsed`, async () => {
-    const large = buildLargeMessage("someone@hookmail.test");
+    const large = buildLargeMessage({ to: "someone@hookmail.test" });
     expect(large.length).toBeGreaterThan(24 * 1024 * 1024);
     const messages = [large, ...buildHostileMessages("someone@hookmail.test")];
     // The control: the same messages parsed on this thread (copies: the pool takes the originals' memory).
@@ -210,7 +152,7 @@ describe("parsing off the main thread", () => {
     `never stalls the event loop over ${MAX_STALL_WITH_WRITES_MS} ms while a 25 MiB message and hostile messages are accepted and stored`,
     async () => {
       const callback = await createCallback();
-      const large = buildLargeMessage(`${callback.username}@hookmail.test`);
+      const large = buildLargeMessage({ to: `${callback.username}@hookmail.test` });
       const largeSize = large.length;
       const messages = [large, ...buildHostileMessages(`${callback.username}@hookmail.test`)];
       const parser = await startWarmPool();
@@ -258,7 +200,7 @@ describe("parsing off the main thread", () => {
     try {
       const transport = createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
       const smtpError = await transport
-        .sendMail({ envelope: { from: "bob@example.org", to: [address] }, raw: buildManyPartsMessage(address) })
+        .sendMail({ envelope: { from: "bob@example.org", to: [address] }, raw: buildManyPartsMessage({ to: address }) })
         .catch((error: { responseCode?: number; response?: string }) => error);
       expect(smtpError).toMatchObject({ responseCode: 554, response: expect.stringMatching(/^554 5\.6\.0 /) });
     } finally {
@@ -280,7 +222,7 @@ describe("parsing off the main thread", () => {
       new Request("http://localhost/api/inbound/raw", {
         method: "POST",
         headers: { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822", "x-envelope-to": address },
-        body: new Uint8Array(buildManyPartsMessage(address)),
+        body: new Uint8Array(buildManyPartsMessage({ to: address })),
       }),
       { params: Promise.resolve({}) },
     );
@@ -298,7 +240,7 @@ describe("parsing off the main thread", () => {
   it("moves a large message's memory to the parsing thread and back instead of copying it, and keeps its bytes", async () => {
     const callback = await createCallback();
     const address = `${callback.username}@hookmail.test`;
-    const raw = buildLargeMessage(address, 2 * 1024 * 1024 + 4 * 1024 * 1024);
+    const raw = buildLargeMessage({ to: address, totalBytes: 2 * 1024 * 1024 + 4 * 1024 * 1024 });
     const digest = crypto.createHash("sha256").update(raw).digest("hex");
     await acceptMessage({ raw, envelope: { from: "bob@example.org", to: [address] }, repository, rules, parser: startPool() });
     // The caller's Buffer no longer holds the memory (it was transferred, and detached here).
