@@ -15,11 +15,12 @@ export function createRateLimitRepository(db: Queryable) {
      * both from the database's clock.
      */
     incrementCount: async ({ key, windowMs }: { key: string; windowMs: number }): Promise<RateLimitCount> => {
-      // EXCLUDED."windowStart" is now (UTC, like the timestamp(3) columns Prisma writes); now() is
-      // the same instant throughout the statement.
+      // EXCLUDED."windowStart" is now (UTC, like the timestamp(3) columns Prisma writes), truncated to
+      // the column's milliseconds: a rounded-up start would put the window's end past now + window
+      // (a Retry-After one second too long). now() is the same instant throughout the statement.
       const [row] = await db.$queryRaw<RateLimitCount[]>`
         INSERT INTO action_rate_limit AS current (key, "windowStart", count)
-        VALUES (${key}, now() AT TIME ZONE 'UTC', 1)
+        VALUES (${key}, date_trunc('milliseconds', now() AT TIME ZONE 'UTC'), 1)
         ON CONFLICT (key) DO UPDATE SET
           "windowStart" = CASE WHEN current."windowStart" + ${windowMs}::int * interval '1 millisecond' <= EXCLUDED."windowStart"
             THEN EXCLUDED."windowStart" ELSE current."windowStart" END,
