@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
+import { getProjectDir } from "@/modules/shared/project-dir";
 import {
   PARSE_IDLE_TIMEOUT_MS,
   PARSE_MOVE_MIN_BYTES,
@@ -59,7 +60,7 @@ export type MessageParser = {
  * it (Next turns `new URL(…, import.meta.url)` into an asset of its own), and a .mjs entry loads in
  * every process (parse-worker.mjs).
  */
-const WORKER_FILE = path.join(process.cwd(), "modules", "inbound", "parse-worker.mjs");
+const findWorkerFile = () => path.join(getProjectDir(), "modules", "inbound", "parse-worker.mjs");
 
 /**
  * Two threads where the machine has two cores or more: one slow message (up to the time limit) then
@@ -80,7 +81,7 @@ export function createParsePool({
   log?: (line: string) => void;
 } = {}): MessageParser & { threadCount: () => number } {
   const pool = new Piscina<ParseTask, ParseResult>({
-    filename: WORKER_FILE,
+    filename: findWorkerFile(),
     minThreads: 1,
     maxThreads,
     idleTimeout: PARSE_IDLE_TIMEOUT_MS,

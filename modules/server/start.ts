@@ -4,6 +4,7 @@ import { getAuthSecret } from "@/modules/config/auth-secret";
 import { ConfigError, getConfig, type Config } from "@/modules/config/config";
 import { getDatabase, migrateDatabase, type Database } from "@/modules/db/db";
 import { MigrationError } from "@/modules/db/migrations";
+import { setProjectDir } from "@/modules/shared/project-dir";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
 import { buildApp, isBuildCurrent } from "./build";
 import { startDeliveryDispatch, startSmtpRole } from "./mail-roles";
@@ -21,6 +22,7 @@ export async function startHookmail({
   /** Runs after the roles and the database have stopped, before the process exits. */
   afterShutdown?: () => Promise<void>;
 }) {
+  setProjectDir(projectDir);
   const config = loadConfigOrExit();
   for (const file of protectDataDir(config)) console.warn(`[hookmail] WARNING: could not make ${file} owner-only (0700/0600)`);
   if (config.roles.includes("web") && !isBuildCurrent(projectDir)) buildApp(projectDir, log);
