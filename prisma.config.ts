@@ -1,5 +1,5 @@
 // Prisma CLI configuration. Only `prisma generate` is used from the CLI; migrations are applied by
-// modules/db/migrations.ts and authored by scripts/db-new.ts (see DESIGN.md §1).
+// modules/db/migrations.ts and authored by scripts/db-new.ts (see README: Stack notes).
 import { defineConfig } from "prisma/config";
 
 export default defineConfig({

@@ -1,4 +1,4 @@
-// Route guards (specification §2): a private route sends a signed-out visitor to /login; a
+// Route guards: a private route sends a signed-out visitor to /login; a
 // public-only route sends a signed-in one to /. The guard reads the session cookie; our HTTP server
 // (modules/server/web-role.ts) has already taken off a cookie whose session no longer holds and
 // named it in INVALID_SESSION_COOKIES_HEADER, so such a visitor counts as signed out here and the

@@ -1,4 +1,4 @@
-// Dashboard weight (issue 7): the first-load JS of /email-callbacks, gzip; goal ≤ 180 kB.
+// Dashboard weight: the first-load JS of /email-callbacks, gzip; goal ≤ 180 kB.
 // Measured in the browser: a production server of this checkout's build (built first when `.next`
 // is missing or older than the sources, as `npm start` does) on ephemeral ports and a throwaway
 // DATA_DIR; a user signed up through the auth API with one email callback, so the page renders its

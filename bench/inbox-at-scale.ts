@@ -1,4 +1,4 @@
-// Inbox at scale (issue 7): 1,000,000 processings across 1,000 callbacks in PostgreSQL, one of them
+// Inbox at scale: 1,000,000 processings across 1,000 callbacks in PostgreSQL, one of them
 // heavy (200,000 rows over 90 days, a pro user), the others skewed over 30 days; then the last hours
 // of mail of the two measured inboxes, written one statement per mail as the pipeline does. Measures
 // GET /api/email-callbacks/:id/processings through its route handler (API key → caller → callback →

@@ -1,4 +1,4 @@
-// Large message (issue 7): one message of almost 25 MiB (the MAX_MESSAGE_BYTES default) with text
+// Large message: one message of almost 25 MiB (the MAX_MESSAGE_BYTES default) with text
 // and HTML bodies and random binary attachments (base64 in MIME) relayed through the full product: a
 // real SMTP session (nodemailer, declaring SIZE in MAIL FROM as MTAs do) into the SMTP listener → the
 // pipeline recording it in the database → the delivery worker, signed → a loopback node:http sink

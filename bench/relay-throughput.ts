@@ -1,4 +1,4 @@
-// Relay throughput and latency (issue 7): N ~10 KB mails over C pooled SMTP sessions through the
+// Relay throughput and latency: N ~10 KB mails over C pooled SMTP sessions through the
 // full product in one process (SMTP listener → pipeline recording in the database → delivery
 // worker, signed → loopback sink answering 200), on PGlite and, when DATABASE_URL is set, on
 // PostgreSQL; beside it the bare pipeline (bench/bare-pipeline.ts, run first and last); then POST

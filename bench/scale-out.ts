@@ -1,4 +1,4 @@
-// Scale-out throughput (issue 7): the real product started as separate OS processes, as production
+// Scale-out throughput: the real product started as separate OS processes, as production
 // runs them (`node --import tsx server.ts`, HOOKMAIL_ROLES=smtp,worker, NODE_ENV=production), on one
 // throwaway PostgreSQL database. A closed-loop run of BENCH_MAILS ~10 KB mails against ONE such
 // process, then against TWO (senders split evenly over their SMTP ports, the same total number of

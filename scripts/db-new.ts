@@ -1,7 +1,7 @@
 // `npm run db:new <name>`: authors the next migration. Prisma's schema engine, compiled to WebAssembly,
 // replays prisma/migrations on an in-memory PGlite shadow database and diffs the result against
 // prisma/schema.prisma; a non-empty diff becomes prisma/migrations/<UTC YYYYMMDDHHMMSS>_<name>/migration.sql.
-// Needs no native engine and no network (see DESIGN.md §1). Prints "No schema changes" when they agree.
+// Needs no native engine and no network (see README: Stack notes). Prints "No schema changes" when they agree.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";

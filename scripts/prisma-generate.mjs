@@ -1,6 +1,6 @@
 // Runs `prisma generate` without letting the CLI download its native schema engine (which these
 // machines and air-gapped self-hosters cannot reach): generate never needs it, it only needs
-// PRISMA_SCHEMA_ENGINE_BINARY to point at an existing file. See DESIGN.md §1.
+// PRISMA_SCHEMA_ENGINE_BINARY to point at an existing file. See README: Stack notes.
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 

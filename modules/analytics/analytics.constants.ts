@@ -1,10 +1,10 @@
-// Product analytics (specification §1, §4, §9): the events we send and the PostHog settings.
+// Product analytics: the events we send and the PostHog settings.
 export const ANALYTICS_EVENTS = {
   PAGE_VIEW: "$pageview",
   USER_LOGGED_OUT: "user_logged_out",
 } as const;
 
-/** Specification §9, in posthog-js's terms. posthog-js filters known bot user agents by default. */
+/** The session and capture settings, in posthog-js's terms. posthog-js filters known bot user agents by default. */
 export const POSTHOG_SETTINGS = {
   SESSION_IDLE_TIMEOUT_SECONDS: 1800,
   FEATURE_FLAG_REQUEST_TIMEOUT_MS: 3000,

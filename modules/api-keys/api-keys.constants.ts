@@ -1,4 +1,4 @@
-// Shape and limits of personal API keys (DESIGN.md §5, specification §3, §5, §9).
+// Shape and limits of personal API keys (README: REST API; docs/security.md).
 /** Every token starts with this, so a leaked key is recognisable (secret scanners, logs). */
 export const API_KEY_TOKEN_PREFIX = "hm_";
 /** Base62 characters after the prefix: ~238 bits of randomness. */

@@ -1,4 +1,4 @@
-// Query keys, fetchers and hooks of the user's API keys (specification §2, §4, §7): the list is
+// Query keys, fetchers and hooks of the user's API keys: the list is
 // refetched after a key is created or deleted.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/modules/shared/api/api-client";

@@ -7,7 +7,7 @@ export const LEGAL_LINKS = {
   privacyPolicy: "https://hookmail.dev/privacy",
 } as const;
 
-/** Limits of the registration and reset forms (specification §5, §9). */
+/** Limits of the registration and reset forms. */
 export const AUTH_LIMITS = {
   passwordMinLength: 8,
   passwordMaxLength: 128,

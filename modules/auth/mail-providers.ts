@@ -1,4 +1,4 @@
-// The known webmail providers (specification §2, Request password reset): an address's host gives
+// The known webmail providers: an address's host gives
 // the provider's name, its inbox URL and, where the webmail supports it, a search URL template in
 // which {sender} stands for the address the mail comes from.
 export type MailProvider = {

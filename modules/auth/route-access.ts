@@ -1,4 +1,4 @@
-// Which pages need a session and which are for signed-out visitors only (specification §2).
+// Which pages need a session and which are for signed-out visitors only.
 export type RouteAccess = "private" | "public-only" | "any";
 
 const PUBLIC_ONLY_PATHS = ["/login", "/register", "/request-password-reset", "/reset-password", "/email-validation-required"];

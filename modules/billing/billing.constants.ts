@@ -1,4 +1,4 @@
-// Plans and the Stripe facts billing relies on (specification §1, §9).
+// Plans and the Stripe facts billing relies on.
 export const PLAN_IDS = { free: "free", pro: "pro" } as const;
 export type PlanId = (typeof PLAN_IDS)[keyof typeof PLAN_IDS];
 

@@ -1,4 +1,4 @@
-// Query keys, fetchers and hooks of billing (specification §2, §4, §7): the plans offered, the
+// Query keys, fetchers and hooks of billing: the plans offered, the
 // checkout session, its confirmation and the customer portal. Billing switched off on the server
 // (404 billing.not_configured) reads as `null`: every billing control is then hidden.
 import { useMutation, useQuery } from "@tanstack/react-query";

@@ -1,4 +1,4 @@
-// The config object the client reads from GET /api/config (specification §3).
+// The config object the client reads from GET /api/config.
 import type { Config } from "./config";
 
 export type PublicConfig = {

@@ -1,4 +1,4 @@
-// The environment's contract (DESIGN.md §2): one zod schema per variable, with defaults that make
+// The environment's contract (README: Configuration): one zod schema per variable, with defaults that make
 // the embedded mode work with no setup. Each message says what is allowed.
 import { z } from "zod";
 

@@ -13,7 +13,7 @@ function getProblems(env: Record<string, string>) {
 }
 
 describe("loadConfig", () => {
-  it("needs no variable at all: the embedded defaults of DESIGN.md §2", () => {
+  it("needs no variable at all: the embedded defaults of README: Configuration", () => {
     const config = loadConfig({});
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/data$/);
@@ -106,7 +106,7 @@ describe("loadConfig", () => {
 });
 
 describe("formatPublicConfig", () => {
-  it("has exactly the shape of the specification's config object", () => {
+  it("has exactly the shape of the public config object GET /api/config answers", () => {
     expect(formatPublicConfig(loadConfig({ EMAIL_DOMAINS: "a.example.com,b.example.com" }))).toEqual({
       auth: {
         providers: { google: { isEnabled: false }, github: { isEnabled: false } },

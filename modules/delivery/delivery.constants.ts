@@ -1,4 +1,4 @@
-// The numbers of webhook delivery (DESIGN.md §4): the retry schedule, what is kept of a response,
+// The numbers of webhook delivery (docs/webhooks.md): the retry schedule, what is kept of a response,
 // and how the worker paces itself.
 
 export const WEBHOOK_USER_AGENT = "Hookmail-Webhook/1";

@@ -1,4 +1,4 @@
-// When a failed attempt is tried again (DESIGN.md §4): about 30 s, 2 min, 10 min, 1 h, 6 h and 24 h
+// When a failed attempt is tried again (docs/webhooks.md): about 30 s, 2 min, 10 min, 1 h, 6 h and 24 h
 // after the 1st to 6th failure, ±20 % jitter, a later Retry-After honoured up to 24 h; 7 attempts in all.
 import {
   MAX_DELIVERY_ATTEMPTS,

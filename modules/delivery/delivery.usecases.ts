@@ -1,4 +1,4 @@
-// The rules of one delivery attempt (DESIGN.md §4): sign and POST the stored payload bytes, classify
+// The rules of one delivery attempt (docs/webhooks.md): sign and POST the stored payload bytes, classify
 // the answer, and record the attempt with the processing's next state: success, a scheduled retry,
 // or error / webhook-failed once no retry remains. Anything unexpected ends in error / unknown, logged.
 import type { Config } from "@/modules/config/config";

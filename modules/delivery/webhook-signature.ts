@@ -1,4 +1,4 @@
-// The Standard Webhooks signature and headers of a Hookmail webhook (DESIGN.md §4): the key is the
+// The Standard Webhooks signature and headers of a Hookmail webhook (docs/webhooks.md): the key is the
 // secret's UTF-8 bytes, the signed content is `{id}.{timestamp}.{body}` over the exact body bytes.
 import { createHmac } from "node:crypto";
 import { WEBHOOK_USER_AGENT } from "./delivery.constants";

@@ -1,4 +1,4 @@
-// Limits and reserved names of email callbacks (specification §5, §9).
+// Limits and reserved names of email callbacks.
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 64;
 export const WEBHOOK_SECRET_MIN_LENGTH = 16;

@@ -1,4 +1,4 @@
-// Error factories of email callbacks, with namespaced codes (specification §8).
+// Error factories of email callbacks, with namespaced codes.
 import { AppError } from "@/modules/shared/errors/app-error";
 
 export const createEmailCallbackNotFoundError = () =>

@@ -1,5 +1,5 @@
 // Query keys, fetchers and hooks of email callbacks. After every change the callback list is
-// refetched (specification §4); an updated callback also replaces its cached detail.
+// refetched; an updated callback also replaces its cached detail.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/modules/shared/api/api-client";
 import type { ApiEmailCallback } from "./email-callbacks.models";

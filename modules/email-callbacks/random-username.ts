@@ -1,4 +1,4 @@
-// Random usernames for the "random" button of the email form (specification §5, §9):
+// Random usernames for the "random" button of the email form:
 // adjective-animal-number, lower case, the number from 0 to 999, e.g. "brave-otter-42".
 import { RANDOM_USERNAME_MAX_NUMBER } from "./email-callbacks.constants";
 

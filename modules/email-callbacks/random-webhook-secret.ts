@@ -1,4 +1,4 @@
-// Random webhook secrets for the "random" button of the email form (specification §5, §9):
+// Random webhook secrets for the "random" button of the email form:
 // 42 alphanumeric characters from the platform's cryptographic random source, without modulo bias.
 import { GENERATED_WEBHOOK_SECRET_LENGTH } from "./email-callbacks.constants";
 

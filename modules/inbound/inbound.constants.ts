@@ -1,4 +1,4 @@
-// Rules and limits of the inbound pipeline (DESIGN.md §3, §4).
+// Rules and limits of the inbound pipeline (README: Receiving mail; docs/webhooks.md).
 
 /** The same Message-ID delivered again to the same recipient within this window creates nothing. */
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 // Pure functions of the inbound pipeline: route an envelope recipient, normalise the envelope
-// sender, check a sender against a callback's allowed origins (DESIGN.md §3).
+// sender, check a sender against a callback's allowed origins (README: Receiving mail).
 import { MAX_RECIPIENT_LENGTH } from "./inbound.constants";
 
 export type RoutedRecipient = {

@@ -1,4 +1,4 @@
-// The one pipeline every inbound route ends in (DESIGN.md §3): route each envelope recipient to its
+// The one pipeline every inbound route ends in (README: Receiving mail): route each envelope recipient to its
 // callback, parse the message once in a parsing thread (parse-pool.ts), and record one processing
 // per callback (the user's inbox row and, when it is to be delivered, the delivery queue entry) in
 // one transaction.

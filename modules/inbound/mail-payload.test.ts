@@ -141,7 +141,7 @@ function listCorpus(directory: string): string[] {
 }
 
 describe("buildWebhookPayload on a message built by hand", () => {
-  it("has exactly the keys of DESIGN.md §4, in its order", async () => {
+  it("has exactly the keys of docs/webhooks.md, in its order", async () => {
     const payload = buildFor(await parseMail(HANDMADE_MESSAGE));
     expect(Object.keys(payload)).toEqual(PAYLOAD_KEYS);
     expect(Object.keys(payload.data)).toEqual(DATA_KEYS);

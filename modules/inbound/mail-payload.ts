@@ -1,7 +1,7 @@
-// A received message: parsed once with mailparser, turned into the webhook body of DESIGN.md §4
+// A received message: parsed once with mailparser, turned into the webhook body of docs/webhooks.md
 // (version 1) and into the summary the inbox row keeps. A message may be 25 MiB: it is fed to the
 // parser in slices, and the attachments' base64 is written straight from their decoded bytes into
-// the one Buffer of the body, never held as strings (issue 7, bench/large-message.ts).
+// the one Buffer of the body, never held as strings (bench/large-message.ts).
 import { Readable } from "node:stream";
 import { simpleParser, type AddressObject, type Attachment, type EmailAddress, type ParsedMail } from "mailparser";
 import {

@@ -1,4 +1,4 @@
-// How long each plan keeps its inbox history (specification §9).
+// How long each plan keeps its inbox history.
 export const PLAN_RETENTION_DAYS = { free: 30, pro: 90 } as const;
 export const RETENTION_BATCH_SIZE = 1000;
 export const RETENTION_INTERVAL_MS = 24 * 60 * 60 * 1000;

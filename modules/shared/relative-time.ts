@@ -1,4 +1,4 @@
-// How long ago something happened, in words (specification §9): under 5 s "just now", under
+// How long ago something happened, in words: under 5 s "just now", under
 // 10 s "a few seconds ago", then seconds, minutes, hours, days (under 30), months (under 12),
 // years. The numeric parts are worded by Intl.RelativeTimeFormat in the given locale.
 const SECOND = 1000;

@@ -147,7 +147,7 @@ const VALIDATION = {
 
 test.describe("validation messages", () => {
   for (const locale of ["en", "fr"] as const) {
-    test(`register, reset, request-reset and full name show the specification's messages in ${locale}`, async ({ page, context }) => {
+    test(`register, reset, request-reset and full name show the translated validation messages in ${locale}`, async ({ page, context }) => {
       await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
       const texts = locale === "en" ? VALIDATION.en : await loadFrenchTexts(page);
 

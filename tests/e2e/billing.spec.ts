@@ -1,5 +1,5 @@
-// Browser journeys of plans, checkout, the billing portal and product analytics (specification
-// §2, §4, §8, §9). The payments API is answered in the browser with page.route as the server
+// Browser journeys of plans, checkout, the billing portal and product analytics.
+// The payments API is answered in the browser with page.route as the server
 // contract describes it; analytics go to a loopback host the e2e server is configured with.
 import { expect, test, type Page } from "@playwright/test";
 import { signUpThroughApi } from "./support/auth";

@@ -1,4 +1,4 @@
-// Bad input (issue 7): malformed and exotic messages — the fixture corpus (tests/fixtures/mail-corpus),
+// Bad input: malformed and exotic messages — the fixture corpus (tests/fixtures/mail-corpus),
 // generated ones for what it lacks (1,000 attachments, huge header lines, 8-bit headers, nested
 // message/rfc822, broken boundaries, wrong charsets, NULs, empty bodies, one over the size limit)
 // and seeded random mutations of valid ones — each sent as it is over SMTP (a raw socket client,

@@ -1,4 +1,4 @@
-// Zero loss (issue 7): 2,000 mails, 1,000 over SMTP and 1,000 over POST /api/inbound/raw, to the
+// Zero loss: 2,000 mails, 1,000 over SMTP and 1,000 over POST /api/inbound/raw, to the
 // real app started as `npm start` starts it, while the webhook answers 503 for the first half of
 // the run and the app is killed with SIGKILL once mid-run and started again. Every accepted mail
 // must reach the webhook (each webhook-id at least once) and be recorded exactly once as a success.

@@ -1,5 +1,5 @@
 "use client";
-// Product analytics in the browser (specification §1, §4, §9). The server passes the PostHog key
+// Product analytics in the browser. The server passes the PostHog key
 // and host read at request time; without them posthog-js is not even loaded and nothing is sent.
 // With them: a $pageview on each route change, the signed-in user identified by id with {email}.
 import type { PostHog } from "posthog-js";

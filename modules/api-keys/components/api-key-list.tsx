@@ -1,5 +1,5 @@
 "use client";
-// The API keys page (specification §2, §4): the user's keys, each with its name, the start of its
+// The API keys page: the user's keys, each with its name, the start of its
 // token and a delete button behind a confirmation, or an empty state inviting to create one.
 import { KeyRoundIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import Link from "next/link";

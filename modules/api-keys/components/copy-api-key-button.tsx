@@ -1,6 +1,6 @@
 "use client";
 // Copies the new API key's token. Unlike the shared icon-only CopyButton it has a visible label,
-// which reads "Copied" for 2 seconds after each copy (specification §2, §9).
+// which reads "Copied" for 2 seconds after each copy.
 import { CheckIcon, CopyIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";

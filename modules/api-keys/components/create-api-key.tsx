@@ -1,5 +1,5 @@
 "use client";
-// Creating an API key (specification §2, §4, §5): the name form, then, once created, the token
+// Creating an API key: the name form, then, once created, the token
 // shown this one time with a copy button.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslations } from "next-intl";

@@ -1,5 +1,5 @@
 "use client";
-// The sign-in methods of the login and register pages (specification §2): when a social provider
+// The sign-in methods of the login and register pages: when a social provider
 // is enabled, its buttons, a separator and a button that reveals the email form; otherwise the
 // email form alone. A social button disables itself once clicked, while the browser leaves.
 import { MailIcon } from "lucide-react";

@@ -1,4 +1,4 @@
-// Shown after registering or logging in with an address not verified yet (specification §2, §4).
+// Shown after registering or logging in with an address not verified yet.
 import { MailCheckIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";

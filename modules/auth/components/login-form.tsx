@@ -1,5 +1,5 @@
 "use client";
-// Sign-in (specification §2 Login, §5, §8): the social providers when enabled, the email and
+// Sign-in: the social providers when enabled, the email and
 // password form, and the legal links under the card.
 import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";

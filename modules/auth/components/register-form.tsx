@@ -1,5 +1,5 @@
 "use client";
-// Registration (specification §2 Register, §4, §5): the social providers when enabled and the
+// Registration: the social providers when enabled and the
 // email, full name and password form; a notice instead when the instance closed registration.
 import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";

@@ -1,5 +1,5 @@
 "use client";
-// Asking for a password reset mail (specification §2, §4): the email form, then the confirmation
+// Asking for a password reset mail: the email form, then the confirmation
 // with a shortcut to the address's webmail when its provider is known. Closed when the instance
 // disabled password reset.
 import { zodResolver } from "@hookform/resolvers/zod";

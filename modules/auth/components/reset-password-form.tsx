@@ -1,5 +1,5 @@
 "use client";
-// Setting a new password from the reset mail's link (specification §2, §4, §5): the form, then
+// Setting a new password from the reset mail's link: the form, then
 // the confirmation. Closed when the instance disabled password reset.
 import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";

@@ -1,5 +1,5 @@
 "use client";
-// /checkout-cancel (specification §2): the payment was canceled; back home after 2 s, or at once
+// /checkout-cancel: the payment was canceled; back home after 2 s, or at once
 // through the link.
 import { CircleSlashIcon } from "lucide-react";
 import Link from "next/link";

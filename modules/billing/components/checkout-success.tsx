@@ -1,5 +1,5 @@
 "use client";
-// /checkout-success (specification §2, §4, §8, §9): confirms the payment of the Checkout Session
+// /checkout-success: confirms the payment of the Checkout Session
 // named by ?sessionId, then goes home after 2 s. Without a sessionId it only logs an error.
 import { CircleCheckIcon, CircleXIcon } from "lucide-react";
 import { useRouter, useSearchParams } from "next/navigation";

@@ -1,5 +1,5 @@
 "use client";
-// The settings card "Manage subscription" (specification §2, §8, §9): opens the billing portal in
+// The settings card "Manage subscription": opens the billing portal in
 // a new tab. Shown only when billing is on; the button's loading state ends after 1 s.
 import { ExternalLinkIcon } from "lucide-react";
 import { useTranslations } from "next-intl";

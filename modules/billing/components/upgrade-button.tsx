@@ -1,5 +1,5 @@
 "use client";
-// The top bar's "Upgrade to pro" button (specification §2): free users only, and only when billing
+// The top bar's "Upgrade to pro" button: free users only, and only when billing
 // is on. It opens the upgrade dialog.
 import { SparklesIcon } from "lucide-react";
 import { useTranslations } from "next-intl";

@@ -1,5 +1,5 @@
 "use client";
-// The upgrade dialog (specification §2, §4, §9): free versus pro side by side, the sponsor and
+// The upgrade dialog: free versus pro side by side, the sponsor and
 // contact links, and the checkout button that opens the payment page in a new tab.
 import { useTranslations } from "next-intl";
 import { toast } from "@/components/ui/sonner";

@@ -1,6 +1,6 @@
 "use client";
 // Loads the instance configuration before anything renders: a spinner while loading, the
-// "server unreachable" screen when it fails (specification §4, §8).
+// "server unreachable" screen when it fails.
 import { useQuery } from "@tanstack/react-query";
 import { createContext, useContext, type ReactNode } from "react";
 import { PageSpinner } from "@/modules/shared/components/page-spinner";

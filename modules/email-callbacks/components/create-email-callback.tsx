@@ -1,5 +1,5 @@
 "use client";
-// The New email page (specification §2, §4): the form, then the created address, read-only, with
+// The New email page: the form, then the created address, read-only, with
 // a copy button and a link back to the emails.
 import { ArrowLeftIcon, CircleCheckIcon } from "lucide-react";
 import Link from "next/link";

@@ -1,5 +1,5 @@
 "use client";
-// The detail of one email callback (specification §2 Callback detail): a link back to the list,
+// The detail of one email callback: a link back to the list,
 // the address with a copy button and the "Disabled" badge, the webhook URL with a link to how to verify
 // webhooks, "Send test mail", enable / disable and delete buttons, and the Inbox and Settings tabs. An
 // unknown id shows a not-found state.

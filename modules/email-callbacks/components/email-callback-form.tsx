@@ -1,5 +1,5 @@
 "use client";
-// The email callback form (specification §2 New email / Callback settings, §5, §8): the address
+// The email callback form: the address
 // (username @ domain, with a random username when creating), the webhook URL, an optional
 // webhook secret (random or removable) and the allowed sender addresses. Server errors are
 // mapped to the field they concern, else shown under the form.

@@ -1,5 +1,5 @@
 "use client";
-// The list of the user's email callbacks (specification §2 Email list): a create button and one
+// The list of the user's email callbacks: a create button and one
 // card per callback, or an empty state inviting to create the first one.
 import { MailPlusIcon, PlusIcon } from "lucide-react";
 import Link from "next/link";

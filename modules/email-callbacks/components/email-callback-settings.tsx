@@ -1,5 +1,5 @@
 "use client";
-// The Settings tab of an email callback (specification §2 Callback settings): the same form as
+// The Settings tab of an email callback: the same form as
 // creation without the random username; only what changed is sent, the secret only if changed.
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";

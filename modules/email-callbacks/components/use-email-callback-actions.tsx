@@ -1,6 +1,6 @@
 "use client";
 // Enabling, disabling and deleting an email callback, shared by the list's menu and the detail
-// header (specification §4): toasts "Email enabled" and "Email disabled" (the latter for 7 s),
+// header: toasts "Email enabled" and "Email disabled" (the latter for 7 s),
 // and deletion only after the user confirms. Render `confirmDialog` next to the controls.
 import { useTranslations } from "next-intl";
 import { toast } from "@/components/ui/sonner";

@@ -1,4 +1,4 @@
-// Credentials of the HTTP ingest routes (DESIGN.md §3): a Bearer token or HTTP basic auth whose
+// Credentials of the HTTP ingest routes (README: Receiving mail): a Bearer token or HTTP basic auth whose
 // password is INBOUND_SECRET, and Mailgun's signed timestamp/token. Every secret comparison takes
 // the same time whatever the input: both sides are hashed, then compared with timingSafeEqual.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";

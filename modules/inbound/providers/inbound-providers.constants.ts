@@ -1,4 +1,4 @@
-// Names and limits of the HTTP ingest routes, POST /api/inbound/{provider} (DESIGN.md §3).
+// Names and limits of the HTTP ingest routes, POST /api/inbound/{provider} (README: Receiving mail).
 
 export const INBOUND_PROVIDER_NAMES = ["raw", "postmark", "mailgun", "sendgrid"] as const;
 

@@ -1,5 +1,5 @@
 "use client";
-// The Inbox tab of an email callback (specification §2 Inbox): every mail received at the
+// The Inbox tab of an email callback: every mail received at the
 // address, newest first, page by page, with its status, why it failed, and when it arrived. Each
 // row's menu opens its delivery attempts and redelivers it.
 import { EllipsisVerticalIcon, HistoryIcon, InboxIcon, RotateCwIcon } from "lucide-react";

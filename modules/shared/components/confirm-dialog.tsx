@@ -1,5 +1,5 @@
 "use client";
-// A confirmation dialog (specification §4): a title, a description, a confirm button (red when
+// A confirmation dialog: a title, a description, a confirm button (red when
 // the action destroys something) and Cancel. `useConfirmDialog().confirm(…)` resolves true on
 // confirm, false on cancel or dismissal.
 import { useTranslations } from "next-intl";

@@ -1,5 +1,5 @@
 "use client";
-// Account settings (specification §2): the read-only email address, the editable full name and
+// Account settings: the read-only email address, the editable full name and
 // managing the subscription (when billing is on) and logging out.
 import { ArrowLeftIcon } from "lucide-react";
 import Link from "next/link";

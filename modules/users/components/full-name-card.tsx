@@ -1,5 +1,5 @@
 "use client";
-// The account's full name (specification §2 Account settings, §5): editable, saved through
+// The account's full name: editable, saved through
 // PUT /api/users/me, then the session is refreshed so every screen shows the new name.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslations } from "next-intl";

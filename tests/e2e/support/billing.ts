@@ -53,8 +53,7 @@ export async function routeSessionAsPro(page: Page) {
 }
 
 /**
- * posthog-js drops events from browsers that look automated (specification §9: known bots are
- * filtered), so the analytics journeys present the browser as an ordinary Chrome.
+ * posthog-js drops events from browsers that look automated, so the analytics journeys present the browser as an ordinary Chrome.
  */
 export async function presentAsOrdinaryBrowser(page: Page) {
   await page.context().addInitScript(() => {

@@ -1,4 +1,4 @@
-// The route's HTTP answers to the letter of DESIGN.md §3; the pipeline behind it is replaced by a
+// The route's HTTP answers to the letter of README: Receiving mail; the pipeline behind it is replaced by a
 // stand-in (its own tests run it on a database).
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";

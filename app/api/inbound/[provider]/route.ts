@@ -1,4 +1,4 @@
-// POST /api/inbound/{raw|postmark|mailgun|sendgrid}: a provider hands over a message (DESIGN.md §3).
+// POST /api/inbound/{raw|postmark|mailgun|sendgrid}: a provider hands over a message (README: Receiving mail).
 // 200 {"accepted": N} once stored; 400 not mail, 401 bad credentials, 404 unknown provider,
 // 413 over MAX_MESSAGE_BYTES, 503 INBOUND_SECRET (or, for Mailgun, MAILGUN_SIGNING_KEY) unset.
 import { getConfig } from "@/modules/config/config";
