@@ -6,185 +6,29 @@
 // (p50/p99/max) beside the goal "p99 ≤ 50 ms", and the event-loop delay of the product's process
 // (perf_hooks.monitorEventLoopDelay, measured inside it).
 //
-// The product runs in a child process of its own (this file with --product): the SMTP listener, the
-// raw route and the health route (the app's own handlers behind a node:http adapter, as in
-// large-message.product.ts), the delivery worker, on a fresh PostgreSQL database of DATABASE_URL.
+// The product runs in a child process of its own (event-loop.product.ts, forked with --product).
 // Side by side, alternating, the same load with the message parsed on the main thread: a switch of
 // this benchmark only (it sets the process's parser to the same code run in-thread), not a product
 // setting. BENCH_EVENT_LOOP_ROUNDS (default 3) rounds of both.
 import { fork } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import path from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "../tests/support/heavy-messages";
 import { percentile } from "./common";
+import { HTTP_USER, INBOUND_SECRET, MAX_MESSAGE_BYTES, SMTP_USER, type BenchMode } from "./event-loop.product";
 
-const MAX_MESSAGE_BYTES = 26_214_400;
-const INBOUND_SECRET = "bench-inbound-secret-0123456789";
 const HEALTH_INTERVAL_MS = 10;
 const GOAL_P99_MS = 50;
 const ROUNDS = Number(process.env.BENCH_EVENT_LOOP_ROUNDS ?? 3);
 const CONCURRENCY_PER_ROUTE = 3;
 const MUTATION_COUNT = 60;
-const SMTP_USER = "loop-smtp";
-const HTTP_USER = "loop-http";
 
-type Mode = "pool" | "main";
 type Delay = { p50: number; p99: number; max: number };
-type Run = { mode: Mode; health: Delay & { count: number; failures: number }; loop: Delay; seconds: number; answers: Record<string, number> };
-
-// ---------------------------------------------------------------------------------------------
-// The product (child process)
-
-async function runProduct(mode: Mode, sinkUrl: string) {
-  const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
-  const { migrateDatabase, openDatabase, setProcessDatabase } = await import("@/modules/db/db");
-  const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
-  const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
-  const { getMessageParser, setMessageParser } = await import("@/modules/inbound/parse-pool");
-  const { buildMessageOutputs } = await import("@/modules/inbound/mail-payload");
-  const { createId } = await import("@/modules/shared/ids");
-  const { isAppError } = await import("@/modules/shared/errors/app-error");
-  const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
-  const { createPostgresDatabase } = await import("@/tests/support/test-database");
-  const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
-  const { GET: healthGet } = await import("@/app/api/health/route");
-
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-loop-"));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    EMAIL_DOMAINS: "hookmail.test",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    INBOUND_SECRET,
-    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
-  });
-  setProcessConfig(config);
-  const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
-  const database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
-  await migrateDatabase(database, () => undefined);
-  setProcessDatabase(database);
-  const worker = createDeliveryWorker({ database, config, log: () => undefined });
-  setDeliveryDispatcher(worker);
-  const userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, email: "loop@example.com", name: "Bench" } });
-  for (const username of [SMTP_USER, HTTP_USER]) {
-    await database.prisma.emailCallback.create({ data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: sinkUrl } });
-  }
-
-  if (mode === "main") {
-    // The same code, run on this thread: what the pipeline did before the pool.
-    setMessageParser({
-      parse: async (input) => {
-        try {
-          return { kind: "parsed", raw: input.raw, ...(await buildMessageOutputs(input)) };
-        } catch (error) {
-          if (isAppError(error) && error.code === "inbound.invalid_message") return { kind: "invalid", reason: error.message };
-          throw error;
-        }
-      },
-      close: async () => undefined,
-    });
-  } else {
-    // A running process has parsed mail before: its warm thread is ready.
-    await getMessageParser().parse({ raw: Buffer.from("Subject: warm\r\n\r\nup\r\n"), sender: null, receivedAt: new Date(), payloads: [] });
-  }
-
-  const listener = createSmtpListener({
-    config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isKnownRecipientAddress,
-    receive: receiveMessage,
-    log: () => undefined,
-  });
-  await listener.listen();
-
-  const server = http.createServer((incoming, outgoing) => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-    }
-    const isHealth = incoming.url === "/api/health";
-    const request = new Request(`http://localhost${incoming.url ?? "/"}`, {
-      method: incoming.method,
-      headers,
-      ...(isHealth ? {} : { body: toWebStream(incoming), duplex: "half" }),
-    } as RequestInit);
-    const answer = isHealth ? healthGet() : inboundPost(request, { params: Promise.resolve({ provider: "raw" }) });
-    answer
-      .then(async (response) => {
-        outgoing.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
-        outgoing.end(await response.text());
-      })
-      .catch((error: unknown) => {
-        outgoing.writeHead(500);
-        outgoing.end(String(error));
-      });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  process.on("message", (message: { command: "start" | "stop" | "close" }) => {
-    if (message.command === "start") {
-      histogram.reset();
-      histogram.enable();
-      process.send!({ started: true });
-    } else if (message.command === "stop") {
-      histogram.disable();
-      const ms = (nanoseconds: number) => nanoseconds / 1e6;
-      process.send!({ loop: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) } });
-    } else {
-      void (async () => {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        await listener.close();
-        await worker.stop();
-        await getMessageParser().close();
-        await database.close();
-        await drop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-        process.send!({ closed: true });
-        process.exit(0);
-      })();
-    }
-  });
-  process.send!({ ready: true, smtpPort: listener.getPort(), httpPort: (server.address() as AddressInfo).port });
-}
-
-/**
- * The request body as a web stream. Node 20's Readable.toWeb throws out of the process when a route
- * stops reading early (a 413 over the size limit) and the socket then ends; this one stops quietly.
- */
-function toWebStream(incoming: http.IncomingMessage): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const settle = (step: () => void) => {
-        try {
-          step();
-        } catch {
-          incoming.destroy();
-        }
-      };
-      incoming.on("data", (chunk: Buffer) =>
-        settle(() => {
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
-        }),
-      );
-      incoming.on("end", () => settle(() => controller.close()));
-      incoming.on("error", (error) => settle(() => controller.error(error)));
-    },
-    pull() {
-      incoming.resume();
-    },
-    cancel() {
-      incoming.destroy();
-    },
-  });
-}
+type Run = { mode: BenchMode; health: Delay & { count: number; failures: number }; loop: Delay; seconds: number; answers: Record<string, number> };
 
 // ---------------------------------------------------------------------------------------------
 // The load (this process)
@@ -218,8 +62,8 @@ async function startSink() {
   };
 }
 
-function startProduct(mode: Mode, sinkUrl: string) {
-  const child = fork(fileURLToPath(import.meta.url), ["--product", mode, sinkUrl], {
+function startProduct(mode: BenchMode, sinkUrl: string) {
+  const child = fork(fileURLToPath(new URL("./event-loop.product.ts", import.meta.url)), ["--product", mode, sinkUrl], {
     execArgv: ["--import", "tsx", ...(process.env.BENCH_EVENT_LOOP_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_EVENT_LOOP_PROFILE}`] : [])],
     env: process.env,
     stdio: ["inherit", "inherit", "inherit", "ipc"],
@@ -283,7 +127,7 @@ function startHealthPoller(url: string) {
   };
 }
 
-async function runOnce(mode: Mode, load: { corpus: Buffer[]; large: Buffer; heavy: Buffer[] }, sinkUrl: string): Promise<Run> {
+async function runOnce(mode: BenchMode, load: { corpus: Buffer[]; large: Buffer; heavy: Buffer[] }, sinkUrl: string): Promise<Run> {
   const { sendRawSmtp, postRawInbound } = await import("@/tests/reliability/support/raw-senders");
   const product = startProduct(mode, sinkUrl);
   const { smtpPort, httpPort } = await product.next<{ smtpPort: number; httpPort: number }>("ready");
@@ -341,7 +185,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 const verdict = (p99: number) => (p99 <= GOAL_P99_MS ? "met" : "NOT met");
-const label = (mode: Mode) => (mode === "pool" ? "parse pool (the product)" : "main thread (bench switch)");
+const label = (mode: BenchMode) => (mode === "pool" ? "parse pool (the product)" : "main thread (bench switch)");
 
 function printRun(index: number, run: Run) {
   const answers = Object.entries(run.answers)
@@ -367,7 +211,7 @@ async function main() {
   const runs: Run[] = [];
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
-      const order: Mode[] = round % 2 === 0 ? ["pool", "main"] : ["main", "pool"];
+      const order: BenchMode[] = round % 2 === 0 ? ["pool", "main"] : ["main", "pool"];
       for (const mode of order) {
         const run = await runOnce(mode, load, sink.url);
         runs.push(run);
@@ -378,7 +222,7 @@ async function main() {
     await sink.close();
   }
   console.log(`summary (goal: GET /api/health p99 ≤ ${GOAL_P99_MS} ms while the load is received; medians over the runs):`);
-  const medians = (mode: Mode) => {
+  const medians = (mode: BenchMode) => {
     const of = runs.filter((run) => run.mode === mode);
     return {
       health: { p50: median(of.map((run) => run.health.p50)), p99: median(of.map((run) => run.health.p99)), max: median(of.map((run) => run.health.max)) },
@@ -400,17 +244,10 @@ async function main() {
   );
 }
 
-if (process.argv[2] === "--product") {
-  runProduct(process.argv[3] as Mode, process.argv[4]!).catch((error: unknown) => {
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
     console.error(error);
     process.exit(1);
-  });
-} else {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+  },
+);

@@ -1,0 +1,171 @@
+// The product's side of bench/event-loop.ts, forked by it with --product: the SMTP listener, the raw
+// route and the health route (the app's own handlers behind a node:http adapter), the delivery
+// worker, on a fresh PostgreSQL database of DATABASE_URL. It measures its own event-loop delay
+// (perf_hooks.monitorEventLoopDelay) between the parent's "start" and "stop" over IPC. In mode
+// "main" it sets the process's parser to the same code run on this thread: a switch of this
+// benchmark only, not a product setting. The constants both processes use live here.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+export type BenchMode = "pool" | "main";
+
+export const MAX_MESSAGE_BYTES = 26_214_400;
+export const INBOUND_SECRET = "bench-inbound-secret-0123456789";
+export const SMTP_USER = "loop-smtp";
+export const HTTP_USER = "loop-http";
+
+async function runProduct(mode: BenchMode, sinkUrl: string) {
+  const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
+  const { migrateDatabase, openDatabase, setProcessDatabase } = await import("@/modules/db/db");
+  const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
+  const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
+  const { getMessageParser, setMessageParser } = await import("@/modules/inbound/parse-pool");
+  const { buildMessageOutputs } = await import("@/modules/inbound/mail-payload");
+  const { createId } = await import("@/modules/shared/ids");
+  const { isAppError } = await import("@/modules/shared/errors/app-error");
+  const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
+  const { createPostgresDatabase } = await import("@/tests/support/test-database");
+  const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
+  const { GET: healthGet } = await import("@/app/api/health/route");
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-loop-"));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    EMAIL_DOMAINS: "hookmail.test",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    INBOUND_SECRET,
+    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
+  });
+  setProcessConfig(config);
+  const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
+  const database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
+  await migrateDatabase(database, () => undefined);
+  setProcessDatabase(database);
+  const worker = createDeliveryWorker({ database, config, log: () => undefined });
+  setDeliveryDispatcher(worker);
+  const userId = createId("user");
+  await database.prisma.user.create({ data: { id: userId, email: "loop@example.com", name: "Bench" } });
+  for (const username of [SMTP_USER, HTTP_USER]) {
+    await database.prisma.emailCallback.create({ data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: sinkUrl } });
+  }
+
+  if (mode === "main") {
+    // The same code, run on this thread: what the pipeline did before the pool.
+    setMessageParser({
+      parse: async (input) => {
+        try {
+          return { kind: "parsed", raw: input.raw, ...(await buildMessageOutputs(input)) };
+        } catch (error) {
+          if (isAppError(error) && error.code === "inbound.invalid_message") return { kind: "invalid", reason: error.message };
+          throw error;
+        }
+      },
+      close: async () => undefined,
+    });
+  } else {
+    // A running process has parsed mail before: its warm thread is ready.
+    await getMessageParser().parse({ raw: Buffer.from("Subject: warm\r\n\r\nup\r\n"), sender: null, receivedAt: new Date(), payloads: [] });
+  }
+
+  const listener = createSmtpListener({
+    config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
+    isAcceptableRecipient: isKnownRecipientAddress,
+    receive: receiveMessage,
+    log: () => undefined,
+  });
+  await listener.listen();
+
+  const server = http.createServer((incoming, outgoing) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const isHealth = incoming.url === "/api/health";
+    const request = new Request(`http://localhost${incoming.url ?? "/"}`, {
+      method: incoming.method,
+      headers,
+      ...(isHealth ? {} : { body: toWebStream(incoming), duplex: "half" }),
+    } as RequestInit);
+    const answer = isHealth ? healthGet() : inboundPost(request, { params: Promise.resolve({ provider: "raw" }) });
+    answer
+      .then(async (response) => {
+        outgoing.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
+        outgoing.end(await response.text());
+      })
+      .catch((error: unknown) => {
+        outgoing.writeHead(500);
+        outgoing.end(String(error));
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  process.on("message", (message: { command: "start" | "stop" | "close" }) => {
+    if (message.command === "start") {
+      histogram.reset();
+      histogram.enable();
+      process.send!({ started: true });
+    } else if (message.command === "stop") {
+      histogram.disable();
+      const ms = (nanoseconds: number) => nanoseconds / 1e6;
+      process.send!({ loop: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) } });
+    } else {
+      void (async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await listener.close();
+        await worker.stop();
+        await getMessageParser().close();
+        await database.close();
+        await drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        process.send!({ closed: true });
+        process.exit(0);
+      })();
+    }
+  });
+  process.send!({ ready: true, smtpPort: listener.getPort(), httpPort: (server.address() as AddressInfo).port });
+}
+
+/**
+ * The request body as a web stream. Node 20's Readable.toWeb throws out of the process when a route
+ * stops reading early (a 413 over the size limit) and the socket then ends; this one stops quietly.
+ */
+function toWebStream(incoming: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const settle = (step: () => void) => {
+        try {
+          step();
+        } catch {
+          incoming.destroy();
+        }
+      };
+      incoming.on("data", (chunk: Buffer) =>
+        settle(() => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+        }),
+      );
+      incoming.on("end", () => settle(() => controller.close()));
+      incoming.on("error", (error) => settle(() => controller.error(error)));
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      incoming.destroy();
+    },
+  });
+}
+
+if (process.argv[2] === "--product") {
+  runProduct(process.argv[3] as BenchMode, process.argv[4]!).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
