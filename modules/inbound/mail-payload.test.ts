@@ -8,11 +8,11 @@ import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "./inbo
 import {
   buildWebhookPayload,
   parseMail,
-  serializeWebhookPayload,
   summarizeMail,
   type ParsedMail,
   type WebhookPayload,
 } from "./mail-payload";
+import { serializeWebhookPayload } from "./webhook-body";
 
 // A copy of shared/fixtures/mail-corpus (MIT, see its LICENSE), kept in the repository so the
 // suite runs from any checkout.

@@ -1,7 +1,7 @@
 // A received message: parsed once with mailparser, turned into the webhook body of docs/webhooks.md
 // (version 1) and into the summary the inbox row keeps. A message may be 25 MiB: it is fed to the
 // parser in slices, and the attachments' base64 is written straight from their decoded bytes into
-// the one Buffer of the body, never held as strings (bench/large-message.ts).
+// the one Buffer of the body, never held as strings (webhook-body.ts, bench/large-message.ts).
 import { Readable } from "node:stream";
 import { simpleParser, type AddressObject, type Attachment, type EmailAddress, type ParsedMail } from "mailparser";
 import {
@@ -13,6 +13,7 @@ import {
 } from "./inbound.constants";
 import { decodeEncodedWords } from "./encoded-words";
 import { htmlToPlainText } from "./html-to-text";
+import { rememberAttachmentBytes, serializeWebhookPayload } from "./webhook-body";
 import { createInvalidMessageError } from "./inbound.errors";
 
 export type { ParsedMail };
@@ -175,61 +176,6 @@ export async function buildMessageOutputs({
   };
 }
 
-/**
- * The body's bytes: exactly `JSON.stringify(payload)` in UTF-8. The content of attachments made by
- * buildWebhookPayload is written as base64 from their decoded bytes, a slice at a time, into one
- * Buffer of the final size: no base64 string and no JSON string of the whole body is built.
- */
-export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
-  const { attachments, ...data } = payload.data;
-  const isDataLast = Object.keys(payload).at(-1) === "data" && Object.keys(payload.data).at(-1) === "attachments";
-  if (!isDataLast || !attachments.some((attachment) => attachmentBytes.has(attachment))) {
-    return Buffer.from(JSON.stringify(payload), "utf8");
-  }
-  // `{…,"attachments":[]}}` without its last three characters, then each attachment, then `]}}`.
-  const parts: (string | Buffer)[] = [JSON.stringify({ ...payload, data: { ...data, attachments: [] } }).slice(0, -3)];
-  attachments.forEach((attachment, index) => {
-    const separator = index === 0 ? "" : ",";
-    const bytes = attachmentBytes.get(attachment);
-    if (!bytes) return void parts.push(separator + JSON.stringify(attachment));
-    // The metadata in its key order, then `"content":"` (the last key), the base64 and `"}`.
-    const metadata = Object.fromEntries(
-      Object.keys(attachment)
-        .filter((key) => key !== "content")
-        .map((key) => [key, attachment[key as keyof WebhookAttachment]]),
-    );
-    parts.push(`${separator}${JSON.stringify({ ...metadata, content: "" }).slice(0, -2)}`, bytes, '"}');
-  });
-  parts.push("]}}");
-
-  const length = parts.reduce(
-    (total, part) => total + (typeof part === "string" ? Buffer.byteLength(part, "utf8") : base64Length(part.length)),
-    0,
-  );
-  const body = Buffer.allocUnsafe(length);
-  let offset = 0;
-  for (const part of parts) {
-    if (typeof part === "string") offset += body.write(part, offset, "utf8");
-    else offset = writeBase64(part, body, offset);
-  }
-  if (offset !== length) throw new Error(`the webhook body came out ${offset} bytes long instead of ${length}`);
-  return body;
-}
-
-/** Bytes encoded at a time: a multiple of 3, so that the slices' base64 joins into the whole's. */
-const BASE64_SLICE_BYTES = 3 * 16 * 1024;
-
-const base64Length = (byteLength: number) => 4 * Math.ceil(byteLength / 3);
-
-/** Writes the base64 of `bytes` into `target` at `offset`; answers the offset after it. */
-function writeBase64(bytes: Buffer, target: Buffer, offset: number): number {
-  let position = offset;
-  for (let start = 0; start < bytes.length; start += BASE64_SLICE_BYTES) {
-    position += target.write(bytes.subarray(start, start + BASE64_SLICE_BYTES).toString("base64"), position, "latin1");
-  }
-  return position;
-}
-
 /** What the inbox row shows: the sender (the From header, else the envelope sender), the subject and the Message-ID. */
 export function summarizeMail(parsed: ParsedMail, envelopeFrom: string | null = null): MailSummary {
   const fromAddress = findFromAddress(parsed)?.address || envelopeFrom || "";
@@ -296,9 +242,6 @@ function readDate(headers: { name: string; value: string }[]): string | null {
 // ---------------------------------------------------------------------------------------------
 // Attachments
 
-/** The decoded bytes behind the `content` of the attachments buildWebhookPayload made. */
-const attachmentBytes = new WeakMap<WebhookAttachment, Buffer>();
-
 /**
  * An attachment of the payload. Its `content` (base64) is computed when read: serializing writes
  * the base64 from the bytes directly, so that a large attachment never exists as a string.
@@ -315,7 +258,7 @@ function formatAttachment(attachment: Attachment): WebhookAttachment {
     disposition: attachment.contentDisposition?.toLowerCase() === "inline" ? "inline" : "attachment",
   } as WebhookAttachment;
   Object.defineProperty(formatted, "content", { enumerable: true, get: () => bytes.toString("base64") });
-  attachmentBytes.set(formatted, bytes);
+  rememberAttachmentBytes(formatted, bytes);
   return formatted;
 }
 
