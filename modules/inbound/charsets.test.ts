@@ -2,18 +2,10 @@ import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { decodeCharset } from "./charsets";
 import { buildWebhookPayload, parseMail } from "./mail-payload";
-
-const SAMPLES: [string, string][] = [
-  ["windows-1252", "€ ‘quoted’ “double” – — …"],
-  ["iso-8859-2", "Zażółć gęślą jaźń"],
-  ["iso-8859-15", "Prix: 20 € œuvre"],
-  ["koi8-r", "Привет, мир"],
-  ["gb18030", "你好，世界"],
-  ["shift_jis", "こんにちは世界"],
-];
+import { CHARSET_SAMPLES } from "./test-support/charset-samples";
 
 describe("decodeCharset (iconv-lite)", () => {
-  it.each(SAMPLES)("decodes %s", (charset, text) => {
+  it.each(CHARSET_SAMPLES)("decodes %s", (charset, text) => {
     expect(decodeCharset(iconv.encode(text, charset), charset)).toBe(text);
   });
 
@@ -33,7 +25,7 @@ describe("decodeCharset (iconv-lite)", () => {
 });
 
 describe("encoded-word subjects in the webhook payload", () => {
-  it.each(SAMPLES)("a %s subject comes out the same in data.subject and in data.headers", async (charset, text) => {
+  it.each(CHARSET_SAMPLES)("a %s subject comes out the same in data.subject and in data.headers", async (charset, text) => {
     const word = `=?${charset}?B?${iconv.encode(text, charset).toString("base64")}?=`;
     const raw = Buffer.from(
       `From: bob@example.org\r\nTo: alice@example.com\r\nSubject: ${word}\r\nMessage-ID: <a@example.org>\r\n\r\nHello\r\n`,

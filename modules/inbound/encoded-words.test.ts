@@ -1,6 +1,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { decodeEncodedWords } from "./encoded-words";
+import { CHARSET_SAMPLES } from "./test-support/charset-samples";
 
 const bWord = (charset: string, text: string) => `=?${charset}?B?${iconv.encode(text, charset).toString("base64")}?=`;
 
@@ -11,14 +12,7 @@ function timeDecoding(value: string): number {
 }
 
 describe("decodeEncodedWords", () => {
-  it.each([
-    ["windows-1252", "€ ‘quoted’ “double” – — …"],
-    ["iso-8859-2", "Zażółć gęślą jaźń"],
-    ["iso-8859-15", "Prix: 20 € œuvre"],
-    ["koi8-r", "Привет, мир"],
-    ["gb18030", "你好，世界"],
-    ["shift_jis", "こんにちは世界"],
-  ])("decodes %s words with iconv-lite (windows-1252 0x80–0x9F are not control characters)", (charset, text) => {
+  it.each(CHARSET_SAMPLES)("decodes %s words with iconv-lite (windows-1252 0x80–0x9F are not control characters)", (charset, text) => {
     expect(decodeEncodedWords(`Subject: ${bWord(charset, text)}`)).toBe(`Subject: ${text}`);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import iconv from "iconv-lite";
 import { decodeText, findFormPart, FORM_LIMITS, parseFormBody, readFormText } from "./form-body";
 import { expectAppError } from "./fixtures/inbound-test-helpers";
+import { CHARSET_SAMPLES } from "../test-support/charset-samples";
 
 async function encodeMultipart(form: FormData) {
   const request = new Request("http://hookmail.test/", { method: "POST", body: form });
@@ -153,14 +154,7 @@ describe("decodeText", () => {
     expect(decodeText(Buffer.from([0x63, 0x61, 0x66, 0xe9]), "x-unknown")).toBe("caf\u00e9");
   });
 
-  it.each([
-    ["windows-1252", "€ ‘a’ “b” – —"],
-    ["iso-8859-2", "Zażółć gęślą jaźń"],
-    ["iso-8859-15", "20 € œuvre"],
-    ["koi8-r", "Привет, мир"],
-    ["gb18030", "你好，世界"],
-    ["shift_jis", "こんにちは世界"],
-  ])("decodes %s with iconv-lite (windows-1252's 0x80–0x9F are not control characters)", (charset, text) => {
+  it.each(CHARSET_SAMPLES)("decodes %s with iconv-lite (windows-1252's 0x80–0x9F are not control characters)", (charset, text) => {
     expect(decodeText(iconv.encode(text, charset), charset)).toBe(text);
   });
 });

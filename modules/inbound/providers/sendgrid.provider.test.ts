@@ -12,6 +12,7 @@ import {
   testSettings,
   type TestBody,
 } from "./fixtures/inbound-test-helpers";
+import { CHARSET_SAMPLES } from "../test-support/charset-samples";
 
 const MULTIPART = "multipart/form-data; boundary=xYzZY";
 const sendgridHeaders = { authorization: basicAuth("sendgrid", INBOUND_SECRET), "content-type": MULTIPART };
@@ -39,14 +40,7 @@ function buildCharsetPost(charset: string, text: string): Buffer {
 }
 
 describe("POST /api/inbound/sendgrid", () => {
-  it.each([
-    ["windows-1252", "€ ‘quoted’ “double” – —"],
-    ["iso-8859-2", "Zażółć gęślą jaźń"],
-    ["iso-8859-15", "Prix: 20 € œuvre"],
-    ["koi8-r", "Привет, мир"],
-    ["gb18030", "你好，世界"],
-    ["shift_jis", "こんにちは世界"],
-  ])("decodes text fields sent in %s, as the charsets field names it, with iconv-lite", async (charset, text) => {
+  it.each(CHARSET_SAMPLES)("decodes text fields sent in %s, as the charsets field names it, with iconv-lite", async (charset, text) => {
     const { result, received } = runInbound("sendgrid", sendgridRequest(buildCharsetPost(charset, text)));
     expect(await result).toEqual({ accepted: 1 });
     const parsed = await simpleParser(received[0]!.raw);
