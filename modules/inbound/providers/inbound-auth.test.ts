@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { basicAuth } from "./fixtures/inbound-test-helpers";
+import { createMailgunTokenRegistry } from "./fixtures/memory-mailgun-tokens";
 import {
   computeMailgunSignature,
-  createMailgunTokenRegistry,
   isBasicAuthPasswordValid,
   isBearerTokenValid,
   isEqualInConstantTime,

@@ -2,11 +2,7 @@
 // password is INBOUND_SECRET, and Mailgun's signed timestamp/token. Every secret comparison takes
 // the same time whatever the input: both sides are hashed, then compared with timingSafeEqual.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import {
-  MAILGUN_MAX_REMEMBERED_TOKENS,
-  MAILGUN_TIMESTAMP_TOLERANCE_SECONDS,
-  MAILGUN_TOKEN_RETENTION_MS,
-} from "./inbound-providers.constants";
+import { MAILGUN_TIMESTAMP_TOLERANCE_SECONDS } from "./inbound-providers.constants";
 
 /** Equality of two strings in a time that depends on neither their content nor their length. */
 export function isEqualInConstantTime(actual: string, expected: string): boolean {
@@ -46,6 +42,11 @@ export function isMailgunTimestampFresh(timestamp: string, nowMs: number): boole
   return Math.abs(nowMs / 1000 - Number(timestamp)) <= MAILGUN_TIMESTAMP_TOLERANCE_SECONDS;
 }
 
+/**
+ * The Mailgun tokens already used. A token is accepted once: Mailgun's signature covers the
+ * timestamp and the token only, not the body, so whoever sees one signed post could send any body
+ * with it. The routes use the mailgun_token table (mailgun-token.repository.ts), shared by every process.
+ */
 export type MailgunTokenRegistry = {
   /** Whether the token was already used within its lifetime. */
   has(token: string, nowMs: number): Promise<boolean>;
@@ -54,39 +55,3 @@ export type MailgunTokenRegistry = {
   /** Forgets a token whose message was not accepted, so the provider's retry is not a replay. */
   release(token: string): Promise<void>;
 };
-
-/**
- * Tokens in this process's memory, at most `maxTokens` for `retentionMs` (the oldest go first): for
- * unit tests. The routes use the mailgun_token table (mailgun-token.repository.ts), shared by every
- * process. A replay matters even with the same token: Mailgun's signature covers the timestamp and
- * the token only, not the body, so whoever sees one signed post can send any body with it.
- */
-export function createMailgunTokenRegistry({
-  retentionMs = MAILGUN_TOKEN_RETENTION_MS,
-  maxTokens = MAILGUN_MAX_REMEMBERED_TOKENS,
-} = {}): MailgunTokenRegistry {
-  // Insertion order is time order: the oldest entries are first.
-  const seenAt = new Map<string, number>();
-  const forgetExpired = (nowMs: number) => {
-    for (const [token, at] of seenAt) {
-      if (nowMs - at < retentionMs && seenAt.size <= maxTokens) break;
-      seenAt.delete(token);
-    }
-  };
-  return {
-    async has(token, nowMs) {
-      forgetExpired(nowMs);
-      return seenAt.has(token);
-    },
-    async claim(token, nowMs) {
-      forgetExpired(nowMs);
-      if (seenAt.has(token)) return false;
-      seenAt.set(token, nowMs);
-      forgetExpired(nowMs);
-      return true;
-    },
-    async release(token) {
-      seenAt.delete(token);
-    },
-  };
-}

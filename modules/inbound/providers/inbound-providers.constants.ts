@@ -16,9 +16,6 @@ export const MAILGUN_TOKEN_RETENTION_MS = 10 * 60 * 1000;
  */
 export const MAILGUN_CREDENTIALS_PREFIX_BYTES = 1024 * 1024;
 
-/** At most this many remembered tokens per process: beyond it the oldest are forgotten first. */
-export const MAILGUN_MAX_REMEMBERED_TOKENS = 100_000;
-
 /**
  * How much larger than the message itself an HTTP body may be, per provider. The raw route
  * carries the message as is. Form posts (Mailgun, SendGrid) carry it once, attachments in binary

@@ -1,6 +1,6 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
-import { createMailgunTokenRegistry } from "./inbound-auth";
+import { createMailgunTokenRegistry } from "./fixtures/memory-mailgun-tokens";
 import { MAILGUN_CREDENTIALS_PREFIX_BYTES } from "./inbound-providers.constants";
 import {
   buildFormData,
