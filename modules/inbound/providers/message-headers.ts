@@ -44,16 +44,19 @@ export function readHeaderFields(raw: Buffer | string): HeaderField[] | null {
   return fields.length > 0 ? fields.map(({ name, parts }) => ({ name, value: parts.join(" ") })) : null;
 }
 
-/** Whether a raw message starts with a header block that holds at least one message header. */
-export function looksLikeMessage(raw: Buffer): boolean {
+/** The header fields of a message that looks like one; 400 inbound.invalid_message otherwise. */
+export function readMessageHeaderFieldsOrThrow(raw: Buffer, source: string): HeaderField[] {
+  if (raw.length === 0) throw createInboundInvalidMessageError(`${source} is empty.`);
   const fields = readHeaderFields(raw);
-  return Boolean(fields?.some(({ name }) => MESSAGE_HEADER_NAMES.has(name.toLowerCase())));
+  if (!fields?.some(({ name }) => MESSAGE_HEADER_NAMES.has(name.toLowerCase()))) {
+    throw createInboundInvalidMessageError(`${source} does not start with message headers.`);
+  }
+  return fields;
 }
 
 /** The message itself when it looks like one; 400 inbound.invalid_message otherwise. */
 export function ensureLooksLikeMessage(raw: Buffer, source: string): Buffer {
-  if (raw.length === 0) throw createInboundInvalidMessageError(`${source} is empty.`);
-  if (!looksLikeMessage(raw)) throw createInboundInvalidMessageError(`${source} does not start with message headers.`);
+  readMessageHeaderFieldsOrThrow(raw, source);
   return raw;
 }
 

@@ -4,11 +4,10 @@ import { isBearerTokenValid } from "./inbound-auth";
 import { createInboundInvalidMessageError, createInboundUnauthorizedError } from "./inbound-providers.errors";
 import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
 import {
-  ensureLooksLikeMessage,
   parseAddressList,
   parseEnvelopeSender,
   readEnvelopeFromHeaders,
-  readHeaderFields,
+  readMessageHeaderFieldsOrThrow,
 } from "./message-headers";
 import { readProviderBody } from "./read-body-with-limit";
 
@@ -24,8 +23,7 @@ export const rawProvider: InboundProvider = {
 };
 
 export function parseRawRequest(raw: Buffer, headers: Headers): InboundMessage {
-  ensureLooksLikeMessage(raw, "the body");
-  const fromMessage = readEnvelopeFromHeaders(readHeaderFields(raw) ?? []);
+  const fromMessage = readEnvelopeFromHeaders(readMessageHeaderFieldsOrThrow(raw, "the body"));
   const envelopeFrom = readHeader(headers, "x-envelope-from");
   const envelopeTo = parseAddressList([readHeader(headers, "x-envelope-to")]);
   const envelope = {
