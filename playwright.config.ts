@@ -1,5 +1,6 @@
 // Browser tests: Debian's Chromium (playwright cannot download browsers here) against a started
-// production build on a fresh database (tests/e2e/support/start-test-server.ts).
+// production build on a fresh DATA_DIR and its own embedded PostgreSQL server, or a fresh database
+// on DATABASE_URL's server (tests/e2e/support/start-test-server.ts).
 import { defineConfig, devices } from "@playwright/test";
 
 import {
@@ -75,6 +76,10 @@ function testServer({ port, sinkPort, env }: { port: number; sinkPort: number; e
     url: `http://localhost:${port}/api/health`,
     timeout: 15 * 60_000,
     reuseExistingServer: false,
+    // SIGTERM, as a service manager stops the app: it then stops its embedded PostgreSQL server
+    // (which runs detached from this process group) before its DATA_DIR is removed. Playwright's
+    // default, SIGKILL, would leave the server running.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 30_000 },
     stdout: "pipe" as const,
     stderr: "pipe" as const,
     env: {

@@ -1,5 +1,6 @@
-// Unit tests run once; integration tests (*.integration.test.ts) run on a fresh embedded PGlite
-// database each, and again on PostgreSQL when DATABASE_URL is set (each file on a database of its own).
+// Unit tests run as they are; integration tests (*.integration.test.ts) each get a fresh migrated
+// database on one PostgreSQL server for the run: the embedded server, or DATABASE_URL's when it is
+// set (tests/support/database-server.global.ts).
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -8,7 +9,6 @@ const shared = {
 };
 // Reliability tests (tests/reliability) have a config of their own: vitest.reliability.config.ts.
 const exclude = ["node_modules/**", ".next/**", "tests/e2e/**", "tests/reliability/**", "data/**"];
-const hasPostgres = Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({
   ...shared,
@@ -28,29 +28,14 @@ export default defineConfig({
       {
         ...shared,
         test: {
-          name: "integration:pglite",
+          name: "integration",
           include: ["**/*.integration.test.ts"],
           exclude,
-          env: { HOOKMAIL_TEST_DATABASE: "pglite" },
+          globalSetup: ["tests/support/database-server.global.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },
-      ...(hasPostgres
-        ? [
-            {
-              ...shared,
-              test: {
-                name: "integration:postgres",
-                include: ["**/*.integration.test.ts"],
-                exclude,
-                env: { HOOKMAIL_TEST_DATABASE: "postgres" },
-                testTimeout: 60_000,
-                hookTimeout: 120_000,
-              },
-            },
-          ]
-        : []),
     ],
   },
 });

@@ -6,8 +6,8 @@
 // file the browser requests until the page shows the callback and the network is idle, each
 // gzipped here with zlib level 9 (the server's own compression is not used). Printed beside it:
 // the files the build manifests list for the route (Next's own "first load JS"), as a cross-check.
-// The database and the analytics and billing settings of the environment are not used: PGlite in a
-// throwaway directory, analytics and billing off: the default instance. (With analytics on, the
+// The database and the analytics and billing settings of the environment are not used: the embedded
+// PostgreSQL server in a throwaway DATA_DIR, analytics and billing off: the default instance. (With analytics on, the
 // browser also fetches posthog-js after hydration; that is not part of this figure.)
 //   BENCH_CHROMIUM_PATH (default /usr/bin/chromium, else CHROMIUM_PATH).
 import { spawn, type ChildProcess } from "node:child_process";

@@ -1,6 +1,6 @@
 // The product's side of bench/event-loop.ts, forked by it with --product: the SMTP listener, the raw
 // route and the health route (the app's own handlers behind a node:http adapter), the delivery
-// worker, on a fresh PostgreSQL database of DATABASE_URL. It measures its own event-loop delay
+// worker, on a fresh database of the server the parent names (embedded by default, or DATABASE_URL's). It measures its own event-loop delay
 // (perf_hooks.monitorEventLoopDelay) between the parent's "start" and "stop" over IPC. In mode
 // "main" it sets the process's parser to the same code run on this thread: a switch of this
 // benchmark only, not a product setting. The constants both processes use live here.
@@ -28,7 +28,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const { createId } = await import("@/modules/shared/ids");
   const { isAppError } = await import("@/modules/shared/errors/app-error");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
-  const { createPostgresDatabase } = await import("@/tests/support/test-database");
+  const { createDatabaseOn } = await import("./bench-database");
   const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
   const { GET: healthGet } = await import("@/app/api/health/route");
 
@@ -41,8 +41,8 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
     MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
   });
   setProcessConfig(config);
-  const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
-  const database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
+  const { url, drop } = await createDatabaseOn(process.env.BENCH_SERVER_URL!);
+  const database = await openDatabase({ url, poolSize: 10 });
   await migrateDatabase(database, () => undefined);
   setProcessDatabase(database);
   const worker = createDeliveryWorker({ database, config, log: () => undefined });

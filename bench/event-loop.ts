@@ -18,6 +18,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "../tests/support/heavy-messages";
+import { findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { percentile } from "./common";
 import { HTTP_USER, INBOUND_SECRET, MAX_MESSAGE_BYTES, SMTP_USER, type BenchMode } from "./event-loop.product";
 
@@ -62,10 +63,10 @@ async function startSink() {
   };
 }
 
-function startProduct(mode: BenchMode, sinkUrl: string) {
+function startProduct(mode: BenchMode, sinkUrl: string, serverUrl: string) {
   const child = fork(fileURLToPath(new URL("./event-loop.product.ts", import.meta.url)), ["--product", mode, sinkUrl], {
     execArgv: ["--import", "tsx", ...(process.env.BENCH_EVENT_LOOP_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_EVENT_LOOP_PROFILE}`] : [])],
-    env: process.env,
+    env: { ...process.env, BENCH_SERVER_URL: serverUrl },
     stdio: ["inherit", "inherit", "inherit", "ipc"],
   });
   const next = <T>(key: string) =>
@@ -127,9 +128,9 @@ function startHealthPoller(url: string) {
   };
 }
 
-async function runOnce(mode: BenchMode, load: { corpus: Buffer[]; large: Buffer; heavy: Buffer[] }, sinkUrl: string): Promise<Run> {
+async function runOnce(mode: BenchMode, load: { corpus: Buffer[]; large: Buffer; heavy: Buffer[] }, sinkUrl: string, serverUrl: string): Promise<Run> {
   const { sendRawSmtp, postRawInbound } = await import("@/tests/reliability/support/raw-senders");
-  const product = startProduct(mode, sinkUrl);
+  const product = startProduct(mode, sinkUrl, serverUrl);
   const { smtpPort, httpPort } = await product.next<{ smtpPort: number; httpPort: number }>("ready");
   const baseUrl = `http://127.0.0.1:${httpPort}`;
   const answers: Record<string, number> = {};
@@ -199,27 +200,26 @@ function printRun(index: number, run: Run) {
 }
 
 async function main() {
-  if (!process.env.DATABASE_URL) {
-    console.log("event-loop: DATABASE_URL unset: skipped (it runs the product on PostgreSQL)");
-    return;
-  }
   const load = await buildLoad();
   console.log(
     `event-loop: ${load.corpus.length} bad-input messages, one of ${(load.large.length / 1048576).toFixed(1)} MiB and two heavy ones (19,000 parts; 8 MiB HTML-only), each over SMTP and POST /api/inbound/raw (${CONCURRENCY_PER_ROUTE} at a time per route), GET /api/health every ${HEALTH_INTERVAL_MS} ms; ${ROUNDS} round(s) of both modes, alternating; node ${process.version}, ${os.availableParallelism()} CPUs`,
   );
+  const server = findDatabaseUrlServer() ?? (await startEmbeddedBenchServer());
+  console.log(`  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`);
   const sink = await startSink();
   const runs: Run[] = [];
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order: BenchMode[] = round % 2 === 0 ? ["pool", "main"] : ["main", "pool"];
       for (const mode of order) {
-        const run = await runOnce(mode, load, sink.url);
+        const run = await runOnce(mode, load, sink.url, server.adminUrl);
         runs.push(run);
         printRun(runs.length, run);
       }
     }
   } finally {
     await sink.close();
+    await server.stop();
   }
   console.log(`summary (goal: GET /api/health p99 ≤ ${GOAL_P99_MS} ms while the load is received; medians over the runs):`);
   const medians = (mode: BenchMode) => {

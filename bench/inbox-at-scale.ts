@@ -6,7 +6,7 @@
 // callback and of the heavy one, and prints p50/p99 beside the goal (p50 ≤ 20 ms). Prints
 // EXPLAIN (ANALYZE, BUFFERS) of the SQL the route ran for the heavy callback's last page (captured
 // from Prisma's query events). Runs on a throwaway database, dropped at the end.
-//   DATABASE_URL (required, else skipped), BENCH_INBOX_ROWS (1000000), BENCH_INBOX_CALLBACKS (1000),
+//   DATABASE_URL (its server; without it an embedded server in a throwaway DATA_DIR), BENCH_INBOX_ROWS (1000000), BENCH_INBOX_CALLBACKS (1000),
 //   BENCH_INBOX_HEAVY_ROWS (200000), BENCH_INBOX_REQUESTS (100 per page), BENCH_INBOX_PAGE_SIZE (15),
 //   BENCH_INBOX_VACUUM (1: VACUUM ANALYZE after loading, the state autovacuum keeps a table in;
 //   0: ANALYZE only, so index-only scans still visit the heap).
@@ -20,7 +20,7 @@ import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { migrateDatabase, openDatabase, setProcessDatabase, type Database } from "@/modules/db/db";
 import { PrismaClient } from "@/modules/db/generated/client";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
-import { createPostgresDatabase } from "@/tests/support/test-database";
+import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { now, percentile } from "./common";
 
 const ROWS = Number(process.env.BENCH_INBOX_ROWS ?? 1_000_000);
@@ -229,18 +229,15 @@ function printFigures(figures: PageFigures[]) {
 }
 
 async function main() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.log("inbox-at-scale: DATABASE_URL unset, skipped (it needs a PostgreSQL server)");
-    return;
-  }
   console.log(
     `inbox-at-scale: ${ROWS} processings, ${CALLBACKS} callbacks, heavy ${HEAVY_ROWS}; page size ${PAGE_SIZE}; ` +
       `${REQUESTS} requests per page after ${WARMUP} warm-up; ${VACUUM ? "VACUUM ANALYZE" : "ANALYZE only"}; ` +
       `node ${process.version}, ${os.cpus().length} CPUs`,
   );
-  const { url, drop } = await createPostgresDatabase(serverUrl);
-  const database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
+  const server = findDatabaseUrlServer() ?? (await startEmbeddedBenchServer());
+  console.log(`  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`);
+  const { url, drop } = await createDatabaseOn(server.adminUrl);
+  const database = await openDatabase({ url, poolSize: 10 });
   try {
     await migrateDatabase(database, () => undefined);
     setProcessDatabase(database);
@@ -286,6 +283,7 @@ async function main() {
   } finally {
     await database.close();
     await drop();
+    await server.stop();
   }
 }
 

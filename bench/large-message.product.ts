@@ -15,7 +15,6 @@ export const INBOUND_SECRET = "bench-inbound-secret-0123456789";
 export const WEBHOOK_SECRET = "bench-webhook-secret-0123456789";
 const SAMPLE_INTERVAL_MS = 5;
 
-export type Kind = "pglite" | "postgres";
 export type Route = "smtp" | "raw";
 
 // ---------------------------------------------------------------------------------------------
@@ -38,7 +37,7 @@ export type MemoryBreakdown = { rss: number; heapUsed: number; heapTotal: number
 // The product (child process)
 
 export type ProductCommand =
-  | { command: "open"; kind: Kind; sinkUrl: string }
+  | { command: "open"; serverUrl: string; sinkUrl: string }
   | { command: "baseline" }
   | { command: "measure" }
   | { command: "close" };
@@ -55,12 +54,12 @@ export type Measurement = {
 
 async function runProduct() {
   const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
-  const { migrateDatabase, openDatabase, setProcessDatabase } = await import("@/modules/db/db");
+  const { setProcessDatabase } = await import("@/modules/db/db");
   const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
   const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
   const { createId } = await import("@/modules/shared/ids");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
-  const { createPostgresDatabase } = await import("@/tests/support/test-database");
+  const { openBenchDatabase } = await import("./bench-database");
   const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error("the product process needs --expose-gc");
@@ -86,18 +85,10 @@ async function runProduct() {
     peakRssAtAcceptance = readStatusKib("VmHWM") * 1024;
   };
 
-  const open = async (kind: Kind, sinkUrl: string) => {
+  const open = async (serverUrl: string, sinkUrl: string) => {
     const closers: (() => Promise<void>)[] = [];
-    let database;
-    if (kind === "pglite") {
-      database = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
-    } else {
-      const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
-      closers.push(drop);
-      database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
-    }
+    const database = await openBenchDatabase(serverUrl, { poolSize: 10 });
     closers.unshift(() => database.close());
-    await migrateDatabase(database, () => undefined);
     setProcessDatabase(database);
     const worker = createDeliveryWorker({ database, config, log: (line) => console.error(`  [product] ${line}`) });
     setDeliveryDispatcher(worker);
@@ -178,7 +169,7 @@ async function runProduct() {
   const handle = async (message: ProductCommand): Promise<unknown> => {
     switch (message.command) {
       case "open":
-        return open(message.kind, message.sinkUrl);
+        return open(message.serverUrl, message.sinkUrl);
       case "baseline": {
         await settle();
         const breakdown = process.memoryUsage();

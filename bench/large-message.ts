@@ -14,10 +14,11 @@
 // has arrived and its attempt is recorded, peak = VmHWM. Also printed: VmHWM when the message was
 // accepted, and a 5 ms sampler of process.memoryUsage() (it cannot see inside long synchronous
 // steps; VmHWM can). Every run is a fresh product process (no memory of an earlier large message is
-// counted or reused), on PGlite (a temporary data directory, like the embedded mode's DATA_DIR) and,
-// when DATABASE_URL is set, on PostgreSQL (a throwaway database, dropped after). The goal is judged
-// on the worst run.
-//   BENCH_LARGE_RUNS (default 3), BENCH_LARGE_DATABASES (pglite,postgres), BENCH_LARGE_ROUTES (smtp,raw).
+// counted or reused), on the default's embedded PostgreSQL server (started by this process in a
+// throwaway DATA_DIR, as `npm start` starts it without DATABASE_URL; its processes are not counted)
+// and, when DATABASE_URL is set, on that server; each run in a throwaway database, dropped after.
+// The goal is judged on the worst run.
+//   BENCH_LARGE_RUNS (default 3), BENCH_LARGE_DATABASES (embedded,postgres), BENCH_LARGE_ROUTES (smtp,raw).
 import { fork, type ChildProcess } from "node:child_process";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
@@ -26,13 +27,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
+import { listWantedServerKinds, median, startBenchServer, type BenchServer } from "./bench-database";
 import { now, readBenchId } from "./common";
 import {
   INBOUND_SECRET,
   MAX_MESSAGE_BYTES,
   WEBHOOK_SECRET,
   type Baseline,
-  type Kind,
   type Measurement,
   type ProductCommand,
   type Route,
@@ -348,7 +349,8 @@ function printRun(run: number, result: RunResult) {
 
 type PathResult = { label: string; runs: RunResult[] };
 
-async function benchPath(kind: Kind, route: Route, sink: Sink): Promise<PathResult> {
+async function benchPath(server: BenchServer, route: Route, sink: Sink): Promise<PathResult> {
+  const { kind } = server;
   const label = route === "smtp" ? `SMTP → ${kind} → webhook` : `POST /api/inbound/raw → ${kind} → webhook`;
   console.log(`  ${label}`);
   const runs: RunResult[] = [];
@@ -356,7 +358,7 @@ async function benchPath(kind: Kind, route: Route, sink: Sink): Promise<PathResu
     // A fresh product process per run: nothing of an earlier large message is counted or reused.
     const product = startProduct();
     try {
-      const { smtpPort, httpPort } = await product.call<{ smtpPort: number; httpPort: number }>({ command: "open", kind, sinkUrl: sink.url });
+      const { smtpPort, httpPort } = await product.call<{ smtpPort: number; httpPort: number }>({ command: "open", serverUrl: server.adminUrl, sinkUrl: sink.url });
       const send = route === "smtp" ? (message: BuiltMessage) => sendBySmtp(smtpPort, message) : (message: BuiltMessage) => sendByRawRoute(httpPort, message);
       const result = await relayOnce({ product, sink, send, tag: `${kind}-${route}-${run}` });
       if (run === 1) console.log(`    message ${result.messageBytes} bytes (${mib(result.messageBytes)}), webhook body ${result.payloadBytes} bytes (${mib(result.payloadBytes)})`);
@@ -370,24 +372,23 @@ async function benchPath(kind: Kind, route: Route, sink: Sink): Promise<PathResu
   return { label, runs };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 async function main() {
   console.log(`large-message: one message of almost ${mib(MAX_MESSAGE_BYTES)} (MAX_MESSAGE_BYTES ${MAX_MESSAGE_BYTES}), ${RUNS} run(s) per path; node ${process.version}, ${os.cpus().length} CPUs`);
   console.log("  peak RSS growth of the product's process (a child of its own: the sender and the sink are not counted) over its RSS after a warm-up mail and a GC");
   const sink = await startCheckingSink();
   const routes: Route[] = (process.env.BENCH_LARGE_ROUTES?.split(",") as Route[] | undefined) ?? ["smtp", "raw"];
-  const kinds: Kind[] = ((process.env.BENCH_LARGE_DATABASES?.split(",") as Kind[] | undefined) ?? ["pglite", "postgres"]).filter(
-    (kind) => kind !== "postgres" || process.env.DATABASE_URL,
-  );
-  if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: PostgreSQL skipped)");
+  const kinds = listWantedServerKinds("BENCH_LARGE_DATABASES");
+  if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: only the embedded default)");
   const paths: PathResult[] = [];
   try {
-    for (const kind of kinds) for (const route of routes) paths.push(await benchPath(kind, route, sink));
+    for (const kind of kinds) {
+      const server = await startBenchServer(kind);
+      try {
+        for (const route of routes) paths.push(await benchPath(server, route, sink));
+      } finally {
+        await server.stop();
+      }
+    }
   } finally {
     await sink.close();
   }

@@ -1,23 +1,27 @@
-// Relay throughput and latency: N ~10 KB mails over C pooled SMTP sessions through the
-// full product in one process (SMTP listener → pipeline recording in the database → delivery
-// worker, signed → loopback sink answering 200), on PGlite and, when DATABASE_URL is set, on
-// PostgreSQL; beside it the bare pipeline (bench/bare-pipeline.ts, run first and last); then POST
-// /api/inbound/raw.
-// Each path: a closed-loop run at C concurrent senders (maximum rate), then an open-loop run at
-// half that rate for the latency goals.
-//   BENCH_MAILS (default 500), BENCH_CONCURRENCY (default 8), BENCH_DATABASES (default
-//   "pglite,postgres"; postgres only when DATABASE_URL is set).
+// Relay throughput and latency: ~10 KB mails through the full product in one process (SMTP
+// listener → pipeline recording in the database → delivery worker, signed → loopback sink answering
+// 200), on the zero-config default (the embedded PostgreSQL server, started in a throwaway DATA_DIR
+// without DATABASE_URL) and, when DATABASE_URL is set, on that server; then the same through
+// POST /api/inbound/raw. Beside it the bare pipeline (bench/bare-pipeline.ts).
+//
+// The bare pipeline's rate moves from run to run on this shared machine, so the two sides are
+// measured in alternation, in rounds: bare, product SMTP, product raw route, bare, … Each round
+// gives a ratio (product / that round's bare); the summary is the median ratio with its spread.
+// Every path is warmed up first (JIT, connections, caches) with mails that are not counted.
+// After the rounds, an open-loop run at half the product's median rate gives the latency figures.
+//   BENCH_MAILS (mails per run, default 1500), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY
+//   (default 8), BENCH_DATABASES (default "embedded,postgres"; postgres only when DATABASE_URL is set).
 import os from "node:os";
 import path from "node:path";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { migrateDatabase, openDatabase, setProcessDatabase, type Database } from "@/modules/db/db";
+import { setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
-import { createPostgresDatabase } from "@/tests/support/test-database";
 import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
 import { startBarePipeline } from "./bare-pipeline";
+import { formatSpread, listWantedServerKinds, median, openBenchDatabase, startBenchServer, type ServerKind } from "./bench-database";
 import {
   benchMail,
   benchMailRaw,
@@ -32,9 +36,12 @@ import {
   type Sink,
 } from "./common";
 
-const MAILS = Number(process.env.BENCH_MAILS ?? 500);
+const MAILS = Number(process.env.BENCH_MAILS ?? 1500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const WARMUP = 20;
+const WARMUP_MAILS = 300;
+const PHASE_WARMUP_MAILS = 30;
+const GOAL_RATIO = 0.7;
 const DRAIN_TIMEOUT_MS = 180_000;
 const ADDRESS = "bench@hookmail.test";
 const INBOUND_SECRET = "bench-inbound-secret-0123456789";
@@ -55,59 +62,63 @@ const idsFor = (tag: string, count: number) => {
   return Array.from({ length: count }, (_, i) => `${tag}-${phaseCounter}-${i}`);
 };
 
-/** A closed-loop run at CONCURRENCY, then an open-loop run at half the measured rate. */
-async function measure(label: string, sink: Sink, send: (id: string) => Promise<void>, tag: string): Promise<{ max: PhaseResult; half: PhaseResult }> {
-  const warm = idsFor(`${tag}w`, WARMUP);
-  await drive({ ids: warm, concurrency: CONCURRENCY, send });
-  await sink.waitFor(warm, DRAIN_TIMEOUT_MS);
+type Path = { label: string; tag: string; send: (id: string) => Promise<void> };
 
-  const ids = idsFor(tag, MAILS);
-  const startedAt = now();
-  const { errors } = await drive({ ids, concurrency: CONCURRENCY, send });
-  await sink.waitFor(ids.slice(0, ids.length), DRAIN_TIMEOUT_MS).catch((error: Error) => console.error(`  ${error.message}`));
-  const max = summarize(`${label} @ max (C=${CONCURRENCY})`, ids, startedAt, sink, errors);
-  printPhase(max);
-
-  const rate = max.mailsPerSecond / 2;
-  const halfIds = idsFor(`${tag}h`, Math.max(50, Math.floor(MAILS / 2)));
-  const halfStart = now();
-  const half = await drive({ ids: halfIds, concurrency: CONCURRENCY, rate, send });
-  await sink.waitFor(halfIds, DRAIN_TIMEOUT_MS).catch((error: Error) => console.error(`  ${error.message}`));
-  const halfResult = summarize(`${label} @ ${rate.toFixed(1)}/s (half max)`, halfIds, halfStart, sink, half.errors);
-  printPhase(halfResult);
-  return { max, half: halfResult };
+async function sendAndWait(sink: Sink, path: Path, count: number) {
+  const ids = idsFor(`${path.tag}w`, count);
+  await drive({ ids, concurrency: CONCURRENCY, send: path.send });
+  await sink.waitFor(ids, DRAIN_TIMEOUT_MS);
 }
 
-const smtpSender = (port: number) => {
+/** A closed-loop run at CONCURRENCY senders: the maximum rate. */
+async function measureMax(sink: Sink, path: Path): Promise<PhaseResult> {
+  await sendAndWait(sink, path, PHASE_WARMUP_MAILS);
+  const ids = idsFor(path.tag, MAILS);
+  const startedAt = now();
+  const { errors } = await drive({ ids, concurrency: CONCURRENCY, send: path.send });
+  await sink.waitFor(ids, DRAIN_TIMEOUT_MS).catch((error: Error) => console.error(`  ${error.message}`));
+  const result = summarize(`${path.label} @ max (C=${CONCURRENCY})`, ids, startedAt, sink, errors);
+  printPhase(result);
+  return result;
+}
+
+/** An open-loop run at `rate`: the latency of a loaded but not saturated relay. */
+async function measureAtRate(sink: Sink, path: Path, rate: number): Promise<PhaseResult> {
+  const ids = idsFor(`${path.tag}h`, Math.max(100, Math.floor(MAILS / 2)));
+  const startedAt = now();
+  const { errors } = await drive({ ids, concurrency: CONCURRENCY, rate, send: path.send });
+  await sink.waitFor(ids, DRAIN_TIMEOUT_MS).catch((error: Error) => console.error(`  ${error.message}`));
+  const result = summarize(`${path.label} @ ${rate.toFixed(1)}/s (half max)`, ids, startedAt, sink, errors);
+  printPhase(result);
+  return result;
+}
+
+const smtpPath = (label: string, tag: string, port: number) => {
   const client = smtpClient(port, CONCURRENCY);
-  return { send: async (id: string) => void (await client.sendMail(benchMail(id, ADDRESS))), close: () => client.close() };
+  const path: Path = { label, tag, send: async (id) => void (await client.sendMail(benchMail(id, ADDRESS))) };
+  return { path, close: () => client.close() };
 };
 
-async function benchBare(sink: Sink) {
-  const bare = await startBarePipeline({ webhookUrl: sink.url, onEndOfData: stampEndOfData });
-  const sender = smtpSender(bare.port);
-  try {
-    return await measure("bare pipeline (SMTP)", sink, sender.send, "bare");
-  } finally {
-    sender.close();
-    await bare.close();
-  }
-}
+const rawRoutePath = (label: string, tag: string): Path => ({
+  label,
+  tag,
+  send: async (id) => {
+    const body = await benchMailRaw(id, ADDRESS);
+    const request = new Request("http://localhost:3000/api/inbound/raw", {
+      method: "POST",
+      headers: { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822", "x-envelope-to": ADDRESS },
+      body: new Uint8Array(body),
+    });
+    stampEndOfData(body);
+    const response = await inboundPost(request, { params: Promise.resolve({ provider: "raw" }) });
+    if (response.status !== 200) throw new Error(`raw route answered ${response.status}: ${await response.text()}`);
+  },
+});
 
-async function openBenchDatabase(kind: "pglite" | "postgres"): Promise<Database> {
-  if (kind === "pglite") {
-    const database = await openDatabase({ kind: "pglite", dataDir: null });
-    await migrateDatabase(database, () => undefined);
-    return database;
-  }
-  const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
-  const database = await openDatabase({ kind: "postgres", url, poolSize: 10 });
-  await migrateDatabase(database, () => undefined);
-  return { ...database, close: async () => { await database.close(); await drop(); } };
-}
-
-async function benchProduct(kind: "pglite" | "postgres", sink: Sink) {
-  const database = await openBenchDatabase(kind);
+/** The product on a fresh database of `kind`'s server: its SMTP listener, raw route and worker. */
+async function startProduct(kind: ServerKind, sink: Sink) {
+  const server = await startBenchServer(kind);
+  const database = await openBenchDatabase(server.adminUrl, { poolSize: 10 });
   setProcessDatabase(database);
   const worker = createDeliveryWorker({ database, config, log: () => undefined });
   setDeliveryDispatcher(worker);
@@ -126,78 +137,99 @@ async function benchProduct(kind: "pglite" | "postgres", sink: Sink) {
     log: (message, error) => console.error(`  ${message}`, error),
   });
   await listener.listen();
-  const sender = smtpSender(listener.getPort());
+  const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, listener.getPort());
+  return {
+    smtp: smtp.path,
+    raw: rawRoutePath(`product POST /api/inbound/raw, ${kind}`, `raw-${kind}`),
+    countProcessings: async () => {
+      await worker.whenIdle();
+      const success = await database.prisma.emailProcessing.count({ where: { status: "success" } });
+      return { success, total: await database.prisma.emailProcessing.count() };
+    },
+    close: async () => {
+      smtp.close();
+      await listener.close();
+      await worker.stop();
+      setDeliveryDispatcher(undefined);
+      await database.close();
+      await server.stop();
+    },
+  };
+}
+
+async function startBare(sink: Sink) {
+  const bare = await startBarePipeline({ webhookUrl: sink.url, onEndOfData: stampEndOfData });
+  const smtp = smtpPath("bare pipeline (SMTP)", "bare", bare.port);
+  return { path: smtp.path, close: async () => (smtp.close(), await bare.close()) };
+}
+
+type KindResult = { kind: ServerKind; bare: PhaseResult[]; smtp: PhaseResult[]; raw: PhaseResult[]; smtpHalf: PhaseResult; rawHalf: PhaseResult; bareHalf: PhaseResult };
+
+async function benchKind(kind: ServerKind, sink: Sink): Promise<KindResult> {
+  console.log(`\n  --- ${kind === "embedded" ? "the default: embedded PostgreSQL server (no DATABASE_URL)" : "PostgreSQL of DATABASE_URL"} ---`);
+  const bare = await startBare(sink);
+  const product = await startProduct(kind, sink);
   try {
-    const smtp = await measure(`product SMTP, ${kind}`, sink, sender.send, `smtp-${kind}`);
-    const raw = await measure(
-      `product POST /api/inbound/raw, ${kind}`,
-      sink,
-      async (id) => {
-        const body = await benchMailRaw(id, ADDRESS);
-        const request = new Request("http://localhost:3000/api/inbound/raw", {
-          method: "POST",
-          headers: { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822", "x-envelope-to": ADDRESS },
-          body: new Uint8Array(body),
-        });
-        stampEndOfData(body);
-        const response = await inboundPost(request, { params: Promise.resolve({ provider: "raw" }) });
-        if (response.status !== 200) throw new Error(`raw route answered ${response.status}: ${await response.text()}`);
-      },
-      `raw-${kind}`,
-    );
-    await worker.whenIdle();
-    const recorded = await database.prisma.emailProcessing.count({ where: { status: "success" } });
-    const total = await database.prisma.emailProcessing.count();
-    console.log(`  ${kind}: ${recorded} of ${total} processings recorded as success`);
-    return { smtp, raw };
+    for (const path of [bare.path, product.smtp, product.raw]) await sendAndWait(sink, path, WARMUP_MAILS);
+    const result: Omit<KindResult, "smtpHalf" | "rawHalf" | "bareHalf"> = { kind, bare: [], smtp: [], raw: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`  round ${round} of ${ROUNDS} (load average ${os.loadavg()[0]!.toFixed(2)})`);
+      result.bare.push(await measureMax(sink, bare.path));
+      result.smtp.push(await measureMax(sink, product.smtp));
+      result.raw.push(await measureMax(sink, product.raw));
+    }
+    const halfOf = (runs: PhaseResult[]) => median(runs.map((run) => run.mailsPerSecond)) / 2;
+    const bareHalf = await measureAtRate(sink, bare.path, halfOf(result.bare));
+    const smtpHalf = await measureAtRate(sink, product.smtp, halfOf(result.smtp));
+    const rawHalf = await measureAtRate(sink, product.raw, halfOf(result.raw));
+    const { success, total } = await product.countProcessings();
+    console.log(`  ${kind}: ${success} of ${total} processings recorded as success${success === total ? "" : " (NOT all)"}`);
+    if (success !== total) process.exitCode = 1;
+    return { ...result, bareHalf, smtpHalf, rawHalf };
   } finally {
-    sender.close();
-    await listener.close();
-    await worker.stop();
-    setDeliveryDispatcher(undefined);
-    await database.close();
+    await product.close();
+    await bare.close();
   }
 }
 
 const fmt = (n: number) => n.toFixed(1);
+const rates = (runs: PhaseResult[]) => runs.map((run) => run.mailsPerSecond);
 
-async function main() {
-  console.log(`relay-throughput: ${MAILS} mails of ~10 KB, ${CONCURRENCY} concurrent senders; node ${process.version}, ${os.cpus().length} CPUs`);
-  const sample = await benchMailRaw("sample-0", ADDRESS);
-  console.log(`  message size: ${sample.length} bytes`);
-  const sink = await startSink();
-  try {
-    // The bare pipeline runs first and last: its rate moves from run to run, and the ratio is taken
-    // against the better of the two (the stricter reading).
-    const bareFirst = await benchBare(sink);
-    const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((kind) => kind.trim());
-    const kinds = (["pglite", "postgres"] as const).filter((kind) => wanted.includes(kind) && (kind === "pglite" || process.env.DATABASE_URL));
-    if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: PostgreSQL skipped)");
-    const products: { kind: string; smtp: { max: PhaseResult; half: PhaseResult }; raw: { max: PhaseResult; half: PhaseResult } }[] = [];
-    for (const kind of kinds) products.push({ kind, ...(await benchProduct(kind, sink)) });
-    const bareLast = await benchBare(sink);
-    const bareRate = Math.max(bareFirst.max.mailsPerSecond, bareLast.max.mailsPerSecond);
-    const summary: string[] = [];
-    for (const { kind, smtp, raw } of products) {
-      for (const [name, result] of [[`SMTP ${kind}`, smtp], [`raw ${kind}`, raw]] as const) {
-        const ratio = result.max.mailsPerSecond / bareRate;
-        const { p50, p99 } = result.half.latency;
-        summary.push(
-          `  ${name.padEnd(16)} ${fmt(result.max.mailsPerSecond)} mails/s, ratio ${ratio.toFixed(2)} (goal ≥ 0.7: ${ratio >= 0.7 ? "met" : "NOT met"}) | at half max: p50 ${fmt(p50)} ms (≤ 15: ${p50 <= 15 ? "met" : "NOT met"}), p99 ${fmt(p99)} ms (≤ 60: ${p99 <= 60 ? "met" : "NOT met"})`,
-        );
-      }
+function printSummary(results: KindResult[]) {
+  console.log(`\nsummary: ${MAILS} mails per run, ${ROUNDS} rounds of bare → product SMTP → product raw route; ratio = product / the same round's bare`);
+  for (const { kind, bare, smtp, raw, bareHalf, smtpHalf, rawHalf } of results) {
+    const bareRates = rates(bare);
+    console.log(`  ${kind}: bare pipeline ${formatSpread(bareRates, 1)} mails/s (median (min–max)); at half max p50 ${fmt(bareHalf.latency.p50)} p99 ${fmt(bareHalf.latency.p99)} ms`);
+    for (const [name, runs, half] of [["SMTP", smtp, smtpHalf], ["raw route", raw, rawHalf]] as const) {
+      const ratios = runs.map((run, index) => run.mailsPerSecond / bareRates[index]!);
+      const ratio = median(ratios);
+      const { p50, p99 } = half.latency;
+      console.log(
+        `    ${`${name}, ${kind}`.padEnd(22)} ${formatSpread(rates(runs), 1)} mails/s, ratio ${formatSpread(ratios)} (goal ≥ ${GOAL_RATIO}: ${ratio >= GOAL_RATIO ? "met" : "NOT met"})` +
+          ` | at half max: p50 ${fmt(p50)} ms (≤ 15: ${p50 <= 15 ? "met" : "NOT met"}), p99 ${fmt(p99)} ms (≤ 60: ${p99 <= 60 ? "met" : "NOT met"})`,
+      );
     }
-    console.log(
-      `summary (product / bare pipeline; bare at max ${fmt(bareFirst.max.mailsPerSecond)} first and ${fmt(bareLast.max.mailsPerSecond)} last, ratios against ${fmt(bareRate)} mails/s; bare at half max p50 ${fmt(bareFirst.half.latency.p50)} p99 ${fmt(bareFirst.half.latency.p99)} ms):`,
-    );
-    for (const line of summary) console.log(line);
-  } finally {
-    await sink.close();
   }
 }
 
+async function main() {
+  console.log(`relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`);
+  const sample = await benchMailRaw("sample-0", ADDRESS);
+  console.log(`  message size: ${sample.length} bytes`);
+  const kinds = listWantedServerKinds("BENCH_DATABASES");
+  if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: only the embedded default)");
+  const sink = await startSink();
+  const results: KindResult[] = [];
+  try {
+    for (const kind of kinds) results.push(await benchKind(kind, sink));
+  } finally {
+    await sink.close();
+  }
+  printSummary(results);
+}
+
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (error: unknown) => {
     console.error(error);
     process.exit(1);

@@ -1,10 +1,12 @@
-// `npm run bench`: runs each benchmark file in its own process, one after the other. The
-// PostgreSQL parts (and inbox-at-scale, scale-out and event-loop entirely) need DATABASE_URL; each says so when
-// it is unset. BENCH_ONLY=<file>[,<file>] runs some of them.
+// `npm run bench`: runs each benchmark file in its own process, one after the other. Each runs on
+// the zero-config default, an embedded PostgreSQL server in a throwaway DATA_DIR; with DATABASE_URL
+// set, those that compare the two (relay-throughput, large-message, footprint) add that server's
+// figures, and the others (inbox-at-scale, scale-out, event-loop) run on it instead.
+// BENCH_ONLY=<file>[,<file>] runs some of them.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-const ALL_BENCHMARKS = ["relay-throughput.ts", "large-message.ts", "inbox-at-scale.ts", "dashboard-weight.ts", "scale-out.ts", "event-loop.ts"];
+const ALL_BENCHMARKS = ["footprint.ts", "relay-throughput.ts", "large-message.ts", "inbox-at-scale.ts", "dashboard-weight.ts", "scale-out.ts", "event-loop.ts"];
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim().replace(/(\.ts)?$/, ".ts"));
 const BENCHMARKS = only ? ALL_BENCHMARKS.filter((file) => only.includes(file)) : ALL_BENCHMARKS;
 

@@ -1,12 +1,12 @@
 // Scale-out throughput: the real product started as separate OS processes, as production
 // runs them (`node --import tsx server.ts`, HOOKMAIL_ROLES=smtp,worker, NODE_ENV=production), on one
-// throwaway PostgreSQL database. A closed-loop run of BENCH_MAILS ~10 KB mails against ONE such
+// throwaway database on the embedded PostgreSQL server of the default (or DATABASE_URL's server). A closed-loop run of BENCH_MAILS ~10 KB mails against ONE such
 // process, then against TWO (senders split evenly over their SMTP ports, the same total number of
 // SMTP sessions), each mail relayed to a loopback sink in this process. Prints the accepted and
 // delivered rates, client-send → sink latency, the speed-up two/one, the CPU each product process,
 // the database's backends and this process used per mail (from /proc), and checks that every mail
 // was recorded once as a success and that no webhook-id reached the sink twice.
-//   DATABASE_URL (a PostgreSQL server; skipped without it), BENCH_MAILS (default 1000),
+//   DATABASE_URL (a PostgreSQL server; without it an embedded server in a throwaway DATA_DIR), BENCH_MAILS (default 1000),
 //   BENCH_CONCURRENCY (SMTP sessions in all, default 8).
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -19,7 +19,7 @@ import type { Readable } from "node:stream";
 import pg from "pg";
 import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
-import { createPostgresDatabase } from "@/tests/support/test-database";
+import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { diffCpu, snapshotCpu, type CpuUse } from "./cpu-usage";
 import { benchMail, benchMailRaw, drive, now, percentile, smtpClient, startSink, type Sink } from "./common";
 
@@ -389,11 +389,6 @@ function printRecordCheck(label: string, records: RecordCheck, sink: Sink): bool
 // --- Main ----------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.log("skipped: needs DATABASE_URL");
-    return 0;
-  }
   const sample = await benchMailRaw("sample-0", ADDRESS);
   console.log(
     `scale-out: ${MAILS} mails of ${sample.length} bytes per phase, ${CONCURRENCY} SMTP sessions in all; ` +
@@ -402,10 +397,13 @@ async function main(): Promise<number> {
 
   const sink = await startSink();
   cleanUps.push(() => sink.close());
-  const { url, drop } = await createPostgresDatabase(serverUrl);
+  const server = findDatabaseUrlServer() ?? (await startEmbeddedBenchServer());
+  cleanUps.push(() => server.stop());
+  console.log(`  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`);
+  const { url, drop } = await createDatabaseOn(server.adminUrl);
   cleanUps.push(drop);
   console.log(`  throwaway database ${new URL(url).pathname.slice(1)} (dropped at the end)`);
-  const database = await openDatabase({ kind: "postgres", url, poolSize: 2 });
+  const database = await openDatabase({ url, poolSize: 2 });
   cleanUps.push(() => database.close());
   await migrateDatabase(database, () => undefined);
   await seedCallback(database, sink.url);

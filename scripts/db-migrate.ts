@@ -1,6 +1,6 @@
 // `npm run db:migrate`: applies pending migrations to the configured database (the same runner
-// `npm start` uses), then exits. With the embedded database, stop the app first: PGlite serves
-// one process at a time.
+// `npm start` uses), then exits. With the embedded server it may run while the app runs: it uses
+// the server the app started in DATA_DIR (or starts it, and stops it again when done).
 import { ConfigError, getConfig } from "../modules/config/config";
 import { getDatabase, migrateDatabase } from "../modules/db/db";
 import { MigrationError } from "../modules/db/migrations";

@@ -85,10 +85,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "0" })).toThrow(/PORT: must be a whole number from 1 to 65535/);
   });
 
-  it("refuses split roles on the embedded database, and without a shared AUTH_SECRET", () => {
-    expect(getProblems({ HOOKMAIL_ROLES: "worker" })).toEqual([
-      { variable: "HOOKMAIL_ROLES", message: "split roles need DATABASE_URL: the embedded database serves one process only" },
-      { variable: "AUTH_SECRET", message: "must be set when roles are split across processes" },
+  it("lets split roles share the embedded server and its DATA_DIR, and asks for a shared AUTH_SECRET on DATABASE_URL", () => {
+    expect(getProblems({ HOOKMAIL_ROLES: "worker" })).toEqual([]);
+    expect(getProblems({ HOOKMAIL_ROLES: "worker", DATABASE_URL: "postgres://db/hookmail" })).toEqual([
+      { variable: "AUTH_SECRET", message: "must be set when roles are split across processes on DATABASE_URL" },
     ]);
     const config = loadConfig({
       HOOKMAIL_ROLES: "smtp,web",

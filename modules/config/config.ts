@@ -82,14 +82,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 function findCrossVariableProblems(values: Environment) {
   const problems: { variable: string; message: string }[] = [];
   const isSplit = values.HOOKMAIL_ROLES.length < HOOKMAIL_ROLES.length;
-  if (isSplit && !values.DATABASE_URL) {
-    problems.push({
-      variable: "HOOKMAIL_ROLES",
-      message: "split roles need DATABASE_URL: the embedded database serves one process only",
-    });
-  }
-  if (isSplit && !values.AUTH_SECRET) {
-    problems.push({ variable: "AUTH_SECRET", message: "must be set when roles are split across processes" });
+  // Processes sharing the embedded server share DATA_DIR, and with it the generated secret; on a
+  // PostgreSQL server of their own they may be on several machines.
+  if (isSplit && values.DATABASE_URL && !values.AUTH_SECRET) {
+    problems.push({ variable: "AUTH_SECRET", message: "must be set when roles are split across processes on DATABASE_URL" });
   }
   const pairs = [
     ["SMTP_TLS_CERT", "SMTP_TLS_KEY"],

@@ -1,9 +1,8 @@
-// The small SQL interface the migration runner needs, over node-postgres (Pool, PoolClient, Client)
-// and PGlite. Session state (advisory locks, BEGIN/COMMIT) belongs to one connection, so callers that
+// The small SQL interface the repositories and the migration runner need, over node-postgres (Pool,
+// PoolClient, Client). Session state (advisory locks, BEGIN/COMMIT) belongs to one connection, so callers that
 // need it run their work inside `withConnection`: a pool checks one client out for the duration,
 // a single connection simply hands itself over. `transaction` runs work in BEGIN … COMMIT on one
-// session (PGlite's own transaction, which also keeps its other callers out until it ends).
-import type { PGlite } from "@electric-sql/pglite";
+// session.
 import pg from "pg";
 
 export type SqlExecutor = {
@@ -30,36 +29,6 @@ export const utcTimestampParameter = (index: number) => `($${index}::timestamptz
 
 export function createPgExecutor(client: pg.Pool | pg.PoolClient | pg.Client): SqlExecutor {
   return client instanceof pg.Pool ? createPgPoolExecutor(client) : createPgConnectionExecutor(client);
-}
-
-export function createPgliteExecutor(db: PGlite): SqlExecutor {
-  const executor: SqlExecutor = {
-    async query<T>(sql: string, params?: unknown[]) {
-      const result = await db.query<T>(sql, params);
-      return result.rows;
-    },
-    async exec(sql: string) {
-      await db.exec(sql);
-    },
-    // PGlite is a single connection: it is its own dedicated session.
-    withConnection: (fn) => fn(executor),
-    transaction: (fn, options) =>
-      db.transaction(async (transaction) => {
-        const inTransaction: SqlExecutor = {
-          async query<T>(sql: string, params?: unknown[]) {
-            return (await transaction.query<T>(sql, params)).rows;
-          },
-          async exec(sql: string) {
-            await transaction.exec(sql);
-          },
-          withConnection: (inner) => inner(inTransaction),
-          transaction: (inner) => inner(inTransaction),
-        };
-        if (options?.opening) await transaction.exec(options.opening);
-        return fn(inTransaction);
-      }),
-  };
-  return executor;
 }
 
 /** BEGIN … COMMIT on a connection that nothing else uses meanwhile; ROLLBACK when `fn` throws. */

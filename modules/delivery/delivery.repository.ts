@@ -1,9 +1,9 @@
 // The delivery queue's storage: the processings table as a transactional outbox. Every statement is
-// plain SQL through the executor, on PGlite and PostgreSQL alike: claims need `FOR UPDATE SKIP
-// LOCKED`, which Prisma cannot express, and each mail passes here, so every step is one round trip
-// (the first attempt's claim returns what the attempt needs; an attempt is recorded in one
-// statement). A claim's `lockedUntil` doubles as its fencing token: a worker whose lease was taken
-// over can no longer change the processing.
+// plain SQL through the executor: claims need `FOR UPDATE SKIP LOCKED`, which Prisma cannot
+// express, and each mail passes here, so every step is one round trip (the first attempt's claim
+// returns what the attempt needs; an attempt is recorded in one statement). A claim's
+// `lockedUntil` doubles as its fencing token: a worker whose lease was taken over can no longer
+// change the processing.
 import type { Database } from "@/modules/db/db";
 import { createBatchedWriter } from "@/modules/db/batched-writer";
 import { utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";

@@ -1,10 +1,10 @@
 // Storage of the inbound pipeline: the live callbacks of recipients and the processings of one
 // message written in one transaction. This is the hot path of every mail, so it is plain SQL
-// through the executor (one round trip per statement), on PGlite and PostgreSQL alike. No rules here.
+// through the executor (one round trip per statement). No rules here.
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
-import { utcTimestampParameter } from "@/modules/db/sql-executor";
+import { utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 
 export type InboundCallback = {
   id: string;
@@ -62,8 +62,51 @@ const INSERT_PROCESSING = `
   )
   RETURNING id`;
 
-/** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in separate statements. */
+/** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in slices (writeLargeValues). */
 const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_PAYLOAD_BYTES;
+const unlessLarge = (value: Uint8Array | null) => (isLarge(value) ? null : value);
+
+/**
+ * node-postgres copies every parameter of a statement into one protocol message before sending it:
+ * a 25 MiB value sent as a parameter is a second 25 MiB in this process until it is sent, and
+ * garbage after. A large value is therefore sent a slice at a time into a temporary table of the
+ * transaction (dropped at its end, never written to the WAL) and joined by the server into its row.
+ */
+const LARGE_VALUE_SLICE_BYTES = LARGE_PAYLOAD_BYTES;
+const CREATE_SLICE_TABLE = `CREATE TEMP TABLE hookmail_value_slice (value int, seq int, bytes bytea) ON COMMIT DROP`;
+const INSERT_SLICE = `INSERT INTO hookmail_value_slice (value, seq, bytes) VALUES ($1, $2, $3)`;
+const joinSlices = (parameter: number) =>
+  `(SELECT string_agg(bytes, ''::bytea ORDER BY seq) FROM hookmail_value_slice WHERE value = $${parameter})`;
+const SET_LARGE_VALUES = `
+  UPDATE email_processing
+  SET "rawMessage" = COALESCE(${joinSlices(2)}, "rawMessage"), payload = COALESCE(${joinSlices(3)}, payload)
+  WHERE id = $1`;
+
+/**
+ * Sends the large raw messages and webhook bodies of the written rows in slices, each value once
+ * (the rows of one message share its raw bytes), then sets them on their rows.
+ */
+async function writeLargeValues(transaction: SqlExecutor, rows: NewProcessing[]) {
+  const large = rows.filter((row) => isLarge(row.rawMessage) || isLarge(row.payload));
+  if (large.length === 0) return;
+  await transaction.exec(CREATE_SLICE_TABLE);
+  const numbers = new Map<Uint8Array, number>();
+  const send = async (value: Uint8Array | null): Promise<number | null> => {
+    if (!value || !isLarge(value)) return null;
+    const known = numbers.get(value);
+    if (known !== undefined) return known;
+    const number = numbers.size + 1;
+    numbers.set(value, number);
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    for (let offset = 0, seq = 0; offset < bytes.length; offset += LARGE_VALUE_SLICE_BYTES, seq += 1) {
+      await transaction.query(INSERT_SLICE, [number, seq, bytes.subarray(offset, offset + LARGE_VALUE_SLICE_BYTES)]);
+    }
+    return number;
+  };
+  for (const row of large) {
+    await transaction.query(SET_LARGE_VALUES, [row.id, await send(row.rawMessage), await send(row.payload)]);
+  }
+}
 
 export function createInboundRepository({ executor }: Pick<Database, "executor">) {
   return {
@@ -115,19 +158,18 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
             row.tag,
             row.status,
             row.error,
-            row.rawMessage,
-            isLarge(row.payload) ? null : row.payload,
+            unlessLarge(row.rawMessage),
+            unlessLarge(row.payload),
             row.attemptCount,
             row.nextAttemptAt?.toISOString() ?? null,
             row.createdAt.toISOString(),
             duplicatesSince.toISOString(),
             row.lockedUntil?.toISOString() ?? null,
           ]);
-          if (inserted.length === 0) continue;
-          written.push(row.id);
-          // A large body in a statement of its own: the driver never holds both large values in one message.
-          if (isLarge(row.payload)) await transaction.query(`UPDATE email_processing SET payload = $2 WHERE id = $1`, [row.id, row.payload]);
+          if (inserted.length > 0) written.push(row.id);
         }
+        const isWritten = new Set(written);
+        await writeLargeValues(transaction, rows.filter((row) => isWritten.has(row.id)));
         return written;
       }, { opening });
     },

@@ -24,6 +24,15 @@ describe("createRecipientCache", () => {
     expect(cache.take("hookmail.test", "bob")).toBeUndefined();
   });
 
+  it("hands a callback out as many times as it was remembered, the latest one each time, for sessions sending to one address at once", () => {
+    const cache = createRecipientCache({ ttlMs: 1000, now: () => 0 });
+    cache.remember(callback("alice"));
+    cache.remember({ ...callback("alice"), isEnabled: false });
+    expect(cache.take("hookmail.test", "alice")?.isEnabled).toBe(false);
+    expect(cache.take("hookmail.test", "alice")?.isEnabled).toBe(false);
+    expect(cache.take("hookmail.test", "alice")).toBeUndefined();
+  });
+
   it("keeps at most maxEntries, dropping the oldest and the expired first", () => {
     let time = 0;
     const cache = createRecipientCache({ ttlMs: 1000, maxEntries: 3, now: () => time });

@@ -1,7 +1,8 @@
 // The callbacks an SMTP session looked up at RCPT TO, kept for the DATA that follows a moment later,
 // so the pipeline routes the message without looking them up again (one database round trip less
-// per mail). An entry serves one message and lives a few seconds at most: the routing sees the
-// callback as it was at RCPT time, as if the mail had come that much earlier.
+// per mail). Each RCPT check serves one message and lives a few seconds at most: the routing sees the
+// callback as it was at its latest RCPT check, as if the mail had come that much earlier. Sessions
+// sending to one address at once each leave a use of its entry, so each of their messages finds one.
 import type { InboundCallback, InboundRepository } from "./inbound.repository";
 
 export const RECIPIENT_CACHE_DEFAULTS = { ttlMs: 10_000, maxEntries: 10_000 } as const;
@@ -20,7 +21,7 @@ export function createRecipientCache({
   maxEntries = RECIPIENT_CACHE_DEFAULTS.maxEntries,
   now = Date.now,
 }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {}): RecipientCache {
-  const entries = new Map<string, { callback: InboundCallback; expiresAt: number }>();
+  const entries = new Map<string, { callback: InboundCallback; expiresAt: number; uses: number }>();
   const evict = () => {
     const current = now();
     for (const [key, entry] of entries) {
@@ -32,15 +33,18 @@ export function createRecipientCache({
   return {
     remember(callback) {
       const key = keyOf(callback.domain, callback.username);
+      const earlier = entries.get(key);
+      const uses = earlier && earlier.expiresAt > now() ? earlier.uses + 1 : 1;
       entries.delete(key);
       evict();
-      entries.set(key, { callback, expiresAt: now() + ttlMs });
+      entries.set(key, { callback, expiresAt: now() + ttlMs, uses });
     },
     take(domain, username) {
       const key = keyOf(domain, username);
       const entry = entries.get(key);
       if (!entry) return undefined;
-      entries.delete(key);
+      entry.uses -= 1;
+      if (entry.uses <= 0) entries.delete(key);
       return entry.expiresAt > now() ? entry.callback : undefined;
     },
     size: () => entries.size,

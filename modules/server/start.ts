@@ -2,7 +2,8 @@
 // then starts the roles of HOOKMAIL_ROLES: web (the app and API), smtp (the MX), worker (retries).
 import { getAuthSecret } from "@/modules/config/auth-secret";
 import { ConfigError, getConfig, type Config } from "@/modules/config/config";
-import { getDatabase, migrateDatabase, type Database } from "@/modules/db/db";
+import { migrateDatabase, openConfiguredDatabase, setProcessDatabase, type Database } from "@/modules/db/db";
+import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
 import { setProjectDir } from "@/modules/shared/project-dir";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
@@ -39,7 +40,7 @@ export async function startHookmail({
   if (config.roles.includes("web")) running.push(await startWebRole({ config, projectDir }));
 
   log(`Roles: ${config.roles.join(", ")}`);
-  log(`Database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`);
+  log(`Database: ${database.description}`);
   if (config.roles.includes("smtp")) {
     log(`Receiving mail by SMTP on ${config.smtp.host}:${config.smtp.port} for ${config.emailDomains.join(", ")}`);
   }
@@ -60,20 +61,27 @@ function loadConfigOrExit(): Config {
 }
 
 async function openAndMigrateOrExit(config: Config): Promise<Database> {
+  const earlierPglite = config.databaseUrl ? null : describeEarlierPgliteDatabase(config.dataDir);
+  if (earlierPglite) {
+    console.error(`[hookmail] ${earlierPglite}`);
+    process.exit(1);
+  }
   let database: Database;
   try {
-    database = await getDatabase();
+    database = await openConfiguredDatabase(config, log);
   } catch (error) {
-    const where = config.databaseUrl ? "the PostgreSQL database of DATABASE_URL" : `the embedded database in ${config.dataDir}`;
+    const where = config.databaseUrl ? "the PostgreSQL database of DATABASE_URL" : `the embedded PostgreSQL in ${config.dataDir}`;
     console.error(`[hookmail] Cannot open ${where}: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  setProcessDatabase(database);
   try {
     const { applied } = await migrateDatabase(database, log);
     log(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Database schema is up to date");
   } catch (error) {
     if (error instanceof MigrationError) {
       console.error(`[hookmail] ${error.message}\nStart-up stopped: the database schema is not what this version needs.`);
+      await database.close().catch(() => undefined);
       process.exit(1);
     }
     throw error;

@@ -10,10 +10,11 @@
 // temporary failure can only come from the message itself, and a sender would retry it for days.
 // Each sending goes to its own tagged address (bad-smtp+s12@…, bad-http+h12@…) so that the same
 // message over both routes, or two mutations of one message, are not taken for duplicates.
-// RELIABILITY_SEED=<n> replays a run's mutations. Needs DATABASE_URL; skipped without it.
+// RELIABILITY_SEED=<n> replays a run's mutations. The app runs on a fresh migrated database on the
+// test run's server.
 import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/modules/db/db";
-import { createPostgresDatabase } from "@/tests/support/test-database";
+import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createAccountWithCallbacks } from "./support/app-account";
 import { createAppProcess, tail, type AppProcess } from "./support/app-process";
 import {
@@ -41,7 +42,7 @@ const HTTP_USERNAME = "bad-http";
 const ENVELOPE_FROM = "sender@example.org";
 const seed = process.env.RELIABILITY_SEED ? Number(process.env.RELIABILITY_SEED) : Math.floor(Math.random() * 2 ** 31);
 
-const { serverUrl, cleanUps } = setUpReliabilityTest("bad-input");
+const { cleanUps } = setUpReliabilityTest();
 
 type Verdict = "accepted" | "rejected" | "temporary" | "unclear" | "no-answer";
 
@@ -109,7 +110,7 @@ type Run = {
 };
 
 /** Starts the app, sends every message over both routes, waits for the deliveries, and prints a summary. */
-async function runCorpus(databaseServerUrl: string): Promise<Run> {
+async function runCorpus(): Promise<Run> {
   console.log(`bad-input: seed ${seed} (replay with RELIABILITY_SEED=${seed})`);
   const testStartedAt = Date.now();
   const fixtures = loadFixtureCorpus();
@@ -121,7 +122,7 @@ async function runCorpus(databaseServerUrl: string): Promise<Run> {
     `bad-input: ${messages.length} messages (${fixtures.length} from the corpus, ${generated.length} generated, ${mutations.length} mutations of ${bases.length} bases), each over SMTP and HTTP`,
   );
 
-  const { url, drop } = await createPostgresDatabase(databaseServerUrl);
+  const { url, drop } = await createTestDatabaseUrl();
   cleanUps.push(drop);
   const secrets = new Map<string, string>();
   const sink = await startWebhookSink({ secretsByName: () => secrets });
@@ -141,7 +142,7 @@ async function runCorpus(databaseServerUrl: string): Promise<Run> {
     sinkUrl: sink.url,
   });
   for (const callback of callbacks) secrets.set(callback.username, callback.webhookSecret);
-  const database = await openDatabase({ kind: "postgres", url, poolSize: 2 });
+  const database = await openDatabase({ url, poolSize: 2 });
   cleanUps.push(() => database.close());
 
   const sendings: Sending[] = [];
@@ -225,10 +226,10 @@ async function runCorpus(databaseServerUrl: string): Promise<Run> {
 
 const explain = (sending: Sending) => `${sending.route} ${sending.message.name}: ${sending.verdict}: ${sending.answer.slice(0, 300)}`;
 
-describe.skipIf(!serverUrl)("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () => {
+describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () => {
   let run: Run;
   beforeAll(async () => {
-    run = await runCorpus(serverUrl ?? "");
+    run = await runCorpus();
   }, TEST_TIMEOUT_MS);
 
   const answerOf = (name: string, route: "smtp" | "http") => run.sendings.find((sending) => sending.message.name === name && sending.route === route);

@@ -1,16 +1,16 @@
 // Multi-worker reliability: two worker processes (each its own pool) poll one PostgreSQL database
 // holding 1,000 due deliveries. Every delivery must reach the webhook exactly once — never two
 // attempts of one webhook-id in flight at the same time, none skipped — and be recorded once as a
-// success after a single attempt. Needs DATABASE_URL (a PostgreSQL server); skipped without it.
+// success after a single attempt. The database is a fresh migrated one on the test run's server.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
+import { openDatabase, type Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
-import { createPostgresDatabase } from "@/tests/support/test-database";
+import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { setUpReliabilityTest } from "./support/reliability-setup";
 
 const DELIVERY_COUNT = 1000;
@@ -18,7 +18,7 @@ const CALLBACK_COUNT = 10;
 const WORKER_NAMES = ["worker-a", "worker-b"] as const;
 const COMPLETION_TIMEOUT_MS = 120_000;
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const { serverUrl, cleanUps } = setUpReliabilityTest("multi-worker");
+const { cleanUps } = setUpReliabilityTest();
 
 type IdStats = { requests: number; inFlight: number; maxInFlight: number; workers: string[] };
 
@@ -148,17 +148,16 @@ async function waitForAllSuccess(database: Database, startedAt: number): Promise
   }
 }
 
-describe.skipIf(!serverUrl)("multi-worker delivery (two processes, one PostgreSQL)", () => {
+describe("multi-worker delivery (two processes, one PostgreSQL)", () => {
   it(
     `delivers each of ${DELIVERY_COUNT} due deliveries exactly once, never concurrently, none skipped`,
     async () => {
       const sink = await startCountingSink();
       cleanUps.push(() => sink.close());
-      const { url, drop } = await createPostgresDatabase(serverUrl ?? "");
+      const { url, drop } = await createTestDatabaseUrl();
       cleanUps.push(drop);
-      const database = await openDatabase({ kind: "postgres", url, poolSize: 2 });
+      const database = await openDatabase({ url, poolSize: 2 });
       cleanUps.push(() => database.close());
-      await migrateDatabase(database, () => undefined);
       const ids = await seedDueDeliveries(database, sink.url);
 
       const workers = await Promise.all(WORKER_NAMES.map((name) => startWorkerProcess(url, name)));

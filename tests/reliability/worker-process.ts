@@ -10,7 +10,7 @@ import { postWebhook } from "@/modules/delivery/webhook-client";
 const [url = "", name = "worker", pollIntervalArg = "100"] = process.argv.slice(2);
 if (!url) throw new Error("usage: worker-process.ts <postgres url> <name> [pollIntervalMs]");
 
-const database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
+const database = await openDatabase({ url, poolSize: 4 });
 await database.executor.query("SELECT 1");
 const worker = createDeliveryWorker({
   database,

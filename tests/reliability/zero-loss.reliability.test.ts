@@ -13,17 +13,18 @@
 // - Attempts in flight at the kill are leased for WEBHOOK_TIMEOUT_MS (5 s here) + 60 s before the
 //   restarted worker takes them over, so the test waits (polling the database) for every
 //   processing to be final.
-// Needs DATABASE_URL (a PostgreSQL server); skipped without it.
+// The app runs on a fresh migrated database on the test run's server (DATABASE_URL's, or the
+// embedded one); zero-loss-embedded.reliability.test.ts runs the zero-config default itself.
 import { createTransport, type Transporter } from "nodemailer";
-import type Mail from "nodemailer/lib/mailer";
 import { describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/modules/db/db";
-import { createPostgresDatabase } from "@/tests/support/test-database";
+import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createAccountWithCallbacks, type CreatedCallback } from "./support/app-account";
 import { createAppProcess, tail, type AppProcess } from "./support/app-process";
 import { attemptRawInbound, attemptSmtp, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
 import { startWebhookSink } from "./support/webhook-sink";
 import { setUpReliabilityTest } from "./support/reliability-setup";
+import { buildRaw, buildTestMail, ENVELOPE_FROM, findMailIdOfMessageId, runPool, type TestMail } from "./support/test-mails";
 
 const MAILS_PER_ROUTE = 1000;
 const TOTAL_MAILS = MAILS_PER_ROUTE * 2;
@@ -40,53 +41,21 @@ const SEND_DEADLINE_MS = 10 * 60_000;
 const COMPLETION_TIMEOUT_MS = 8 * 60_000;
 /** A first start may build the app (minutes), then the sending, the crash and the retries. */
 const TEST_TIMEOUT_MS = 10 * 60_000 + SEND_DEADLINE_MS + COMPLETION_TIMEOUT_MS;
-const MESSAGE_ID_DOMAIN = "zero-loss.hookmail.test";
-const { serverUrl, cleanUps } = setUpReliabilityTest("zero-loss");
+const { cleanUps } = setUpReliabilityTest();
 
-type TestMail = { id: string; route: "smtp" | "http"; recipient: string; message: Mail.Options };
-type SentMail = TestMail & SendOutcome;
+type ZeroLossMail = TestMail & { route: "smtp" | "http" };
+type SentMail = ZeroLossMail & SendOutcome;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function buildMails(callbacks: CreatedCallback[]): TestMail[] {
+function buildMails(callbacks: CreatedCallback[]): ZeroLossMail[] {
   const runId = Date.now().toString(36);
   return Array.from({ length: TOTAL_MAILS }, (_, index) => {
     const route = index < MAILS_PER_ROUTE ? "smtp" : "http";
     const id = `${route}-${String(index).padStart(4, "0")}-${runId}`;
     const recipient = (callbacks[index % callbacks.length] as CreatedCallback).address;
-    return {
-      id,
-      route,
-      recipient,
-      message: {
-        envelope: { from: "sender@example.org", to: [recipient] },
-        from: "Zero Loss <sender@example.org>",
-        to: recipient,
-        subject: `Zero loss ${id}`,
-        messageId: `<${id}@${MESSAGE_ID_DOMAIN}>`,
-        headers: { "X-Reliability-Id": id },
-        text: `Mail ${id}: every accepted mail reaches the webhook.\n`,
-      },
-    };
+    return { ...buildTestMail({ id, recipient }), route };
   });
-}
-
-/** The raw bytes of a mail, built once: a retry sends the same bytes and Message-ID, as an MTA or a provider would. */
-async function buildRaw(message: Mail.Options): Promise<Buffer> {
-  const info = await createTransport({ streamTransport: true, buffer: true }).sendMail(message);
-  return info.message as Buffer;
-}
-
-async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const item = items[next++] as T;
-        await work(item);
-      }
-    }),
-  );
 }
 
 async function countByStatus(database: Database): Promise<Record<string, number>> {
@@ -94,12 +63,12 @@ async function countByStatus(database: Database): Promise<Record<string, number>
   return Object.fromEntries(groups.map((group) => [group.status, group._count._all]));
 }
 
-describe.skipIf(!serverUrl)("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL", () => {
+describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL", () => {
   it(
     `delivers each of ${TOTAL_MAILS} accepted mails (webhook 503 for the first half, app killed at ${KILL_AT_ACCEPTED}) and records each exactly once as a success`,
     async () => {
       const testStartedAt = Date.now();
-      const { url, drop } = await createPostgresDatabase(serverUrl ?? "");
+      const { url, drop } = await createTestDatabaseUrl();
       cleanUps.push(drop);
 
       let acceptedSoFar = 0;
@@ -127,7 +96,7 @@ describe.skipIf(!serverUrl)("zero loss: SMTP and HTTP mail through a refusing we
       });
       for (const callback of callbacks) secrets.set(callback.username, callback.webhookSecret);
 
-      const database = await openDatabase({ kind: "postgres", url, poolSize: 2 });
+      const database = await openDatabase({ url, poolSize: 2 });
       cleanUps.push(() => database.close());
 
       const mails = buildMails(callbacks);
@@ -173,7 +142,7 @@ describe.skipIf(!serverUrl)("zero loss: SMTP and HTTP mail through a refusing we
       const sent: SentMail[] = [];
       const deadline = Date.now() + SEND_DEADLINE_MS;
       const sendStartedAt = Date.now();
-      const send = async (mail: TestMail) => {
+      const send = async (mail: ZeroLossMail) => {
         const outcome = await sendLikeAnMta(
           () =>
             mail.route === "smtp"
@@ -182,7 +151,7 @@ describe.skipIf(!serverUrl)("zero loss: SMTP and HTTP mail through a refusing we
                   baseUrl: app.baseUrl,
                   inboundSecret: app.inboundSecret,
                   raw: rawById.get(mail.id) as Buffer,
-                  envelopeFrom: "sender@example.org",
+                  envelopeFrom: ENVELOPE_FROM,
                   envelopeTo: mail.recipient,
                   timeoutMs: 30_000,
                 }),
@@ -259,10 +228,9 @@ describe.skipIf(!serverUrl)("zero loss: SMTP and HTTP mail through a refusing we
       expect(sink.requests.filter((request) => request.payloadId !== request.webhookId)).toEqual([]);
 
       // Recorded exactly once: one processing per accepted mail, each a success, none pending or failed.
-      const idOfMessage = (messageId: string | null) => new RegExp(`^<(.+)@${MESSAGE_ID_DOMAIN.replace(/\./g, "\\.")}>$`).exec(messageId ?? "")?.[1] ?? null;
       const processingsByMail = new Map<string, string[]>();
       for (const processing of processings) {
-        const mailId = idOfMessage(processing.messageId) ?? `(unknown Message-ID ${processing.messageId})`;
+        const mailId = findMailIdOfMessageId(processing.messageId) ?? `(unknown Message-ID ${processing.messageId})`;
         processingsByMail.set(mailId, [...(processingsByMail.get(mailId) ?? []), processing.id]);
       }
       const acceptedIds = accepted.map((mail) => mail.id).sort();
@@ -291,7 +259,7 @@ describe.skipIf(!serverUrl)("zero loss: SMTP and HTTP mail through a refusing we
       );
       for (const processing of processings) {
         const requests = delivered.get(processing.id) ?? [];
-        expect(requests.every((request) => request.mailId === idOfMessage(processing.messageId)), `webhook-id ${processing.id} carried another mail`).toBe(
+        expect(requests.every((request) => request.mailId === findMailIdOfMessageId(processing.messageId)), `webhook-id ${processing.id} carried another mail`).toBe(
           true,
         );
       }

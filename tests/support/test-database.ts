@@ -1,27 +1,33 @@
-// A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the
-// PostgreSQL server of DATABASE_URL (dropped afterwards) when the project runs on PostgreSQL.
-// Tests read process.env here on purpose: the choice is the test runner's, not the app's.
+// Test databases, all on one PostgreSQL server for the whole run: the embedded server that the
+// global setup (tests/support/database-server.global.ts) starts, or the server of DATABASE_URL when
+// it is set. Every test file gets a fresh database of its own, copied from a template the global
+// setup migrated once (CREATE DATABASE … TEMPLATE), and dropped when the file closes it.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
+import { inject } from "vitest";
+import { openDatabase, type Database } from "@/modules/db/db";
 
-export type TestDatabaseKind = "pglite" | "postgres";
+export type TestDatabaseServer = {
+  /** A connection string to the server's maintenance database (`postgres`), for CREATE/DROP DATABASE. */
+  adminUrl: string;
+  /** The migrated template every fresh database is copied from. */
+  templateDatabase: string;
+};
 
-export function getTestDatabaseKind(): TestDatabaseKind {
-  return process.env.HOOKMAIL_TEST_DATABASE === "postgres" ? "postgres" : "pglite";
+declare module "vitest" {
+  export interface ProvidedContext {
+    testDatabaseServer: TestDatabaseServer;
+  }
 }
 
-export async function createTestDatabase(kind: TestDatabaseKind = getTestDatabaseKind()): Promise<Database> {
-  if (kind === "pglite") {
-    const database = await openDatabase({ kind: "pglite", dataDir: null });
-    await migrateDatabase(database, () => undefined);
-    return database;
-  }
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error("HOOKMAIL_TEST_DATABASE=postgres needs DATABASE_URL");
-  const { url, drop } = await createPostgresDatabase(serverUrl);
-  const database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
-  await migrateDatabase(database, () => undefined);
+export function getTestDatabaseServer(): TestDatabaseServer {
+  return inject("testDatabaseServer");
+}
+
+/** A fresh migrated database of its own, dropped on close. */
+export async function createTestDatabase({ poolSize = 4 }: { poolSize?: number } = {}): Promise<Database> {
+  const { url, drop } = await createTestDatabaseUrl();
+  const database = await openDatabase({ url, poolSize });
   return {
     ...database,
     close: async () => {
@@ -31,27 +37,40 @@ export async function createTestDatabase(kind: TestDatabaseKind = getTestDatabas
   };
 }
 
-export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh database and its connection string, for tests that open several connections to it or
+ * hand it to another process: migrated (a copy of the template), or empty for the migration tests.
+ */
+export async function createTestDatabaseUrl({ migrated = true }: { migrated?: boolean } = {}): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+}> {
+  const { adminUrl, templateDatabase } = getTestDatabaseServer();
+  return createDatabaseOnServer(adminUrl, migrated ? templateDatabase : undefined);
+}
+
+/** A new database on the server of `serverUrl` (empty, or a copy of `template`), and how to drop it. */
+export async function createDatabaseOnServer(
+  serverUrl: string,
+  template?: string,
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `hookmail_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
+  await runOnServer(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () => runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
+}
+
+async function runOnServer(serverUrl: string, sql: string) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
 }

@@ -16,12 +16,22 @@ export const PRIVATE_FILE_MODE = 0o600;
 export function createPrivateDirectory(directory: string): boolean {
   fs.mkdirSync(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   try {
+    if (isServerTraversable(fs.statSync(directory))) return true;
     fs.chmodSync(directory, PRIVATE_DIRECTORY_MODE);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EPERM") return false;
     throw error;
   }
+}
+
+/**
+ * The one wider mode kept: 0710 with another group, which a root process gives DATA_DIR so the
+ * embedded PostgreSQL's own user can pass through to its cluster directory (and list or read
+ * nothing else in it).
+ */
+function isServerTraversable(stats: fs.Stats): boolean {
+  return (stats.mode & 0o777) === 0o710 && typeof process.getgid === "function" && stats.gid !== process.getgid();
 }
 
 /** Writes a new file owner-only; fails with EEXIST when it is already there (`wx`). */

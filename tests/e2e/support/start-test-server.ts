@@ -1,16 +1,21 @@
-// Starts the app as `npm start` does, on a database of its own (a fresh DATA_DIR for PGlite, or a
-// fresh database on the PostgreSQL server of DATABASE_URL, dropped on exit), with its outgoing
-// mail sent over real SMTP to a loopback sink whose catch the tests read over HTTP
+// Starts the app as `npm start` does, in a fresh DATA_DIR: without DATABASE_URL the app runs its own
+// embedded PostgreSQL server there, as a user's first `npm start` does; with DATABASE_URL, on a
+// fresh database on that server, dropped on exit. Its outgoing mail goes over real SMTP to a
+// loopback sink whose catch the tests read over HTTP
 // (GET http://127.0.0.1:$E2E_SINK_HTTP_PORT/mails?to=<address>). The same loopback port lets tests
-// seed inbox rows into this process's database (POST /seed/processings {emailCallbackId, count}),
-// which the embedded PGlite allows no other process to reach.
+// seed inbox rows through this process's own database connection (POST /seed/processings
+// {emailCallbackId, count}), so they need not know where the database is.
+//
+// Playwright stops this process with SIGTERM (playwright.config.ts: gracefulShutdown): the app stops
+// its roles and its database (the embedded server too), and only then does `cleanUp` drop the
+// database or remove DATA_DIR.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { startFakeStripe } from "../../support/fake-stripe";
 import { startSmtpSink } from "../../support/smtp-sink";
-import { createPostgresDatabase } from "../../support/test-database";
+import { createDatabaseOnServer } from "../../support/test-database";
 
 const environment = process.env as Record<string, string | undefined>;
 environment.NODE_ENV ??= "production";
@@ -89,7 +94,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-e2e-"));
 environment.DATA_DIR = dataDir;
 let dropDatabase: (() => Promise<void>) | undefined;
 if (environment.DATABASE_URL) {
-  const database = await createPostgresDatabase(environment.DATABASE_URL);
+  const database = await createDatabaseOnServer(environment.DATABASE_URL);
   environment.DATABASE_URL = database.url;
   dropDatabase = database.drop;
 }

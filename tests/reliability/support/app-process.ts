@@ -1,13 +1,18 @@
 // The real app as `npm start` runs it (`node --import tsx server.ts` from the project root, NODE_ENV
-// production, all roles), in a child process on free loopback ports, a throwaway PostgreSQL
-// database and a temporary DATA_DIR. It can be killed (SIGKILL) and started again on the same
-// ports and database. Its output goes to DATA_DIR/app.log (RELIABILITY_VERBOSE=1 also echoes it).
+// production, all roles), in a child process on free loopback ports and a temporary DATA_DIR, on
+// the database it is given, or without one on the zero-config default: no DATABASE_URL and no
+// AUTH_SECRET, so the app starts its own embedded PostgreSQL server in DATA_DIR/postgres and
+// generates its secret there. It can be killed (SIGKILL) and started again on the same ports,
+// database and DATA_DIR. Its output goes to DATA_DIR/app.log (RELIABILITY_VERBOSE=1 also echoes it).
+// DATA_DIR is made under os.tmpdir(): run as root, the embedded server runs as the `postgres` user,
+// who must be able to pass through every directory above it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { stopLeftoverServer } from "./embedded-server-processes";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -39,8 +44,8 @@ export type AppProcess = {
   /** SIGTERM (SIGKILL after 15 s), and resolves once the process is gone. */
   stop: () => Promise<void>;
   readLog: () => string;
-  /** Removes DATA_DIR (call after stop). */
-  removeDataDir: () => void;
+  /** Removes DATA_DIR (call after stop), stopping first an embedded server left running there. */
+  removeDataDir: () => Promise<void>;
 };
 
 export async function findFreePort(): Promise<number> {
@@ -58,11 +63,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The environment of the app: this process's (for PATH and the like) minus what would change the app's behaviour. */
 function buildEnvironment(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const environment: NodeJS.ProcessEnv = { ...process.env, ...overrides };
+  const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(environment)) {
-    if (name.startsWith("VITEST") || name === "HOOKMAIL_ROLES" || name === "NODE_OPTIONS" || name === "TEST") delete environment[name];
+    if (name.startsWith("VITEST") || ["HOOKMAIL_ROLES", "NODE_OPTIONS", "TEST", "DATABASE_URL", "AUTH_SECRET"].includes(name)) delete environment[name];
   }
-  return environment;
+  return { ...environment, ...overrides };
 }
 
 export async function createAppProcess({
@@ -70,7 +75,8 @@ export async function createAppProcess({
   emailDomain = "hookmail.test",
   extraEnvironment = {},
 }: {
-  databaseUrl: string;
+  /** The app's database; undefined for the embedded server the app starts in its DATA_DIR. */
+  databaseUrl?: string;
   emailDomain?: string;
   extraEnvironment?: Record<string, string>;
 }): Promise<AppProcess> {
@@ -82,8 +88,7 @@ export async function createAppProcess({
   const environment = buildEnvironment({
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_URL: databaseUrl,
-    AUTH_SECRET: randomBytes(32).toString("base64"),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString("base64") } : {}),
     BASE_URL: baseUrl,
     PORT: String(port),
     SMTP_PORT: String(smtpPort),
@@ -198,8 +203,9 @@ export async function createAppProcess({
     kill,
     stop,
     readLog,
-    removeDataDir: () => {
+    removeDataDir: async () => {
       log.end();
+      await stopLeftoverServer(dataDir);
       if (process.env.RELIABILITY_KEEP_DATA === "1") return;
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
