@@ -1,11 +1,10 @@
-// Webhook delivery end to end on a fresh database (PGlite, and PostgreSQL when DATABASE_URL is set):
-// real loopback HTTP sinks, the real claim SQL, a controllable clock instead of real waiting.
+// Webhook delivery end to end on a fresh migrated database of the test server: real loopback HTTP sinks, the real claim SQL, a controllable clock instead of real waiting.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
+import { openDatabase, type Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
-import { createPostgresDatabase, createTestDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
+import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createDeliveryWorker, type DeliveryWorkerOptions } from "./delivery-worker";
 import { createDeliveryRepository } from "./delivery.repository";
 import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink";
@@ -13,7 +12,7 @@ import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink"
 const SECOND = 1000;
 const SECRET = "whsec-integration-0123456789";
 
-/** Two connections to one database: two pools on PostgreSQL, the single PGlite twice over. */
+/** Two connections to one database, as two processes would hold. */
 let database: Database;
 let otherDatabase: Database;
 let closeDatabases: () => Promise<void>;
@@ -28,21 +27,14 @@ const advance = (ms: number) => {
 };
 
 beforeAll(async () => {
-  if (getTestDatabaseKind() === "postgres") {
-    const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL ?? "");
-    database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
-    await migrateDatabase(database, () => undefined);
-    otherDatabase = await openDatabase({ kind: "postgres", url, poolSize: 4 });
-    closeDatabases = async () => {
-      await otherDatabase.close();
-      await database.close();
-      await drop();
-    };
-  } else {
-    database = await createTestDatabase("pglite");
-    otherDatabase = database;
-    closeDatabases = () => database.close();
-  }
+  const { url, drop } = await createTestDatabaseUrl();
+  database = await openDatabase({ url, poolSize: 4 });
+  otherDatabase = await openDatabase({ url, poolSize: 4 });
+  closeDatabases = async () => {
+    await otherDatabase.close();
+    await database.close();
+    await drop();
+  };
   sink = await startWebhookSink();
   userId = createId("user");
   await database.prisma.user.create({ data: { id: userId, name: "Alice", email: `alice-${userId}@example.com` } });

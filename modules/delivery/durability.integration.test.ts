@@ -1,12 +1,10 @@
 // A mail accepted by a process that is killed (SIGKILL) before its first delivery attempt is
 // delivered by the next process that opens the same database: acceptance is durable.
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseLocation } from "@/modules/db/db";
-import { createPostgresDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
+import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createDeliveryWorker } from "./delivery-worker";
 import { startWebhookSink } from "./test-support/webhook-sink";
 
@@ -16,14 +14,9 @@ afterAll(async () => {
 });
 
 async function createLocation(): Promise<DatabaseLocation> {
-  if (getTestDatabaseKind() === "postgres") {
-    const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL ?? "");
-    cleanUps.push(drop);
-    return { kind: "postgres", url, poolSize: 2 };
-  }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-durability-"));
-  cleanUps.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { kind: "pglite", dataDir };
+  const { url, drop } = await createTestDatabaseUrl();
+  cleanUps.push(drop);
+  return { url, poolSize: 2 };
 }
 
 function acceptInChildAndKill(location: DatabaseLocation, webhookUrl: string): Promise<string> {

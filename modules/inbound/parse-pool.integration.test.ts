@@ -13,7 +13,7 @@ import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { receiveFromProvider } from "@/modules/inbound/providers/inbound-providers.usecases";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "@/tests/support/heavy-messages";
-import { createTestDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
+import { createTestDatabase } from "@/tests/support/test-database";
 import { generateExoticMessages, loadFixtureCorpus } from "@/tests/reliability/support/mail-corpus";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
 import { acceptMessage } from "./inbound.usecases";
@@ -145,10 +145,7 @@ describe("parsing off the main thread", () => {
     expect(watched.worstGapMs).toBeLessThan(onMainThread.worstGapMs * MAX_STALL_SHARE_OF_MAIN_THREAD);
   }, 300_000);
 
-  // PGlite runs the database itself on this thread (WebAssembly): writing a 25 MiB message and its
-  // 34 MiB body there stalls the loop for seconds whoever parses. PostgreSQL is the database of
-  // every deployment; the whole pipeline is held to the rule there.
-  it.skipIf(getTestDatabaseKind() === "pglite")(
+  it(
     `never stalls the event loop over ${MAX_STALL_WITH_WRITES_MS} ms while a 25 MiB message and hostile messages are accepted and stored`,
     async () => {
       const callback = await createCallback();

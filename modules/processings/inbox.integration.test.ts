@@ -11,7 +11,7 @@ import { MIGRATIONS_DIR, openDatabase, type Database } from "@/modules/db/db";
 import { applyMigrations } from "@/modules/db/migrations";
 import { createInboundRepository, type NewProcessing } from "@/modules/inbound/inbound.repository";
 import { createId } from "@/modules/shared/ids";
-import { createPostgresDatabase, createTestDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
+import { createTestDatabase, createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createProcessingsRepository, type ProcessingsRepository } from "./processings.repository";
 import { listEmailProcessings, PROCESSING_COUNT_FOLD_THRESHOLD } from "./processings.usecases";
 
@@ -240,16 +240,12 @@ describe("the inbox-counts migration", () => {
 });
 
 async function openUnmigratedDatabase(): Promise<{ database: Database; close: () => Promise<void> }> {
-  if (getTestDatabaseKind() === "pglite") {
-    const pglite = await openDatabase({ kind: "pglite", dataDir: null });
-    return { database: pglite, close: () => pglite.close() };
-  }
-  const { url, drop } = await createPostgresDatabase(process.env.DATABASE_URL!);
-  const postgres = await openDatabase({ kind: "postgres", url, poolSize: 2 });
+  const { url, drop } = await createTestDatabaseUrl({ migrated: false });
+  const unmigrated = await openDatabase({ url, poolSize: 2 });
   return {
-    database: postgres,
+    database: unmigrated,
     close: async () => {
-      await postgres.close();
+      await unmigrated.close();
       await drop();
     },
   };

@@ -1,8 +1,8 @@
 // Mailgun tokens already used are refused by every process: they live in the mailgun_token table.
-// On PostgreSQL, the two handles below are two connection pools, as two web processes have.
+// The two handles below are two connection pools on one database, as two web processes have.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
-import { createPostgresDatabase, createTestDatabase, getTestDatabaseKind } from "@/tests/support/test-database";
+import { openDatabase, type Database } from "@/modules/db/db";
+import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createInboundRequest, expectAppError, runInbound, signMailgun } from "./fixtures/inbound-test-helpers";
 import { createMailgunTokenRepository, deleteExpiredMailgunTokens } from "./mailgun-token.repository";
 
@@ -11,24 +11,15 @@ let otherProcess: Database;
 let dropDatabase = async () => {};
 
 beforeAll(async () => {
-  const serverUrl = process.env.DATABASE_URL;
-  if (getTestDatabaseKind() === "postgres" && serverUrl) {
-    // Two pools on one fresh database, as two web processes have.
-    const { url, drop } = await createPostgresDatabase(serverUrl);
-    dropDatabase = drop;
-    database = await openDatabase({ kind: "postgres", url, poolSize: 2 });
-    await migrateDatabase(database, () => undefined);
-    otherProcess = await openDatabase({ kind: "postgres", url, poolSize: 2 });
-  } else {
-    // PGlite in memory has one handle: two repositories on it share nothing but the table.
-    database = await createTestDatabase();
-    otherProcess = database;
-  }
+  const { url, drop } = await createTestDatabaseUrl();
+  dropDatabase = drop;
+  database = await openDatabase({ url, poolSize: 2 });
+  otherProcess = await openDatabase({ url, poolSize: 2 });
 });
 
 afterAll(async () => {
-  if (otherProcess !== database) await otherProcess.close();
-  await database.close();
+  await otherProcess?.close();
+  await database?.close();
   await dropDatabase();
 });
 
