@@ -409,8 +409,8 @@ async function ensureDatabase(adminUrl: string, database: string) {
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
     if (rowCount === 0) {
       await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
-        // 42P04: another process created it meanwhile.
-        if (error.code !== "42P04") throw error;
+        // Another process created it meanwhile: 42P04, or 23505 when both inserted the row at once.
+        if (error.code !== "42P04" && error.code !== "23505") throw error;
       });
     }
   } finally {
