@@ -9,6 +9,7 @@ import { openConfiguredDatabase } from "../modules/db/db";
 import { PGLITE_DIRECTORY } from "../modules/db/earlier-pglite";
 import { MigrationError } from "../modules/db/migrations";
 import { importPgliteDatabase, openPgliteDatabase, PgliteImportError } from "../modules/db/pglite-import";
+import { tightenPrivateTree } from "../modules/shared/fs/private-files";
 
 try {
   const config = getConfig();
@@ -30,6 +31,8 @@ try {
   }
   const keptAt = `${directory}.imported-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   fs.renameSync(directory, keptAt);
+  // A copy of every account's data: owner-only like the rest of DATA_DIR (docs/security.md).
+  tightenPrivateTree(keptAt);
   console.log(`The PGlite database is kept at ${keptAt}: remove it once you have checked your data. Start Hookmail with \`npm start\`.`);
 } catch (error) {
   if (error instanceof ConfigError || error instanceof MigrationError || error instanceof PgliteImportError) {
