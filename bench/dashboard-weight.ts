@@ -12,13 +12,13 @@
 //   BENCH_CHROMIUM_PATH (default /usr/bin/chromium, else CHROMIUM_PATH).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import zlib from "node:zlib";
 import { chromium } from "@playwright/test";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
+import { findFreePort } from "@/modules/shared/net/free-port";
 
 const ROUTE = "/email-callbacks";
 const GOAL_KB = 180;
@@ -36,16 +36,6 @@ const kB = (bytes: number) => bytes / 1000;
 const formatKb = (bytes: number) => `${kB(bytes).toFixed(1)} kB`;
 const gzipSize = (body: Buffer) => zlib.gzipSync(body, { level: GZIP_LEVEL }).length;
 
-async function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 type RunningServer = { url: string; output: () => string; stop: () => Promise<void> };
 

@@ -23,7 +23,6 @@
 //   BENCH_FOOTPRINT_RUNS (starts of each side, default 5), BENCH_FOOTPRINT_IDLE_MS (default 10000).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -31,6 +30,7 @@ import { POSTGRES_DIRECTORY, readServerLock } from "@/modules/db/embedded-server
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
 import { createDatabaseOn, formatSpread, median } from "./bench-database";
 import { now } from "./common";
+import { findFreePort } from "@/modules/shared/net/free-port";
 
 const GOAL_MB = 450;
 const GOAL_START_SECONDS = 5;
@@ -102,16 +102,6 @@ const sumPss = (processes: ProcessMemory[]) => processes.reduce((sum, { pss }) =
 // ---------------------------------------------------------------------------------------------
 // Starting and stopping the product
 
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 type Started = {
   /** Seconds from spawning `npm start` to the first 200 of GET /login. */

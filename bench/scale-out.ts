@@ -11,7 +11,7 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net, { type AddressInfo } from "node:net";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -22,6 +22,7 @@ import { createId } from "@/modules/shared/ids";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { diffCpu, snapshotCpu, type CpuUse } from "./cpu-usage";
 import { benchMail, benchMailRaw, drive, now, percentile, smtpClient, startSink, type Sink } from "./common";
+import { findFreePort } from "@/modules/shared/net/free-port";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -70,16 +71,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 // --- Product processes ---------------------------------------------------------------------------
 
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once a TCP client on `port` reads the SMTP greeting (220). */
 function waitForSmtpGreeting(port: number, timeoutMs: number): Promise<void> {

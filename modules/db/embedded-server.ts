@@ -15,12 +15,12 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { createPrivateDirectory, writePrivateFileSync } from "@/modules/shared/fs/private-files";
+import { findFreePort } from "@/modules/shared/net/free-port";
 
 const execFileAsync = promisify(execFile);
 
@@ -390,17 +390,6 @@ async function runAsServerUser(user: ServerUser, binary: string, args: string[])
   }
 }
 
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function ensureDatabase(adminUrl: string, database: string) {
   const client = new pg.Client({ connectionString: adminUrl });

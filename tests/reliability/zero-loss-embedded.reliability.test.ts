@@ -10,7 +10,6 @@
 // Senders retry like MTAs. Every mail answered 250 must reach the webhook (a loopback receiver)
 // and be recorded once as a success; then SIGTERM must stop the app and its database server
 // cleanly: exit code 0, no postmaster.pid, no server process left.
-import { createTransport, type Transporter } from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/modules/db/db";
 import { createAccountWithCallbacks, type CreatedCallback } from "./support/app-account";
@@ -24,7 +23,7 @@ import {
   readEmbeddedServerLock,
 } from "./support/embedded-server-processes";
 import { setUpReliabilityTest } from "./support/reliability-setup";
-import { attemptSmtp, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
+import { attemptSmtp, createSmtpTransport, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
 import { buildRaw, buildTestMail, findMailIdOfMessageId, runPool, type TestMail } from "./support/test-mails";
 import { startWebhookSink } from "./support/webhook-sink";
 
@@ -146,18 +145,7 @@ describe("zero loss on the zero-config default: the app and its embedded Postgre
         crashesDone.push(crashing);
       };
 
-      const transport: Transporter = createTransport({
-        host: "127.0.0.1",
-        port: app.smtpPort,
-        secure: false,
-        ignoreTLS: true,
-        pool: true,
-        maxConnections: SMTP_SESSIONS,
-        maxMessages: Infinity,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      });
+      const transport = createSmtpTransport(app.smtpPort, SMTP_SESSIONS);
       cleanUps.push(() => transport.close());
 
       const sent: SentMail[] = [];

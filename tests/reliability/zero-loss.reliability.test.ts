@@ -15,13 +15,12 @@
 //   processing to be final.
 // The app runs on a fresh migrated database on the test run's server (DATABASE_URL's, or the
 // embedded one); zero-loss-embedded.reliability.test.ts runs the zero-config default itself.
-import { createTransport, type Transporter } from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createAccountWithCallbacks, type CreatedCallback } from "./support/app-account";
 import { createAppProcess, tail, type AppProcess } from "./support/app-process";
-import { attemptRawInbound, attemptSmtp, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
+import { attemptRawInbound, attemptSmtp, createSmtpTransport, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
 import { startWebhookSink } from "./support/webhook-sink";
 import { setUpReliabilityTest } from "./support/reliability-setup";
 import { buildRaw, buildTestMail, ENVELOPE_FROM, findMailIdOfMessageId, runPool, type TestMail } from "./support/test-mails";
@@ -125,18 +124,7 @@ describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL
         if (acceptedSoFar >= KILL_AT_ACCEPTED && !crash) crash = crashAndRestart();
       };
 
-      const transport: Transporter = createTransport({
-        host: "127.0.0.1",
-        port: app.smtpPort,
-        secure: false,
-        ignoreTLS: true,
-        pool: true,
-        maxConnections: SMTP_SESSIONS,
-        maxMessages: Infinity,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      });
+      const transport = createSmtpTransport(app.smtpPort, SMTP_SESSIONS);
       cleanUps.push(() => transport.close());
 
       const sent: SentMail[] = [];

@@ -9,10 +9,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { stopLeftoverServer } from "./embedded-server-processes";
+import { findFreePort } from "@/modules/shared/net/free-port";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -48,16 +48,6 @@ export type AppProcess = {
   removeDataDir: () => Promise<void>;
 };
 
-export async function findFreePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,7 +2,7 @@
 // server said so (SMTP 250, HTTP 2xx); a temporary refusal (SMTP 4xx, HTTP 408/429/5xx) or no
 // answer at all (connection refused or cut, timeout) is retried after a short back-off, the same
 // bytes and Message-ID each time; a permanent refusal (SMTP 5xx, other HTTP 4xx) ends it.
-import type { Transporter } from "nodemailer";
+import { createTransport, type Transporter } from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 import { postRawInbound } from "./raw-senders";
 
@@ -41,6 +41,22 @@ export async function sendLikeAnMta(attempt: () => Promise<AttemptResult>, { dea
     const backoff = Math.min(2_000, 200 * 2 ** Math.min(attempts - 1, 4));
     await sleep(backoff * (0.75 + Math.random() * 0.5));
   }
+}
+
+/** A pooled SMTP transport to the app, `sessions` connections at most, plain (no STARTTLS), patient timeouts. */
+export function createSmtpTransport(port: number, sessions: number): Transporter {
+  return createTransport({
+    host: "127.0.0.1",
+    port,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: sessions,
+    maxMessages: Infinity,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
 }
 
 /** One sendMail over a (pooled) nodemailer SMTP transport, classified. */
