@@ -62,6 +62,15 @@ const INSERT_PROCESSING = `
   )
   RETURNING id`;
 
+/**
+ * The common case, one address and no large value, in one statement outside any transaction:
+ * hookmail_insert_processing (a migration) takes the row's duplicate lock, then inserts it unless
+ * it is a duplicate, and commits: one round trip instead of three.
+ */
+const INSERT_ONE_PROCESSING = `SELECT hookmail_insert_processing(
+  $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13, $14::timestamptz, $15::timestamptz,
+  $16::timestamptz, $17::timestamptz) AS written`;
+
 /** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in slices (writeLargeValues). */
 const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_PAYLOAD_BYTES;
 const unlessLarge = (value: Uint8Array | null) => (isLarge(value) ? null : value);
@@ -132,13 +141,37 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
     },
 
     /**
-     * Writes the processings of one message in one transaction and returns the ids written. A row
+     * Writes the processings of one message in one transaction (one statement for a single row)
+     * and returns the ids written. A row
      * with a Message-ID is skipped when a processing of its callback, Message-ID and recipient was
      * created after `duplicatesSince`; a transaction-scoped advisory lock per such key makes two
      * concurrent copies of one message wait for each other, so only the first is written.
      */
     createProcessings: async (rows: NewProcessing[], { duplicatesSince }: { duplicatesSince: Date }): Promise<string[]> => {
       if (rows.length === 0) return [];
+      const [only] = rows;
+      if (rows.length === 1 && only && !isLarge(only.rawMessage) && !isLarge(only.payload)) {
+        const [result] = await executor.query<{ written: boolean }>(INSERT_ONE_PROCESSING, [
+          only.messageId === null ? null : toDuplicateLockKey({ ...only, messageId: only.messageId }).toString(),
+          only.id,
+          only.emailCallbackId,
+          only.fromAddress,
+          only.subject,
+          only.messageId,
+          only.recipient,
+          only.tag,
+          only.status,
+          only.error,
+          only.rawMessage,
+          only.payload,
+          only.attemptCount,
+          only.nextAttemptAt?.toISOString() ?? null,
+          only.lockedUntil?.toISOString() ?? null,
+          only.createdAt.toISOString(),
+          duplicatesSince.toISOString(),
+        ]);
+        return result?.written ? [only.id] : [];
+      }
       const lockKeys = rows
         .filter((row): row is NewProcessing & { messageId: string } => row.messageId !== null)
         .map(toDuplicateLockKey)
