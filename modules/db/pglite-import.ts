@@ -11,7 +11,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { applyMigrations } from "./migrations";
 import { MIGRATIONS_DIR, type Database } from "./db";
-import type { SqlExecutor } from "./sql-executor";
+import type { PreparedStatement, SqlExecutor } from "./sql-executor";
 
 /** Tables not copied: the migration history (each side keeps its own) and what triggers derive. */
 const NOT_COPIED = new Set(["_prisma_migrations", "email_processing_count"]);
@@ -154,7 +154,8 @@ type PgliteRunner = {
 function createPgliteExecutor(db: PGlite): SqlExecutor {
   const wrap = (runner: PgliteRunner, inTransaction: boolean): SqlExecutor => {
     const executor: SqlExecutor = {
-      query: async <T>(sql: string, params?: unknown[]) => (await runner.query<T>(sql, params)).rows,
+      query: async <T>(sql: string | PreparedStatement, params?: unknown[]) =>
+        (await runner.query<T>(typeof sql === "string" ? sql : sql.text, params)).rows,
       exec: async (sql: string) => {
         await runner.exec(sql);
       },

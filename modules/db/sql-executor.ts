@@ -5,9 +5,18 @@
 // session.
 import pg from "pg";
 
+/**
+ * A statement of the hot path, prepared once per connection under its name and then only bound
+ * and run: the server parses and plans it once per connection instead of at every call. The text
+ * must be fixed (no values written into it), as a name stands for one text.
+ */
+export type PreparedStatement = { name: string; text: string };
+
+export const prepared = (name: string, text: string): PreparedStatement => ({ name: `hookmail_${name}`, text });
+
 export type SqlExecutor = {
   /** Runs one statement with `$1`-style parameters and returns its rows. */
-  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T>(sql: string | PreparedStatement, params?: unknown[]): Promise<T[]>;
   /** Runs a script of one or more statements, without parameters. */
   exec(sql: string): Promise<void>;
   /** Runs `fn` on one dedicated connection (the same session for every statement). */
@@ -31,6 +40,10 @@ export function createPgExecutor(client: pg.Pool | pg.PoolClient | pg.Client): S
   return client instanceof pg.Pool ? createPgPoolExecutor(client) : createPgConnectionExecutor(client);
 }
 
+function toQueryConfig(sql: string | PreparedStatement, values?: unknown[]): pg.QueryConfig {
+  return typeof sql === "string" ? { text: sql, values } : { name: sql.name, text: sql.text, values };
+}
+
 /** BEGIN … COMMIT on a connection that nothing else uses meanwhile; ROLLBACK when `fn` throws. */
 async function runTransaction<R>(
   connection: SqlExecutor,
@@ -52,8 +65,8 @@ async function runTransaction<R>(
 
 function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecutor {
   const executor: SqlExecutor = {
-    async query<T>(sql: string, params?: unknown[]) {
-      const result = await client.query(sql, params);
+    async query<T>(sql: string | PreparedStatement, params?: unknown[]) {
+      const result = await client.query(toQueryConfig(sql, params));
       return result.rows as T[];
     },
     async exec(sql: string) {
@@ -82,8 +95,8 @@ function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecu
 
 function createPgPoolExecutor(pool: pg.Pool): SqlExecutor {
   const executor: SqlExecutor = {
-    async query<T>(sql: string, params?: unknown[]) {
-      const result = await pool.query(sql, params);
+    async query<T>(sql: string | PreparedStatement, params?: unknown[]) {
+      const result = await pool.query(toQueryConfig(sql, params));
       return result.rows as T[];
     },
     async exec(sql: string) {

@@ -6,7 +6,7 @@
 // change the processing.
 import type { Database } from "@/modules/db/db";
 import { createBatchedWriter } from "@/modules/db/batched-writer";
-import { utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
+import { prepared, utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 import { createId } from "@/modules/shared/ids";
 import { FINAL_PROCESSING_STATUSES, LARGE_PAYLOAD_BYTES } from "./delivery.constants";
 
@@ -60,7 +60,9 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
     async claimDueDeliveries({ limit, leaseMs, now }: { limit: number; leaseMs: number; now: Date }): Promise<ClaimedDelivery[]> {
       const lockedUntil = new Date(now.getTime() + leaseMs);
       const rows = await executor.query<{ id: string }>(
-        `UPDATE email_processing SET "lockedUntil" = ${utc(2)}
+        prepared(
+          "claim_due_deliveries",
+          `UPDATE email_processing SET "lockedUntil" = ${utc(2)}
          WHERE id IN (
            SELECT id FROM email_processing
            WHERE ${DUE_AND_UNLOCKED} AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= ${utc(1)})
@@ -69,6 +71,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
            FOR UPDATE SKIP LOCKED
          )
          RETURNING id`,
+        ),
         [now.toISOString(), lockedUntil.toISOString(), limit],
       );
       return rows.map(({ id }) => ({ id, lockedUntil }));
@@ -81,7 +84,9 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
     async claimDelivery({ id, leaseMs, now }: { id: string; leaseMs: number; now: Date }): Promise<ClaimedDelivery | null> {
       const lockedUntil = new Date(now.getTime() + leaseMs);
       const rows = await executor.query<TargetRow>(
-        `WITH claimed AS (
+        prepared(
+          "claim_delivery",
+          `WITH claimed AS (
            UPDATE email_processing SET "lockedUntil" = ${utc(2)}
            WHERE id IN (
              SELECT id FROM email_processing
@@ -91,6 +96,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
            RETURNING id, status, "attemptCount", payload, "emailCallbackId"
          )
          SELECT ${targetColumns("$4")} FROM claimed p JOIN email_callback c ON c.id = p."emailCallbackId"`,
+        ),
         [now.toISOString(), lockedUntil.toISOString(), id, LARGE_PAYLOAD_BYTES],
       );
       const [row] = rows;
@@ -121,7 +127,10 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
 
     async findDeliveryTarget(id: string): Promise<DeliveryTarget | null> {
       const rows = await executor.query<TargetRow>(
-        `SELECT ${targetColumns("$2")} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,
+        prepared(
+          "find_delivery_target",
+          `SELECT ${targetColumns("$2")} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,
+        ),
         [id, LARGE_PAYLOAD_BYTES],
       );
       const [row] = rows;
@@ -172,7 +181,9 @@ async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutc
   const iso = (value: Date | string | number | null | undefined) => (value instanceof Date ? value.toISOString() : null);
   const attempts = outcomes.filter((outcome): outcome is AttemptOutcome & { attempt: DeliveryAttemptRecord } => outcome.attempt !== null);
   const rows = await executor.query<{ id: string }>(
-    `WITH outcome AS (
+    prepared(
+      "write_attempt_outcomes",
+      `WITH outcome AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::integer[], $7::boolean[],
                             $8::text[], $9::text[], $10::boolean[])
          AS o(id, "lockedUntil", status, error, "setsError", "statusCode", "setsStatusCode", "deliveredAt", "nextAttemptAt", attempted)
@@ -196,6 +207,7 @@ async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutc
          AS a(id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
      )
      SELECT id FROM updated`,
+    ),
     [
       outcomes.map(({ claim }) => claim.id),
       outcomes.map(({ claim }) => claim.lockedUntil.toISOString()),

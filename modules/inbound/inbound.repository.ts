@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
-import { utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
+import { prepared, utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 
 export type InboundCallback = {
   id: string;
@@ -67,9 +67,21 @@ const INSERT_PROCESSING = `
  * hookmail_insert_processing (a migration) takes the row's duplicate lock, then inserts it unless
  * it is a duplicate, and commits: one round trip instead of three.
  */
-const INSERT_ONE_PROCESSING = `SELECT hookmail_insert_processing(
-  $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13, $14::timestamptz, $15::timestamptz,
-  $16::timestamptz, $17::timestamptz) AS written`;
+const INSERT_ONE_PROCESSING = prepared(
+  "insert_one_processing",
+  `SELECT hookmail_insert_processing(
+     $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13, $14::timestamptz, $15::timestamptz,
+     $16::timestamptz, $17::timestamptz) AS written`,
+);
+const FIND_LIVE_CALLBACKS = prepared(
+  "find_live_callbacks",
+  `SELECT ${CALLBACK_COLUMNS} FROM email_callback
+   WHERE "deletedAt" IS NULL AND (domain, username) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+);
+const FIND_LIVE_CALLBACK = prepared(
+  "find_live_callback",
+  `SELECT ${CALLBACK_COLUMNS} FROM email_callback WHERE domain = $1 AND username = $2 AND "deletedAt" IS NULL LIMIT 1`,
+);
 
 /** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in slices (writeLargeValues). */
 const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_PAYLOAD_BYTES;
@@ -123,8 +135,7 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
     findLiveCallbacks: async (addresses: { domain: string; username: string }[]): Promise<InboundCallback[]> => {
       if (addresses.length === 0) return [];
       const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(
-        `SELECT ${CALLBACK_COLUMNS} FROM email_callback
-         WHERE "deletedAt" IS NULL AND (domain, username) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        FIND_LIVE_CALLBACKS,
         [addresses.map(({ domain }) => domain), addresses.map(({ username }) => username)],
       );
       return rows.map((row) => ({ ...row, allowedOrigins: row.allowedOrigins ?? [] }));
@@ -132,10 +143,7 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
 
     /** The live callback, enabled or not, holding this address. */
     findLiveCallback: async (domain: string, username: string): Promise<InboundCallback | null> => {
-      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(
-        `SELECT ${CALLBACK_COLUMNS} FROM email_callback WHERE domain = $1 AND username = $2 AND "deletedAt" IS NULL LIMIT 1`,
-        [domain, username],
-      );
+      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(FIND_LIVE_CALLBACK, [domain, username]);
       const [row] = rows;
       return row ? { ...row, allowedOrigins: row.allowedOrigins ?? [] } : null;
     },
