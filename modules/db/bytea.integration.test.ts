@@ -1,6 +1,6 @@
-// bytea through the SQL executor, on the test database (PGlite, or PostgreSQL when DATABASE_URL is
-// set): on PGlite, openDatabase replaces its byte-by-byte bytea handling (binary parameters, Buffer's
-// hex decoder), which must keep every byte.
+// bytea through the SQL executor, on a fresh test database: the raw messages and webhook bodies
+// are bytea, handed over as Buffers or as Uint8Array views into larger memory (the bytes moved back
+// from a parsing thread), and every byte must come back as it went in.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@/tests/support/test-database";
