@@ -61,7 +61,7 @@ function newWorker(overrides: Partial<DeliveryWorkerOptions> = {}) {
   });
 }
 
-/** A §4 webhook body, deliberately formatted so re-serialising it would change its bytes. */
+/** A webhook body (docs/webhooks.md), deliberately formatted so re-serialising it would change its bytes. */
 function buildPayload(id: string, emailCallbackId: string) {
   const body = `{
   "type": "email.received",

@@ -450,7 +450,7 @@ describe("the mail corpus", () => {
   });
 
   it.each(files.map((file) => [path.relative(CORPUS_DIR, file), file]))(
-    "%s parses, builds a §4 payload and serializes to valid JSON",
+    "%s parses, builds a webhook payload (docs/webhooks.md) and serializes to valid JSON",
     async (_name, file) => {
       const raw = fs.readFileSync(file);
       let parsed: ParsedMail;
