@@ -31,8 +31,6 @@ export const DELIVERY_WORKER_DEFAULTS = {
   cleanUpBatchSize: 500,
 } as const;
 
-export const FINAL_PROCESSING_STATUSES = ["success", "error", "not-processed"] as const;
-
 /**
  * A webhook body above this is large: it is written in a statement of its own (not with the raw
  * message), is not kept in memory with a claim, and is read back in slices of this size (PostgreSQL

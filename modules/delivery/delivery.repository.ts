@@ -8,7 +8,8 @@ import type { Database } from "@/modules/db/db";
 import { createBatchedWriter } from "@/modules/db/batched-writer";
 import { prepared, utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 import { createId } from "@/modules/shared/ids";
-import { FINAL_PROCESSING_STATUSES, LARGE_PAYLOAD_BYTES } from "./delivery.constants";
+import { FINAL_PROCESSING_STATUSES, PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { LARGE_PAYLOAD_BYTES } from "./delivery.constants";
 
 export type ClaimedDelivery = {
   id: string;
@@ -40,16 +41,19 @@ export type AttemptOutcome = { claim: ClaimedDelivery; attempt: DeliveryAttemptR
 
 /** The processing's state after an attempt (or after deciding none can be made). */
 export type ProcessingChange =
-  | { status: "success"; webhookResponseStatusCode: number; deliveredAt: Date }
-  | { status: "pending"; nextAttemptAt: Date; webhookResponseStatusCode: number | null }
-  | { status: "error"; error: "webhook-failed" | "unknown"; webhookResponseStatusCode: number | null }
-  | { status: "not-processed"; error: "not-enabled" };
+  | { status: typeof PROCESSING_STATUS.SUCCESS; webhookResponseStatusCode: number; deliveredAt: Date }
+  | { status: typeof PROCESSING_STATUS.PENDING; nextAttemptAt: Date; webhookResponseStatusCode: number | null }
+  | {
+      status: typeof PROCESSING_STATUS.ERROR;
+      error: typeof PROCESSING_ERROR.WEBHOOK_FAILED | typeof PROCESSING_ERROR.UNKNOWN;
+      webhookResponseStatusCode: number | null;
+    }
+  | { status: typeof PROCESSING_STATUS.NOT_PROCESSED; error: typeof PROCESSING_ERROR.NOT_ENABLED };
 
 const utc = utcTimestampParameter;
 
-const DUE_AND_UNLOCKED = `status = 'pending' AND ("lockedUntil" IS NULL OR "lockedUntil" < ${utc(1)})`;
-
-const FINAL_STATUSES_SQL = FINAL_PROCESSING_STATUSES.map((status) => `'${status}'`).join(", ");
+/** Pending (`$status`, bound to PROCESSING_STATUS.PENDING) and not claimed, or its claim over at `$1`. */
+const dueAndUnlocked = (status: number) => `status = $${status} AND ("lockedUntil" IS NULL OR "lockedUntil" < ${utc(1)})`;
 
 export function createDeliveryRepository({ executor }: Pick<Database, "executor">) {
   return {
@@ -65,14 +69,14 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
           `UPDATE email_processing SET "lockedUntil" = ${utc(2)}
          WHERE id IN (
            SELECT id FROM email_processing
-           WHERE ${DUE_AND_UNLOCKED} AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= ${utc(1)})
+           WHERE ${dueAndUnlocked(4)} AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= ${utc(1)})
            ORDER BY "nextAttemptAt" NULLS FIRST
            LIMIT $3
            FOR UPDATE SKIP LOCKED
          )
          RETURNING id`,
         ),
-        [now.toISOString(), lockedUntil.toISOString(), limit],
+        [now.toISOString(), lockedUntil.toISOString(), limit, PROCESSING_STATUS.PENDING],
       );
       return rows.map(({ id }) => ({ id, lockedUntil }));
     },
@@ -90,14 +94,14 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
            UPDATE email_processing SET "lockedUntil" = ${utc(2)}
            WHERE id IN (
              SELECT id FROM email_processing
-             WHERE id = $3 AND ${DUE_AND_UNLOCKED} AND ("attemptCount" = 0 OR "nextAttemptAt" <= ${utc(1)})
+             WHERE id = $3 AND ${dueAndUnlocked(5)} AND ("attemptCount" = 0 OR "nextAttemptAt" <= ${utc(1)})
              FOR UPDATE SKIP LOCKED
            )
            RETURNING id, status, "attemptCount", payload, "emailCallbackId"
          )
          SELECT ${targetColumns("$4")} FROM claimed p JOIN email_callback c ON c.id = p."emailCallbackId"`,
         ),
-        [now.toISOString(), lockedUntil.toISOString(), id, LARGE_PAYLOAD_BYTES],
+        [now.toISOString(), lockedUntil.toISOString(), id, LARGE_PAYLOAD_BYTES, PROCESSING_STATUS.PENDING],
       );
       const [row] = rows;
       if (!row) return null;
@@ -110,9 +114,9 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
       const lockedUntil = new Date(now.getTime() + leaseMs);
       const rows = await executor.query<{ id: string }>(
         `UPDATE email_processing SET "lockedUntil" = ${utc(3)}
-         WHERE id = $1 AND status = 'pending' AND "lockedUntil" = ${utc(2)}
+         WHERE id = $1 AND status = $4 AND "lockedUntil" = ${utc(2)}
          RETURNING id`,
-        [claim.id, claim.lockedUntil.toISOString(), lockedUntil.toISOString()],
+        [claim.id, claim.lockedUntil.toISOString(), lockedUntil.toISOString(), PROCESSING_STATUS.PENDING],
       );
       return rows.length > 0 ? { ...claim, lockedUntil } : null;
     },
@@ -154,13 +158,13 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
         `UPDATE email_processing SET "rawMessage" = NULL, payload = NULL
          WHERE id IN (
            SELECT id FROM email_processing
-           WHERE status IN (${FINAL_STATUSES_SQL}) AND "updatedAt" < ${utc(1)}
+           WHERE status = ANY($3::text[]) AND "updatedAt" < ${utc(1)}
              AND ("rawMessage" IS NOT NULL OR payload IS NOT NULL)
            LIMIT $2
            FOR UPDATE SKIP LOCKED
          )
          RETURNING id`,
-        [changedBefore.toISOString(), batchSize],
+        [changedBefore.toISOString(), batchSize, FINAL_PROCESSING_STATUSES],
       );
       return rows.length;
     },
@@ -198,7 +202,7 @@ async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutc
          "attemptCount" = p."attemptCount" + CASE WHEN o.attempted THEN 1 ELSE 0 END,
          "updatedAt" = ${utc(11)}
        FROM outcome o
-       WHERE p.id = o.id AND p.status = 'pending' AND p."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
+       WHERE p.id = o.id AND p.status = $19 AND p."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
        RETURNING p.id
      ), attempt AS (
        INSERT INTO delivery_attempt (id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
@@ -227,6 +231,7 @@ async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutc
       attempts.map(({ attempt }) => Math.round(attempt.durationMs)),
       attempts.map(({ attempt }) => attempt.error),
       attempts.map(({ attempt }) => attempt.responseBody),
+      PROCESSING_STATUS.PENDING,
     ],
   );
   return new Set(rows.map(({ id }) => id));
@@ -285,7 +290,7 @@ type ProcessingColumns = {
 /** The columns an outcome sets; the others keep their value. */
 function toProcessingColumns(change: ProcessingChange): ProcessingColumns {
   switch (change.status) {
-    case "success":
+    case PROCESSING_STATUS.SUCCESS:
       return {
         status: change.status,
         error: null,
@@ -293,20 +298,20 @@ function toProcessingColumns(change: ProcessingChange): ProcessingColumns {
         deliveredAt: change.deliveredAt,
         nextAttemptAt: null,
       };
-    case "pending":
+    case PROCESSING_STATUS.PENDING:
       return {
         status: change.status,
         webhookResponseStatusCode: change.webhookResponseStatusCode,
         nextAttemptAt: change.nextAttemptAt,
       };
-    case "error":
+    case PROCESSING_STATUS.ERROR:
       return {
         status: change.status,
         error: change.error,
         webhookResponseStatusCode: change.webhookResponseStatusCode,
         nextAttemptAt: null,
       };
-    case "not-processed":
+    case PROCESSING_STATUS.NOT_PROCESSED:
       return { status: change.status, error: change.error, nextAttemptAt: null };
   }
 }

@@ -2,6 +2,7 @@
 // the answer, and record the attempt with the processing's next state: success, a scheduled retry,
 // or error / webhook-failed once no retry remains. Anything unexpected ends in error / unknown, logged.
 import type { Config } from "@/modules/config/config";
+import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { MAX_DELIVERY_ATTEMPTS } from "./delivery.constants";
 import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
 import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
@@ -41,9 +42,9 @@ export async function deliverProcessing({
   try {
     const target = claimedTarget ?? (await repository.findDeliveryTarget(id));
     if (!target) return { kind: "skipped", reason: "not-found" };
-    if (target.status !== "pending") return { kind: "skipped", reason: "not-pending" };
+    if (target.status !== PROCESSING_STATUS.PENDING) return { kind: "skipped", reason: "not-pending" };
     if (!target.isCallbackEnabled || target.isCallbackDeleted) {
-      return await record(repository, log, claim, null, { status: "not-processed", error: "not-enabled" }, "not-enabled");
+      return await record(repository, log, claim, null, { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.NOT_ENABLED }, "not-enabled");
     }
     if (!target.payload) throw new Error(`processing ${id} is pending without a payload`);
 
@@ -60,7 +61,7 @@ export async function deliverProcessing({
     const classification = classifyAttempt(result);
 
     if (classification === "success") {
-      const change: ProcessingChange = { status: "success", webhookResponseStatusCode: statusCode ?? 0, deliveredAt: now() };
+      const change: ProcessingChange = { status: PROCESSING_STATUS.SUCCESS, webhookResponseStatusCode: statusCode ?? 0, deliveredAt: now() };
       return await record(repository, log, claim, attempt, change, "success");
     }
     const nextAttemptAt =
@@ -73,10 +74,10 @@ export async function deliverProcessing({
           })
         : null;
     if (nextAttemptAt) {
-      const change: ProcessingChange = { status: "pending", nextAttemptAt, webhookResponseStatusCode: statusCode };
+      const change: ProcessingChange = { status: PROCESSING_STATUS.PENDING, nextAttemptAt, webhookResponseStatusCode: statusCode };
       return await record(repository, log, claim, attempt, change, "retry-scheduled");
     }
-    const change: ProcessingChange = { status: "error", error: "webhook-failed", webhookResponseStatusCode: statusCode };
+    const change: ProcessingChange = { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.WEBHOOK_FAILED, webhookResponseStatusCode: statusCode };
     return await record(repository, log, claim, attempt, change, "failed");
   } catch (error) {
     log(`Delivery of ${id} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -88,7 +89,7 @@ export async function deliverProcessing({
         error: "internal error",
         responseBody: null,
       };
-      const change: ProcessingChange = { status: "error", error: "unknown", webhookResponseStatusCode: null };
+      const change: ProcessingChange = { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.UNKNOWN, webhookResponseStatusCode: null };
       return await record(repository, log, claim, attempt, change, "unknown-error");
     } catch (recordError) {
       // The claim's lease runs out and another attempt follows: nothing is lost.

@@ -19,16 +19,6 @@ export const MAX_MESSAGE_ID_BYTES = 998;
 /** RFC 5321's longest forward path, without its angle brackets. */
 export const MAX_RECIPIENT_LENGTH = 254;
 
-export const PROCESSING_STATUS = {
-  PENDING: "pending",
-  NOT_PROCESSED: "not-processed",
-} as const;
-
-export const PROCESSING_ERROR = {
-  NOT_ENABLED: "not-enabled",
-  FROM_ADDRESS_NOT_ALLOWED: "from-address-not-allowed",
-} as const;
-
 export const WEBHOOK_EVENT_TYPE = "email.received";
 
 /** mailparser's options: keep bodies and attachments as sent, convert nothing. */

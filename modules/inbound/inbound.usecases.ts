@@ -4,7 +4,8 @@
 // one transaction.
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
 import { createId } from "@/modules/shared/ids";
-import { DUPLICATE_WINDOW_MS, PROCESSING_ERROR, PROCESSING_STATUS } from "./inbound.constants";
+import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";

@@ -1,8 +1,5 @@
 // The inbox rows as the API shows them.
-export const PROCESSING_STATUSES = ["success", "error", "not-processed", "pending"] as const;
-export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
-
-export const PROCESSING_ERRORS = ["from-address-not-allowed", "webhook-failed", "not-enabled", "unknown"] as const;
+import type { ProcessingStatus } from "./processings.constants";
 
 export type ApiEmailProcessing = {
   id: string;

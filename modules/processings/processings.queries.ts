@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/modules/shared/api/api-client";
 import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiProcessingsPage } from "./processings.models";
+import { PROCESSING_STATUS } from "./processings.constants";
 
 export const INBOX_PAGE_SIZES = [15, 50, 100] as const;
 export const DEFAULT_INBOX_PAGE_SIZE = INBOX_PAGE_SIZES[0];
@@ -45,7 +46,7 @@ export function useEmailProcessings(emailCallbackId: string, pageIndex: number, 
     queryFn: () => fetchEmailProcessings({ emailCallbackId, pageIndex, pageSize }),
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
-      query.state.data?.emailProcessings.some((processing) => processing.status === "pending")
+      query.state.data?.emailProcessings.some((processing) => processing.status === PROCESSING_STATUS.PENDING)
         ? INBOX_PENDING_REFRESH_INTERVAL_MS
         : INBOX_REFRESH_INTERVAL_MS,
   });

@@ -3,6 +3,7 @@
 // id and owner, a processing within its callback).
 import type { PrismaClient } from "@/modules/db/generated/client";
 import type { StoredDeliveryAttempt, ProcessingRecord } from "./processings.models";
+import { PROCESSING_STATUS } from "./processings.constants";
 
 /** The columns of an inbox row (ProcessingRecord), shared by every query that lists or reads one. */
 export const PROCESSING_FIELDS = {
@@ -123,9 +124,9 @@ export function createProcessingsRepository(prisma: PrismaClient) {
      */
     restartDelivery: async ({ id, now }: { id: string; now: Date }): Promise<boolean> => {
       const { count } = await prisma.emailProcessing.updateMany({
-        where: { id, status: { not: "pending" }, payload: { not: null } },
+        where: { id, status: { not: PROCESSING_STATUS.PENDING }, payload: { not: null } },
         data: {
-          status: "pending",
+          status: PROCESSING_STATUS.PENDING,
           error: null,
           webhookResponseStatusCode: null,
           deliveredAt: null,

@@ -11,6 +11,7 @@ import { ensureWithinRateLimit } from "@/modules/shared/rate-limit/rate-limit.us
 import { composeTestMail } from "./compose-test-mail";
 import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
+import { PROCESSING_STATUS } from "./processings.constants";
 import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.repository";
 
 type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string };
@@ -107,12 +108,12 @@ export async function redeliverEmailProcessing({
 }): Promise<{ emailProcessing: ProcessingRecord }> {
   const processing = await getEmailProcessingOrThrow({ ...ref, repository });
   await ensureWithinRateLimit({ rule: RATE_LIMITS.redelivery, subject: ref.emailCallbackId, repository: rateLimits });
-  if (processing.status === "pending") throw createDeliveryInProgressError();
+  if (processing.status === PROCESSING_STATUS.PENDING) throw createDeliveryInProgressError();
   if (!(await repository.restartDelivery({ id: processing.id, now }))) {
     // Either the body is gone, or a concurrent call restarted it first.
     const current = await repository.findProcessing({ id: processing.id, emailCallbackId: ref.emailCallbackId });
     if (!current) throw createEmailProcessingNotFoundError();
-    if (current.status === "pending") throw createDeliveryInProgressError();
+    if (current.status === PROCESSING_STATUS.PENDING) throw createDeliveryInProgressError();
     throw createMessageGoneError();
   }
   dispatcher.deliverSoon([processing.id]);

@@ -6,6 +6,7 @@
 // whose window is long over (docs/security.md: anyone may make one per email they try).
 import type { SqlExecutor } from "@/modules/db/sql-executor";
 import { RATE_LIMITS } from "@/modules/shared/rate-limit/rate-limit.constants";
+import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import {
   COUNT_FOLD_BATCH_SIZE,
   PLAN_RETENTION_DAYS,
@@ -21,7 +22,7 @@ const DELETE_EXPIRED_BATCH = `
     FROM email_processing processing
     JOIN email_callback callback ON callback.id = processing."emailCallbackId"
     JOIN "user" owner ON owner.id = callback."userId"
-    WHERE processing.status <> 'pending'
+    WHERE processing.status <> $5
       AND processing."createdAt" < ($1::timestamptz AT TIME ZONE 'UTC')
         - make_interval(days => CASE WHEN owner."planId" = 'pro' THEN $2::int ELSE $3::int END)
     LIMIT $4
@@ -45,6 +46,7 @@ export async function deleteExpiredProcessings({
       PLAN_RETENTION_DAYS.pro,
       PLAN_RETENTION_DAYS.free,
       batchSize,
+      PROCESSING_STATUS.PENDING,
     ]);
     total += deleted.length;
     if (deleted.length < batchSize) return total;

@@ -18,6 +18,7 @@ import {
 import { Skeleton } from "@/components/ui/skeleton";
 import { LoadError } from "@/modules/shared/components/load-error";
 import type { ApiDeliveryAttempt, ApiEmailProcessing } from "../processings.models";
+import { PROCESSING_STATUS } from "../processings.constants";
 import { useDeliveryAttempts } from "../processings.queries";
 import { useRedeliver } from "./use-redeliver";
 
@@ -33,7 +34,7 @@ export function DeliveryAttemptsDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const t = useTranslations("processing");
-  const isPending = processing.status === "pending";
+  const isPending = processing.status === PROCESSING_STATUS.PENDING;
   const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>

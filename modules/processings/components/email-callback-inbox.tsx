@@ -19,6 +19,7 @@ import { DataTablePagination, getPageCount } from "@/modules/shared/components/d
 import { LoadError } from "@/modules/shared/components/load-error";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import type { ApiEmailProcessing } from "../processings.models";
+import { PROCESSING_STATUS } from "../processings.constants";
 import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, useEmailProcessings } from "../processings.queries";
 import { DeliveryAttemptsDialog } from "./delivery-attempts-dialog";
 import { ProcessingStatusBadge } from "./processing-status-badge";
@@ -135,7 +136,7 @@ function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: s
             {t("viewAttempts")}
           </DropdownMenuItem>
           <DropdownMenuItem
-            disabled={processing.status === "pending" || isRedelivering}
+            disabled={processing.status === PROCESSING_STATUS.PENDING || isRedelivering}
             onSelect={() => void redeliver(processing.id)}
           >
             <RotateCwIcon aria-hidden />

@@ -2,13 +2,13 @@
 // A processing's status as a badge: success green, error red, not processed grey, pending outlined.
 import { useTranslations } from "next-intl";
 import { Badge } from "@/components/ui/badge";
-import type { ProcessingStatus } from "../processings.models";
+import { PROCESSING_STATUS, type ProcessingStatus } from "../processings.constants";
 
 const STATUS_VARIANTS = {
-  success: "success",
-  error: "destructive",
-  "not-processed": "secondary",
-  pending: "outline",
+  [PROCESSING_STATUS.SUCCESS]: "success",
+  [PROCESSING_STATUS.ERROR]: "destructive",
+  [PROCESSING_STATUS.NOT_PROCESSED]: "secondary",
+  [PROCESSING_STATUS.PENDING]: "outline",
 } as const satisfies Record<ProcessingStatus, string>;
 
 export function ProcessingStatusBadge({ status }: { status: ProcessingStatus }) {
