@@ -9,6 +9,7 @@ import { getPrisma } from "@/modules/db/db";
 import type { PrismaClient } from "@/modules/db/generated/client";
 import { resolveRequestLocale } from "@/modules/i18n/request-locale";
 import { sendPasswordResetMail, sendVerificationMail } from "@/modules/mail/auth-mails";
+import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { getMailer, type Mailer } from "@/modules/mail/mailer";
 import { createId, type IdKind } from "@/modules/shared/ids";
 import { createRateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
@@ -91,7 +92,7 @@ export function createAuth({ config, prisma, mailer }: { config: Config; prisma:
     },
     user: {
       additionalFields: {
-        planId: { type: "string", required: false, defaultValue: "free", input: false },
+        planId: { type: "string", required: false, defaultValue: DEFAULT_PLAN_ID, input: false },
       },
     },
     // Per-account limits and name rules (account-limits.ts) are product rules: they hold whatever

@@ -6,6 +6,7 @@
 import { findApiKeyOwnerByToken } from "@/modules/api-keys/api-keys.usecases";
 import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
 import { getPrisma } from "@/modules/db/db";
+import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { createUsersRepository } from "@/modules/users/users.repository";
 import { getAuth } from "./auth.server";
 
@@ -52,7 +53,7 @@ async function findSessionCaller(request: Request): Promise<Caller | null> {
       id: user.id,
       email: user.email,
       name: user.name,
-      planId: (user as { planId?: string }).planId ?? "free",
+      planId: (user as { planId?: string }).planId ?? DEFAULT_PLAN_ID,
       emailVerified: user.emailVerified,
     },
     via: "session",

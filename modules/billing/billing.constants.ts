@@ -1,12 +1,4 @@
-// Plans and the Stripe facts billing relies on.
-export const PLAN_IDS = { free: "free", pro: "pro" } as const;
-export type PlanId = (typeof PLAN_IDS)[keyof typeof PLAN_IDS];
-
-/** The plans a user may buy through Checkout. */
-export const CHECKOUT_PLAN_IDS = [PLAN_IDS.pro] as const;
-
-export const PLAN_PRICES_USD_MONTHLY = { free: 0, pro: 12 } as const;
-
+// The Stripe facts billing relies on (the plans themselves are in modules/plans).
 /** A subscription in one of these states makes its customer pro. */
 export const PRO_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(["active", "trialing"]);
 

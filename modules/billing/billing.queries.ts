@@ -3,10 +3,10 @@
 // (404 billing.not_configured) reads as `null`: every billing control is then hidden.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ApiError, apiFetch } from "@/modules/shared/api/api-client";
-import { PLAN_IDS } from "./billing.constants";
+import { PLAN_ID } from "@/modules/plans/plans.constants";
 
 export const BILLING_NOT_CONFIGURED_CODE = "billing.not_configured";
-export const CHECKOUT_PLAN_ID = PLAN_IDS.pro;
+export const CHECKOUT_PLAN_ID = PLAN_ID.PRO;
 
 export type BillingPlan = { maxEmails: number; retentionDays: number; priceUsdMonthly: number };
 export type BillingConfig = { isEnabled: true; plans: { free: BillingPlan; pro: BillingPlan } };

@@ -1,6 +1,6 @@
 // zod schemas of the payments routes: the checkout request body and the session id of the path.
 import { z } from "zod";
-import { CHECKOUT_PLAN_IDS } from "./billing.constants";
+import { CHECKOUT_PLAN_IDS } from "@/modules/plans/plans.constants";
 
 export const createCheckoutSessionSchema = z.object({ planId: z.enum(CHECKOUT_PLAN_IDS) });
 export type CreateCheckoutSessionInput = z.infer<typeof createCheckoutSessionSchema>;

@@ -3,17 +3,15 @@
 // or out of order always lands on Stripe's current state.
 import Stripe from "stripe";
 import { createUnauthorizedError } from "@/modules/shared/errors/app-error";
-import { PLAN_RETENTION_DAYS } from "@/modules/retention/retention.constants";
+import { PLAN_ID, PLAN_IDS, type PlanId } from "@/modules/plans/plans.constants";
+import { getPlanLimits, type PlanLimits, type PlanSettings } from "@/modules/plans/plans.models";
 import {
   CHECKOUT_CANCEL_PATH,
   CHECKOUT_SUCCESS_PATH,
   CUSTOMER_PORTAL_RETURN_PATH,
-  PLAN_IDS,
-  PLAN_PRICES_USD_MONTHLY,
   PLAN_SYNC_EVENT_TYPES,
   PRO_SUBSCRIPTION_STATUSES,
   SUBSCRIPTIONS_PAGE_SIZE,
-  type PlanId,
 } from "./billing.constants";
 import {
   createAlreadyProError,
@@ -28,26 +26,12 @@ import { checkoutSessionIdSchema, type CreateCheckoutSessionInput } from "./bill
 export type BillingSettings = { proPriceId: string; baseUrl: string; webhookSecret: string | undefined };
 type BillingServices = { stripe: Stripe; repository: BillingRepository; settings: BillingSettings };
 
-export type BillingPlans = Record<PlanId, { maxEmails: number; retentionDays: number; priceUsdMonthly: number }>;
+export type BillingPlans = Record<PlanId, PlanLimits>;
 
-export function getBillingPlans(limits: { plans: { free: { maxEmails: number }; pro: { maxEmails: number } } }): {
-  isEnabled: true;
-  plans: BillingPlans;
-} {
+export function getBillingPlans(settings: PlanSettings): { isEnabled: true; plans: BillingPlans } {
   return {
     isEnabled: true,
-    plans: {
-      free: {
-        maxEmails: limits.plans.free.maxEmails,
-        retentionDays: PLAN_RETENTION_DAYS.free,
-        priceUsdMonthly: PLAN_PRICES_USD_MONTHLY.free,
-      },
-      pro: {
-        maxEmails: limits.plans.pro.maxEmails,
-        retentionDays: PLAN_RETENTION_DAYS.pro,
-        priceUsdMonthly: PLAN_PRICES_USD_MONTHLY.pro,
-      },
-    },
+    plans: Object.fromEntries(PLAN_IDS.map((planId) => [planId, getPlanLimits(planId, settings)])) as BillingPlans,
   };
 }
 
@@ -59,11 +43,11 @@ export async function createCheckoutSession({
   settings,
 }: BillingServices & { userId: string; input: CreateCheckoutSessionInput }): Promise<{ checkoutUrl: string }> {
   const user = await getBillingUserOrThrow(repository, userId);
-  if (user.planId === PLAN_IDS.pro) throw createAlreadyProError();
+  if (user.planId === PLAN_ID.PRO) throw createAlreadyProError();
   // A paid subscription whose webhook has not arrived yet must not be bought twice.
   if (user.stripeCustomerId) {
     const { planId } = await syncPlanForCustomer({ customerId: user.stripeCustomerId, stripe, repository, settings });
-    if (planId === PLAN_IDS.pro) throw createAlreadyProError();
+    if (planId === PLAN_ID.PRO) throw createAlreadyProError();
   }
   const customerId = await ensureStripeCustomer({ user, stripe, repository });
   const session = await stripe.checkout.sessions.create({
@@ -160,8 +144,8 @@ export async function syncPlanForCustomer({
     limit: SUBSCRIPTIONS_PAGE_SIZE,
   });
   const planId = subscriptions.data.some((subscription) => isProSubscription(subscription, settings.proPriceId))
-    ? PLAN_IDS.pro
-    : PLAN_IDS.free;
+    ? PLAN_ID.PRO
+    : PLAN_ID.FREE;
   const updated = await repository.setPlanIdByStripeCustomerId(customerId, planId);
   return { planId: updated > 0 ? planId : null };
 }

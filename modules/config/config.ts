@@ -1,6 +1,7 @@
 // The only reader of process.env. Parses the environment once per process into a typed, validated
 // Config; a bad value raises a ConfigError naming each variable and what it allows.
 import path from "node:path";
+import { PLAN_ID, type PlanId } from "@/modules/plans/plans.constants";
 import { environmentSchema, HOOKMAIL_ROLES, type Environment, type HookmailRole } from "./config.schemas";
 
 export type Config = {
@@ -50,7 +51,7 @@ export type Config = {
     apiUrl: string | undefined;
   };
   analytics: { posthogKey: string | undefined; posthogHost: string | undefined };
-  plans: { free: { maxEmails: number }; pro: { maxEmails: number } };
+  plans: Record<PlanId, { maxEmails: number }>;
   /** Things an operator should know about defaults in use, logged once at start. */
   notices: string[];
 };
@@ -157,7 +158,7 @@ function buildConfig(values: Environment): Config {
       apiUrl: values.STRIPE_API_URL,
     },
     analytics: { posthogKey: values.NEXT_PUBLIC_POSTHOG_KEY, posthogHost: values.NEXT_PUBLIC_POSTHOG_HOST },
-    plans: { free: { maxEmails: values.PLAN_FREE_MAX_EMAILS }, pro: { maxEmails: values.PLAN_PRO_MAX_EMAILS } },
+    plans: { [PLAN_ID.FREE]: { maxEmails: values.PLAN_FREE_MAX_EMAILS }, [PLAN_ID.PRO]: { maxEmails: values.PLAN_PRO_MAX_EMAILS } },
     notices,
   };
 }

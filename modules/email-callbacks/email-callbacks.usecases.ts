@@ -1,5 +1,6 @@
 // The rules of email callbacks. Repositories and the webhook-target check come in as arguments.
 import type { Config } from "@/modules/config/config";
+import { getPlanLimits } from "@/modules/plans/plans.models";
 import { createId } from "@/modules/shared/ids";
 import { checkWebhookTarget } from "@/modules/shared/net/webhook-target";
 import { RESERVED_USERNAMES } from "./email-callbacks.constants";
@@ -22,7 +23,7 @@ export type EmailCallbackRules = Pick<Config, "emailDomains" | "plans"> & {
 type Owner = { userId: string; planId: string };
 
 export function getMaxEmailCallbacks(rules: EmailCallbackRules, planId: string): number {
-  return planId === "pro" ? rules.plans.pro.maxEmails : rules.plans.free.maxEmails;
+  return getPlanLimits(planId, rules).maxEmails;
 }
 
 function ensureAddressRules({

@@ -1,5 +1,4 @@
-// How long each plan keeps its inbox history.
-export const PLAN_RETENTION_DAYS = { free: 30, pro: 90 } as const;
+// The inbox retention sweep (how long each plan keeps its history: modules/plans).
 export const RETENTION_BATCH_SIZE = 1000;
 export const RETENTION_INTERVAL_MS = 24 * 60 * 60 * 1000;
 /** The first sweep waits a little after start so it never competes with start-up. */

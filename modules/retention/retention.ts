@@ -7,9 +7,9 @@
 import type { SqlExecutor } from "@/modules/db/sql-executor";
 import { RATE_LIMITS } from "@/modules/shared/rate-limit/rate-limit.constants";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { DEFAULT_PLAN_ID, PLAN_IDS, PLAN_RETENTION_DAYS } from "@/modules/plans/plans.constants";
 import {
   COUNT_FOLD_BATCH_SIZE,
-  PLAN_RETENTION_DAYS,
   RETENTION_BATCH_SIZE,
   RETENTION_FIRST_RUN_DELAY_MS,
   RETENTION_INTERVAL_MS,
@@ -22,9 +22,9 @@ const DELETE_EXPIRED_BATCH = `
     FROM email_processing processing
     JOIN email_callback callback ON callback.id = processing."emailCallbackId"
     JOIN "user" owner ON owner.id = callback."userId"
+    LEFT JOIN unnest($2::text[], $3::int[]) AS plan(id, days) ON plan.id = owner."planId"
     WHERE processing.status <> $5
-      AND processing."createdAt" < ($1::timestamptz AT TIME ZONE 'UTC')
-        - make_interval(days => CASE WHEN owner."planId" = 'pro' THEN $2::int ELSE $3::int END)
+      AND processing."createdAt" < ($1::timestamptz AT TIME ZONE 'UTC') - make_interval(days => COALESCE(plan.days, $6::int))
     LIMIT $4
   )
   RETURNING id`;
@@ -43,10 +43,11 @@ export async function deleteExpiredProcessings({
   for (;;) {
     const deleted = await executor.query<{ id: string }>(DELETE_EXPIRED_BATCH, [
       now.toISOString(),
-      PLAN_RETENTION_DAYS.pro,
-      PLAN_RETENTION_DAYS.free,
+      PLAN_IDS,
+      PLAN_IDS.map((planId) => PLAN_RETENTION_DAYS[planId]),
       batchSize,
       PROCESSING_STATUS.PENDING,
+      PLAN_RETENTION_DAYS[DEFAULT_PLAN_ID],
     ]);
     total += deleted.length;
     if (deleted.length < batchSize) return total;

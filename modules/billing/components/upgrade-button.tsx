@@ -5,7 +5,7 @@ import { SparklesIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { PLAN_IDS } from "../billing.constants";
+import { PLAN_ID } from "@/modules/plans/plans.constants";
 import { useBillingConfigQuery } from "../billing.queries";
 import { UpgradeDialog } from "./upgrade-dialog";
 
@@ -13,7 +13,7 @@ export function UpgradeButton({ planId }: { planId: string | null | undefined })
   const t = useTranslations("billing.upgrade");
   const [isOpen, setIsOpen] = useState(false);
   const { data: billingConfig } = useBillingConfigQuery();
-  const isFree = (planId ?? PLAN_IDS.free) === PLAN_IDS.free;
+  const isFree = (planId ?? PLAN_ID.FREE) === PLAN_ID.FREE;
   if (!isFree || !billingConfig) return null;
   return (
     <>
