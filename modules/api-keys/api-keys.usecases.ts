@@ -79,11 +79,3 @@ export async function findApiKeyOwnerByToken({
   }
   return { apiKeyId: apiKey.id, userId: apiKey.userId };
 }
-
-export async function findUserIdByApiKeyToken(args: {
-  token: string;
-  repository: ApiKeysRepository;
-  now?: Date;
-}): Promise<string | null> {
-  return (await findApiKeyOwnerByToken(args))?.userId ?? null;
-}

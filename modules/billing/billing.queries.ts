@@ -61,7 +61,3 @@ export function useCheckoutSessionQuery(sessionId: string | null) {
 export function useCreateCheckoutSessionMutation() {
   return useMutation({ mutationFn: createCheckoutSession });
 }
-
-export function useCustomerPortalMutation() {
-  return useMutation({ mutationFn: fetchCustomerPortalUrl });
-}

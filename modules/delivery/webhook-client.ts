@@ -252,5 +252,3 @@ export async function postWebhook({
     request.end(payload);
   });
 }
-
-export const webhookClient: WebhookClient = { postWebhook };

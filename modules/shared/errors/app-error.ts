@@ -72,9 +72,6 @@ export function createInvalidBodyError(issues: ValidationIssue[]): AppError {
 export const createInvalidQueryError = (fields: FieldIssue[]) =>
   new AppError({ code: "request.invalid_query", message: "The query parameters are invalid.", fields });
 
-export const createServiceUnavailableError = (message: string) =>
-  new AppError({ code: "service.unavailable", message });
-
 /** 429 request.rate_limited: the action was not done; Retry-After says when it may be tried again. */
 export const createRateLimitedError = (retryAfterSeconds: number) =>
   new AppError({

@@ -3,7 +3,6 @@
 export const ERROR_HTTP_STATUSES = {
   "request.invalid_body": 400,
   "request.invalid_query": 400,
-  "request.payload_too_large": 413,
   "request.cross_site": 403,
   "request.unsupported_media_type": 415,
   "request.rate_limited": 429,
