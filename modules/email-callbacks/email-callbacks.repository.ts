@@ -1,6 +1,9 @@
-// Prisma access to email callbacks and their inbox. No rules here; ownership is part of every query.
+// Prisma access to email callbacks and their inbox. No rules here; ownership is part of every query,
+// writes included: another user's address, or a deleted one, is not found. An address already held
+// by another live callback answers email_callback.already_exists (the unique index decides races).
 import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
 import { runLockedForUser } from "@/modules/db/user-lock";
+import { createEmailCallbackAlreadyExistsError, createEmailCallbackNotFoundError } from "./email-callbacks.errors";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
 
 const CALLBACK_FIELDS = {
@@ -16,7 +19,6 @@ const CALLBACK_FIELDS = {
   updatedAt: true,
 } as const;
 
-
 export type EmailCallbackChanges = Partial<
   Pick<EmailCallbackRecord, "domain" | "username" | "webhookUrl" | "webhookSecret" | "allowedOrigins" | "isEnabled">
 >;
@@ -30,7 +32,9 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-export class AddressTakenError extends Error {}
+function isRecordNotFound(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "P2025";
+}
 
 type NewEmailCallback = EmailCallbackChanges & { id: string; userId: string; domain: string; username: string; webhookUrl: string };
 
@@ -46,12 +50,11 @@ function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) 
         where: { domain, username, ...live, ...(exceptId ? { id: { not: exceptId } } : {}) },
       })) > 0,
 
-    /** Throws AddressTakenError when another live callback holds the address (the unique index decides races). */
     createEmailCallback: async (data: NewEmailCallback) => {
       try {
         return await db.emailCallback.create({ data, select: CALLBACK_FIELDS });
       } catch (error) {
-        if (isUniqueViolation(error)) throw new AddressTakenError();
+        if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
         throw error;
       }
     },
@@ -81,17 +84,25 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
     findEmailCallback: (id: string, userId: string): Promise<EmailCallbackRecord | null> =>
       prisma.emailCallback.findFirst({ where: { id, userId, ...live }, select: CALLBACK_FIELDS }),
 
-    updateEmailCallback: async (id: string, changes: EmailCallbackChanges): Promise<EmailCallbackRecord> => {
+    updateEmailCallback: async (
+      { id, userId }: { id: string; userId: string },
+      changes: EmailCallbackChanges,
+    ): Promise<EmailCallbackRecord> => {
       try {
-        return await prisma.emailCallback.update({ where: { id }, data: changes, select: CALLBACK_FIELDS });
+        return await prisma.emailCallback.update({ where: { id, userId, ...live }, data: changes, select: CALLBACK_FIELDS });
       } catch (error) {
-        if (isUniqueViolation(error)) throw new AddressTakenError();
+        if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
+        if (isRecordNotFound(error)) throw createEmailCallbackNotFoundError();
         throw error;
       }
     },
 
-    softDeleteEmailCallback: async (id: string) => {
-      await prisma.emailCallback.update({ where: { id }, data: { deletedAt: new Date(), isEnabled: false } });
+    softDeleteEmailCallback: async ({ id, userId }: { id: string; userId: string }) => {
+      const { count } = await prisma.emailCallback.updateMany({
+        where: { id, userId, ...live },
+        data: { deletedAt: new Date(), isEnabled: false },
+      });
+      if (count === 0) throw createEmailCallbackNotFoundError();
     },
   };
 }

@@ -13,7 +13,7 @@ import {
   createWebhookUrlNotAllowedError,
 } from "./email-callbacks.errors";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
-import { AddressTakenError, type EmailCallbackChanges, type EmailCallbacksRepository } from "./email-callbacks.repository";
+import type { EmailCallbackChanges, EmailCallbacksRepository } from "./email-callbacks.repository";
 import type { CreateEmailCallbackInput, UpdateEmailCallbackInput } from "./email-callbacks.schemas";
 
 export type EmailCallbackRules = Pick<Config, "emailDomains" | "plans"> & {
@@ -80,26 +80,21 @@ export async function createEmailCallback({
     throw createEmailCallbackAlreadyExistsError();
   }
   await ensureWebhookUrlAllowed(input.webhookUrl, rules);
-  try {
-    // Counted again under the user's lock (not held across the webhook's DNS lookup above), so that
-    // concurrent creations stop at the limit (docs/security.md).
-    const emailCallback = await repository.runLockedForUser(owner.userId, async (queries) => {
-      if ((await queries.countEmailCallbacks(owner.userId)) >= limit) throw createEmailCallbacksLimitReachedError(limit);
-      return queries.createEmailCallback({
-        id: createId("emailCallback"),
-        userId: owner.userId,
-        domain: input.domain,
-        username: input.username,
-        webhookUrl: input.webhookUrl,
-        webhookSecret: input.webhookSecret ? input.webhookSecret : null,
-        allowedOrigins: [...new Set(input.allowedOrigins)],
-      });
+  // Counted again under the user's lock (not held across the webhook's DNS lookup above), so that
+  // concurrent creations stop at the limit (docs/security.md).
+  const emailCallback = await repository.runLockedForUser(owner.userId, async (queries) => {
+    if ((await queries.countEmailCallbacks(owner.userId)) >= limit) throw createEmailCallbacksLimitReachedError(limit);
+    return queries.createEmailCallback({
+      id: createId("emailCallback"),
+      userId: owner.userId,
+      domain: input.domain,
+      username: input.username,
+      webhookUrl: input.webhookUrl,
+      webhookSecret: input.webhookSecret ? input.webhookSecret : null,
+      allowedOrigins: [...new Set(input.allowedOrigins)],
     });
-    return { emailCallback };
-  } catch (error) {
-    if (error instanceof AddressTakenError) throw createEmailCallbackAlreadyExistsError();
-    throw error;
-  }
+  });
+  return { emailCallback };
 }
 
 export async function updateEmailCallback({
@@ -133,12 +128,7 @@ export async function updateEmailCallback({
     ...(input.allowedOrigins !== undefined ? { allowedOrigins: [...new Set(input.allowedOrigins)] } : {}),
     ...(input.isEnabled !== undefined ? { isEnabled: input.isEnabled } : {}),
   };
-  try {
-    return { emailCallback: await repository.updateEmailCallback(id, changes) };
-  } catch (error) {
-    if (error instanceof AddressTakenError) throw createEmailCallbackAlreadyExistsError();
-    throw error;
-  }
+  return { emailCallback: await repository.updateEmailCallback({ id, userId: owner.userId }, changes) };
 }
 
 /** Frees the address at once; the inbox history stays in the database but out of every API. */
@@ -151,6 +141,5 @@ export async function deleteEmailCallback({
   userId: string;
   repository: EmailCallbacksRepository;
 }) {
-  await getEmailCallbackOrThrow({ id, userId, repository });
-  await repository.softDeleteEmailCallback(id);
+  await repository.softDeleteEmailCallback({ id, userId });
 }
