@@ -24,7 +24,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
   const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
   const { getMessageParser, setMessageParser } = await import("@/modules/inbound/parse-pool");
-  const { buildMessageOutputs } = await import("@/modules/inbound/mail-payload");
+  const { buildMessageOutputs } = await import("@/modules/inbound/webhook-payload");
   const { createId } = await import("@/modules/shared/ids");
   const { isAppError } = await import("@/modules/shared/errors/app-error");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");

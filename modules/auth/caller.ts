@@ -7,7 +7,6 @@ import { findApiKeyOwnerByToken } from "@/modules/api-keys/api-keys.usecases";
 import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
 import { getPrisma } from "@/modules/db/db";
 import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
-import { createUsersRepository } from "@/modules/users/users.repository";
 import { getAuth } from "./auth.server";
 
 export const CALLER_KINDS = ["session", "api-key"] as const;
@@ -31,13 +30,16 @@ export function parseBearerToken(authorization: string): string | null {
   return match?.[1] ?? null;
 }
 
+const CALLER_USER_FIELDS = { id: true, email: true, name: true, planId: true, emailVerified: true } as const;
+
 async function findApiKeyCaller(authorization: string): Promise<Caller | null> {
   const token = parseBearerToken(authorization);
   if (!token) return null;
   const prisma = await getPrisma();
   const owner = await findApiKeyOwnerByToken({ token, repository: createApiKeysRepository(prisma) });
   if (!owner) return null;
-  const user = await createUsersRepository(prisma).findUserById(owner.userId);
+  // The account behind the key (auth owns the user table: better-auth writes it).
+  const user = await prisma.user.findUnique({ where: { id: owner.userId }, select: CALLER_USER_FIELDS });
   if (!user) return null;
   return { userId: user.id, user, via: "api-key", apiKeyId: owner.apiKeyId };
 }

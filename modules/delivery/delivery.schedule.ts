@@ -6,7 +6,7 @@ import {
   RETRY_DELAYS_MS,
   RETRY_JITTER_RATIO,
 } from "./delivery.constants";
-import type { WebhookResult } from "./webhook-client";
+import type { WebhookResult } from "./webhook-result";
 
 export type AttemptClassification = "success" | "retry" | "fail";
 

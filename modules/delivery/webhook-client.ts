@@ -17,6 +17,7 @@ import { isPrivateAddress } from "@/modules/shared/net/private-address";
 import { resolveHost, WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE, type HostResolver } from "@/modules/shared/net/webhook-target";
 import { RESPONSE_EXCERPT_BYTES } from "./delivery.constants";
 import { parseRetryAfter } from "./delivery.schedule";
+import type { WebhookResult } from "./webhook-result";
 
 export type WebhookRequest = {
   url: string;
@@ -29,19 +30,7 @@ export type WebhookRequest = {
   resolve?: HostResolver;
 };
 
-export type WebhookResponseResult = {
-  kind: "response";
-  statusCode: number;
-  durationMs: number;
-  /** The first 1 KiB of the body, as text. */
-  bodyExcerpt: string;
-  retryAfterMs?: number;
-  location?: string;
-};
-
-export type WebhookFailureResult = { kind: "network-error" | "timeout" | "blocked-target"; durationMs: number; error: string };
-
-export type WebhookResult = WebhookResponseResult | WebhookFailureResult;
+export type { WebhookFailureResult, WebhookResponseResult, WebhookResult } from "./webhook-result";
 
 export type WebhookClient = { postWebhook: (request: WebhookRequest) => Promise<WebhookResult> };
 

@@ -1,7 +1,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { decodeCharset } from "./charsets";
-import { buildWebhookPayload, parseMail } from "./mail-payload";
+import { buildWebhookPayload, parseMail } from "./webhook-payload";
 import { CHARSET_SAMPLES } from "./test-support/charset-samples";
 
 describe("decodeCharset (iconv-lite)", () => {

@@ -7,7 +7,7 @@ import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository, type NewProcessing } from "./inbound.repository";
 import { acceptMessage, isAcceptableRecipient } from "./inbound.usecases";
-import type { WebhookPayload } from "./mail-payload";
+import type { WebhookPayload } from "./webhook-payload";
 
 const rules = { emailDomains: ["hookmail.test", "mail.hookmail.test"] };
 const HOUR_MS = 60 * 60 * 1000;

@@ -10,7 +10,7 @@ import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient 
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
-import type { WebhookPayloadRequest } from "./mail-payload";
+import type { WebhookPayloadRequest } from "./webhook-payload";
 import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
 import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
 

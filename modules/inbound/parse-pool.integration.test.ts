@@ -17,7 +17,7 @@ import { createTestDatabase } from "@/tests/support/test-database";
 import { generateExoticMessages, loadFixtureCorpus } from "@/tests/reliability/support/mail-corpus";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
 import { acceptMessage } from "./inbound.usecases";
-import { buildMessageOutputs } from "./mail-payload";
+import { buildMessageOutputs } from "./webhook-payload";
 import { createParsePool, type MessageParser } from "./parse-pool";
 
 const rules = { emailDomains: ["hookmail.test"] };

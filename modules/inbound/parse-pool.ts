@@ -16,7 +16,7 @@ import {
   PARSE_QUEUE_LIMIT,
   PARSE_TIME_LIMIT_MS,
 } from "./inbound.constants";
-import type { MailSummary, WebhookPayloadRequest } from "./mail-payload";
+import type { MailSummary, WebhookPayloadRequest } from "./webhook-payload";
 import type { MovedBytes, ParseResult, ParseTask } from "./parse-worker";
 
 export type MessageParseInput = {

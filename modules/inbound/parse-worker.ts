@@ -5,7 +5,7 @@
 import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { isAppError } from "@/modules/shared/errors/app-error";
-import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./mail-payload";
+import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./webhook-payload";
 
 /** A byte range of an ArrayBuffer that moves between threads. */
 export type MovedBytes = { buffer: ArrayBuffer; byteOffset: number; byteLength: number };

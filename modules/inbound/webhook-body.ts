@@ -1,7 +1,48 @@
-// The webhook body's bytes, built from the payload buildWebhookPayload made (mail-payload.ts): one
-// Buffer of the final size, with each attachment's base64 written straight from its decoded bytes,
-// so that a 25 MiB message's attachments never exist as strings (bench/large-message.ts).
-import type { WebhookAttachment, WebhookPayload } from "./mail-payload";
+// The webhook payload's shape (docs/webhooks.md) and its bytes, built from the payload
+// buildWebhookPayload made (webhook-payload.ts): one Buffer of the final size, with each
+// attachment's base64 written straight from its decoded bytes, so that a 25 MiB message's
+// attachments never exist as strings (bench/large-message.ts).
+import type { WEBHOOK_EVENT_TYPE } from "./inbound.constants";
+
+export type WebhookAddress = { address: string; name: string };
+
+export type WebhookAttachment = {
+  filename: string;
+  contentType: string;
+  /** Decoded size in bytes. */
+  size: number;
+  /** The Content-ID header as sent (with its angle brackets), or null. */
+  contentId: string | null;
+  disposition: "attachment" | "inline";
+  /** The decoded bytes, base64. */
+  content: string;
+};
+
+export type WebhookPayload = {
+  type: typeof WEBHOOK_EVENT_TYPE;
+  timestamp: string;
+  data: {
+    id: string;
+    emailCallbackId: string;
+    address: string;
+    tag: string | null;
+    envelope: { from: string | null; to: string[] };
+    from: WebhookAddress | null;
+    to: WebhookAddress[];
+    cc: WebhookAddress[];
+    replyTo: WebhookAddress[];
+    subject: string;
+    date: string | null;
+    messageId: string;
+    inReplyTo: string | null;
+    references: string[];
+    text: string;
+    html: string;
+    headers: { name: string; value: string }[];
+    attachments: WebhookAttachment[];
+  };
+};
+
 
 /** The decoded bytes behind the `content` of the attachments buildWebhookPayload made. */
 const attachmentBytes = new WeakMap<WebhookAttachment, Buffer>();

@@ -1,10 +1,8 @@
 // The rules of the inbox: its pages, one row's delivery attempts, redelivering a row, and the test
 // mail that lands in it. Repositories, the delivery dispatcher and the inbound pipeline come in as
 // arguments.
-import type { DeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
-import type { InboundEnvelope } from "@/modules/inbound/inbound.usecases";
 import { RATE_LIMITS } from "@/modules/shared/rate-limit/rate-limit.constants";
 import type { RateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
 import { ensureWithinRateLimit } from "@/modules/shared/rate-limit/rate-limit.usecases";
@@ -87,6 +85,9 @@ export async function listDeliveryAttempts({
   return { deliveryAttempts: await repository.listDeliveryAttempts(processing.id) };
 }
 
+/** The delivery dispatcher, as a redelivery needs it (the route hands in the process's). */
+export type Redeliverer = { deliverSoon: (ids: string[]) => void };
+
 /**
  * Starts a new attempt series on the stored webhook body and hands it to the dispatcher for an
  * attempt now. A pending processing is still being delivered (email_processing.delivery_in_progress);
@@ -103,7 +104,7 @@ export async function redeliverEmailProcessing({
 }: ProcessingRef & {
   repository: ProcessingsRepository;
   rateLimits: RateLimitRepository;
-  dispatcher: DeliveryDispatcher;
+  dispatcher: Redeliverer;
   now?: Date;
 }): Promise<{ emailProcessing: ProcessingRecord }> {
   const processing = await getEmailProcessingOrThrow({ ...ref, repository });
@@ -122,7 +123,14 @@ export async function redeliverEmailProcessing({
   return { emailProcessing };
 }
 
-export type ReceiveMessage = (message: { raw: Buffer; envelope: InboundEnvelope }) => Promise<{ accepted: number }>;
+/**
+ * The inbound pipeline, as the test mail needs it (the route hands in the real one): the inbox
+ * is written by the pipeline, and this module does not depend on it.
+ */
+export type ReceiveMessage = (message: {
+  raw: Buffer;
+  envelope: { from: string | null; to: string[] };
+}) => Promise<{ accepted: number }>;
 
 /**
  * Runs a sample message to the callback's address through the inbound pipeline, so it shows in the

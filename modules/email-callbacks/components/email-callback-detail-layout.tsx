@@ -11,7 +11,6 @@ import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/delivery/webhook-docs.constants";
-import { SendTestMailButton } from "@/modules/processings/components/send-test-mail-button";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { cn } from "@/modules/shared/cn";
 import { LoadError } from "@/modules/shared/components/load-error";
@@ -29,9 +28,12 @@ function isNotFoundError(error: unknown): boolean {
 
 export function EmailCallbackDetailLayout({
   emailCallbackId,
+  actions,
   children,
 }: {
   emailCallbackId: string;
+  /** Shown first among the address's buttons (the inbox's "Send test mail", from the page). */
+  actions?: ReactNode;
   children: ReactNode;
 }) {
   const t = useTranslations("emailCallbacks.detail");
@@ -47,7 +49,7 @@ export function EmailCallbackDetailLayout({
             {t("back")}
           </Link>
         </Button>
-        {query.data ? <EmailCallbackHeader emailCallback={query.data} /> : null}
+        {query.data ? <EmailCallbackHeader emailCallback={query.data} actions={actions} /> : null}
       </div>
       {query.data ? (
         <>
@@ -63,7 +65,7 @@ export function EmailCallbackDetailLayout({
   );
 }
 
-function EmailCallbackHeader({ emailCallback }: { emailCallback: ApiEmailCallback }) {
+function EmailCallbackHeader({ emailCallback, actions }: { emailCallback: ApiEmailCallback; actions: ReactNode }) {
   const t = useTranslations("emailCallbacks.detail");
   const tWebhookDocs = useTranslations("webhookDocs");
   const router = useRouter();
@@ -99,7 +101,7 @@ function EmailCallbackHeader({ emailCallback }: { emailCallback: ApiEmailCallbac
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <SendTestMailButton emailCallbackId={emailCallback.id} />
+        {actions}
         <Button
           variant="outline"
           disabled={isUpdating}

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { EmailCallbackDetailLayout } from "@/modules/email-callbacks/components/email-callback-detail-layout";
+import { SendTestMailButton } from "@/modules/processings/components/send-test-mail-button";
 
 export default async function EmailCallbackLayout({
   params,
@@ -9,5 +10,9 @@ export default async function EmailCallbackLayout({
   children: ReactNode;
 }) {
   const { emailCallbackId } = await params;
-  return <EmailCallbackDetailLayout emailCallbackId={emailCallbackId}>{children}</EmailCallbackDetailLayout>;
+  return (
+    <EmailCallbackDetailLayout emailCallbackId={emailCallbackId} actions={<SendTestMailButton emailCallbackId={emailCallbackId} />}>
+      {children}
+    </EmailCallbackDetailLayout>
+  );
 }

@@ -13,49 +13,12 @@ import {
 } from "./inbound.constants";
 import { decodeEncodedWords } from "./encoded-words";
 import { htmlToPlainText } from "./html-to-text";
-import { rememberAttachmentBytes, serializeWebhookPayload } from "./webhook-body";
+import { rememberAttachmentBytes, serializeWebhookPayload, type WebhookAddress, type WebhookAttachment, type WebhookPayload } from "./webhook-body";
 import { createInvalidMessageError } from "./inbound.errors";
 
 export type { ParsedMail };
 
-export type WebhookAddress = { address: string; name: string };
-
-export type WebhookAttachment = {
-  filename: string;
-  contentType: string;
-  /** Decoded size in bytes. */
-  size: number;
-  /** The Content-ID header as sent (with its angle brackets), or null. */
-  contentId: string | null;
-  disposition: "attachment" | "inline";
-  /** The decoded bytes, base64. */
-  content: string;
-};
-
-export type WebhookPayload = {
-  type: typeof WEBHOOK_EVENT_TYPE;
-  timestamp: string;
-  data: {
-    id: string;
-    emailCallbackId: string;
-    address: string;
-    tag: string | null;
-    envelope: { from: string | null; to: string[] };
-    from: WebhookAddress | null;
-    to: WebhookAddress[];
-    cc: WebhookAddress[];
-    replyTo: WebhookAddress[];
-    subject: string;
-    date: string | null;
-    messageId: string;
-    inReplyTo: string | null;
-    references: string[];
-    text: string;
-    html: string;
-    headers: { name: string; value: string }[];
-    attachments: WebhookAttachment[];
-  };
-};
+export type { WebhookAddress, WebhookAttachment, WebhookPayload } from "./webhook-body";
 
 export type MailSummary = { fromAddress: string; subject: string; messageId: string | null };
 

@@ -11,7 +11,7 @@ import {
   summarizeMail,
   type ParsedMail,
   type WebhookPayload,
-} from "./mail-payload";
+} from "./webhook-payload";
 import { serializeWebhookPayload } from "./webhook-body";
 
 // A copy of shared/fixtures/mail-corpus (MIT, see its LICENSE), kept in the repository so the
