@@ -56,10 +56,8 @@ export const WEBHOOK_REQUEST_HEADERS = [
 /** What is signed, as docs/webhooks.md § Request writes it. */
 export const WEBHOOK_SIGNATURE_FORMULA = '"v1," + base64(HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}"))';
 
-/** The documentation page, and the id of its verification section. */
-export const WEBHOOK_DOCS_PATH = "/webhooks";
-export const WEBHOOK_DOCS_VERIFY_ANCHOR = "verify";
-export const WEBHOOK_DOCS_VERIFY_HREF = `${WEBHOOK_DOCS_PATH}#${WEBHOOK_DOCS_VERIFY_ANCHOR}`;
+/** The documentation page, and the id of its verification section (named in modules/shared/app-paths.ts). */
+export { WEBHOOK_DOCS_PATH, WEBHOOK_DOCS_VERIFY_ANCHOR, WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 
 /** Where the app serves docs/webhook-payload.schema.json. */
 export const WEBHOOK_SCHEMA_PATH = "/api/webhooks/schema";

@@ -10,7 +10,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/delivery/webhook-docs.constants";
+import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { cn } from "@/modules/shared/cn";
 import { LoadError } from "@/modules/shared/components/load-error";

@@ -15,7 +15,7 @@ import {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { WEBHOOK_DOCS_PATH } from "@/modules/delivery/webhook-docs.constants";
+import { WEBHOOK_DOCS_PATH } from "@/modules/shared/app-paths";
 import { LocaleRadioItems } from "@/modules/i18n/components/language-switcher";
 import { useChangeLocale } from "@/modules/i18n/use-change-locale";
 

@@ -1,0 +1,7 @@
+// Pages that features link to from elsewhere in the app: named once, so that a link never depends
+// on the feature that renders the page.
+
+/** The webhook format page (modules/delivery/components/webhook-docs.tsx), and the id of its verification section. */
+export const WEBHOOK_DOCS_PATH = "/webhooks";
+export const WEBHOOK_DOCS_VERIFY_ANCHOR = "verify";
+export const WEBHOOK_DOCS_VERIFY_HREF = `${WEBHOOK_DOCS_PATH}#${WEBHOOK_DOCS_VERIFY_ANCHOR}`;

@@ -1,0 +1,137 @@
+// Import directions (docs/architecture.md: Directions): no file imports itself back through others,
+// no two features import each other, and modules/shared imports no feature but the ones it still
+// does (listed below, a list that only shrinks). Type-only and dynamic imports count: they are
+// dependencies as much as the others. Tests are left out (a test may reach anywhere).
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SOURCE_DIRECTORIES = ["modules", "app"];
+const SKIPPED_DIRECTORIES = new Set(["node_modules", "generated", ".next"]);
+
+/** What modules/shared still imports from features: to move out (the app shell, the route wrapper, health). */
+const KNOWN_SHARED_IMPORTS = [
+  "modules/shared/api/route-handler.ts -> modules/api-keys/api-keys.errors.ts",
+  "modules/shared/api/route-handler.ts -> modules/auth/caller.ts",
+  "modules/shared/api/route-handler.ts -> modules/config/config.ts",
+  "modules/shared/components/account-menu.tsx -> modules/i18n/components/language-switcher.tsx",
+  "modules/shared/components/account-menu.tsx -> modules/i18n/use-change-locale.ts",
+  "modules/shared/components/app-providers.tsx -> modules/config/components/config-provider.tsx",
+  "modules/shared/components/app-top-bar.tsx -> modules/billing/components/upgrade-button.tsx",
+  "modules/shared/components/form-fields.tsx -> modules/i18n/components/translated-form-message.tsx",
+  "modules/shared/components/public-layout.tsx -> modules/i18n/components/language-switcher.tsx",
+  "modules/shared/health.ts -> modules/db/db.ts",
+  "modules/shared/rate-limit/rate-limit.repository.ts -> modules/db/generated/client.ts",
+];
+
+function listSourceFiles(directory: string): string[] {
+  return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(directory, entry.name);
+    if (entry.isDirectory()) return SKIPPED_DIRECTORIES.has(entry.name) ? [] : listSourceFiles(file);
+    const isSource = /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts");
+    return isSource ? [file] : [];
+  });
+}
+
+function resolveImport(from: string, specifier: string): string | null {
+  const base = specifier.startsWith("@/")
+    ? path.join(ROOT, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(from), specifier)
+      : null;
+  if (!base) return null;
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")];
+  return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile()) ?? null;
+}
+
+/** Every source file and the source files it imports (relative to the project). */
+function buildImportGraph(): Map<string, Set<string>> {
+  const files = SOURCE_DIRECTORIES.flatMap((directory) => listSourceFiles(path.join(ROOT, directory)));
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true);
+    const targets = importedFiles
+      .map(({ fileName }) => resolveImport(file, fileName))
+      .filter((target): target is string => target !== null)
+      .map((target) => path.relative(ROOT, target));
+    graph.set(path.relative(ROOT, file), new Set(targets));
+  }
+  return graph;
+}
+
+/** The groups of nodes that reach each other (strongly connected components of more than one node). */
+function findCycles(graph: Map<string, Set<string>>): string[][] {
+  let counter = 0;
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    order.set(node, counter);
+    lowest.set(node, counter);
+    counter += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!order.has(next)) {
+        visit(next);
+        lowest.set(node, Math.min(lowest.get(node)!, lowest.get(next)!));
+      } else if (onStack.has(next)) {
+        lowest.set(node, Math.min(lowest.get(node)!, order.get(next)!));
+      }
+    }
+    if (lowest.get(node) !== order.get(node)) return;
+    const cycle: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      cycle.push(member);
+    } while (member !== node);
+    if (cycle.length > 1) cycles.push(cycle.sort());
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return cycles;
+}
+
+const featureOf = (file: string) => /^modules\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+const graph = buildImportGraph();
+
+describe("import directions", () => {
+  it("reads the project's sources", () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get("modules/inbound/inbound.usecases.ts")).toContain("modules/processings/processings.constants.ts");
+  });
+
+  it("has no import cycle between files", () => {
+    expect(findCycles(graph)).toEqual([]);
+  });
+
+  it("has no two features importing each other, modules/shared aside", () => {
+    const features = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const feature = featureOf(file);
+      if (!feature || feature === "shared") continue;
+      for (const target of targets) {
+        const other = featureOf(target);
+        if (!other || other === feature || other === "shared") continue;
+        features.set(feature, (features.get(feature) ?? new Set()).add(other));
+      }
+    }
+    expect(findCycles(features)).toEqual([]);
+  });
+
+  it("has modules/shared import no feature beyond the known imports still to move", () => {
+    const sharedImports = [...graph].flatMap(([file, targets]) =>
+      file.startsWith("modules/shared/")
+        ? [...targets].filter((target) => featureOf(target) !== null && featureOf(target) !== "shared").map((target) => `${file} -> ${target}`)
+        : [],
+    );
+    expect(sharedImports.filter((entry) => !KNOWN_SHARED_IMPORTS.includes(entry))).toEqual([]);
+  });
+});
