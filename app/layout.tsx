@@ -4,7 +4,7 @@ import { getLocale } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AnalyticsProvider } from "@/modules/analytics/components/analytics-provider";
 import { getConfig } from "@/modules/config/config";
-import { AppProviders } from "@/modules/shared/components/app-providers";
+import { AppProviders } from "@/modules/app-shell/components/app-providers";
 import "./globals.css";
 
 export const metadata: Metadata = {

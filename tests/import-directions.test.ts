@@ -1,7 +1,7 @@
 // Import directions (docs/architecture.md: Directions): no file imports itself back through others,
-// no two features import each other, and modules/shared imports no feature but the ones it still
-// does (listed below, a list that only shrinks). Type-only and dynamic imports count: they are
-// dependencies as much as the others. Tests are left out (a test may reach anywhere).
+// no two features import each other, and modules/shared imports no feature. Type-only and dynamic
+// imports count: they are dependencies as much as the others. Tests are left out (a test may reach
+// anywhere).
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -10,21 +10,6 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCE_DIRECTORIES = ["modules", "app"];
 const SKIPPED_DIRECTORIES = new Set(["node_modules", "generated", ".next"]);
-
-/** What modules/shared still imports from features: to move out (the app shell, the route wrapper, health). */
-const KNOWN_SHARED_IMPORTS = [
-  "modules/shared/api/route-handler.ts -> modules/api-keys/api-keys.errors.ts",
-  "modules/shared/api/route-handler.ts -> modules/auth/caller.ts",
-  "modules/shared/api/route-handler.ts -> modules/config/config.ts",
-  "modules/shared/components/account-menu.tsx -> modules/i18n/components/language-switcher.tsx",
-  "modules/shared/components/account-menu.tsx -> modules/i18n/use-change-locale.ts",
-  "modules/shared/components/app-providers.tsx -> modules/config/components/config-provider.tsx",
-  "modules/shared/components/app-top-bar.tsx -> modules/billing/components/upgrade-button.tsx",
-  "modules/shared/components/form-fields.tsx -> modules/i18n/components/translated-form-message.tsx",
-  "modules/shared/components/public-layout.tsx -> modules/i18n/components/language-switcher.tsx",
-  "modules/shared/health.ts -> modules/db/db.ts",
-  "modules/shared/rate-limit/rate-limit.repository.ts -> modules/db/generated/client.ts",
-];
 
 function listSourceFiles(directory: string): string[] {
   return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -112,26 +97,26 @@ describe("import directions", () => {
     expect(findCycles(graph)).toEqual([]);
   });
 
-  it("has no two features importing each other, modules/shared aside", () => {
+  it("has no two features importing each other", () => {
     const features = new Map<string, Set<string>>();
     for (const [file, targets] of graph) {
       const feature = featureOf(file);
-      if (!feature || feature === "shared") continue;
+      if (!feature) continue;
       for (const target of targets) {
         const other = featureOf(target);
-        if (!other || other === feature || other === "shared") continue;
+        if (!other || other === feature) continue;
         features.set(feature, (features.get(feature) ?? new Set()).add(other));
       }
     }
     expect(findCycles(features)).toEqual([]);
   });
 
-  it("has modules/shared import no feature beyond the known imports still to move", () => {
+  it("has modules/shared import no feature", () => {
     const sharedImports = [...graph].flatMap(([file, targets]) =>
       file.startsWith("modules/shared/")
         ? [...targets].filter((target) => featureOf(target) !== null && featureOf(target) !== "shared").map((target) => `${file} -> ${target}`)
         : [],
     );
-    expect(sharedImports.filter((entry) => !KNOWN_SHARED_IMPORTS.includes(entry))).toEqual([]);
+    expect(sharedImports).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { PublicLayout } from "@/modules/shared/components/public-layout";
+import { PublicLayout } from "@/modules/app-shell/components/public-layout";
 
 export default function AuthLayout({ children }: { children: ReactNode }) {
   return <PublicLayout>{children}</PublicLayout>;

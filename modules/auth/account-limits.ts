@@ -3,9 +3,9 @@
 // lower-cased) in the database, whatever the client address, so that a limit holds across
 // processes and cannot be dodged by changing address; and names are held to the forms' rules.
 import { APIError } from "better-auth/api";
-import { RATE_LIMITS, type RateLimitRule } from "@/modules/shared/rate-limit/rate-limit.constants";
-import type { RateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
-import { consumeRateLimit, refundRateLimit } from "@/modules/shared/rate-limit/rate-limit.usecases";
+import { RATE_LIMITS, type RateLimitRule } from "@/modules/rate-limit/rate-limit.constants";
+import type { RateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
+import { consumeRateLimit, refundRateLimit } from "@/modules/rate-limit/rate-limit.usecases";
 import { FULL_NAME_MESSAGES, fullNameSchema } from "@/modules/shared/validation/full-name.schemas";
 import { AUTH_LIMITS } from "./auth.constants";
 

@@ -12,7 +12,7 @@ import { sendPasswordResetMail, sendVerificationMail } from "@/modules/mail/auth
 import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { getMailer, type Mailer } from "@/modules/mail/mailer";
 import { createId, type IdKind } from "@/modules/shared/ids";
-import { createRateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
+import { createRateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { applyAccountRulesAfter, applyAccountRulesBefore, isVerificationMailAllowed } from "./account-limits";
 import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
 

@@ -1,6 +1,6 @@
 // What the processing routes hand to the usecases: the repositories on the process's database.
 import { getPrisma } from "@/modules/db/db";
-import { createRateLimitRepository, type RateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
+import { createRateLimitRepository, type RateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { createProcessingsRepository, type ProcessingsRepository } from "./processings.repository";
 
 export async function getProcessingsRepository(): Promise<ProcessingsRepository> {

@@ -3,9 +3,9 @@
 // arguments.
 import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
-import { RATE_LIMITS } from "@/modules/shared/rate-limit/rate-limit.constants";
-import type { RateLimitRepository } from "@/modules/shared/rate-limit/rate-limit.repository";
-import { ensureWithinRateLimit } from "@/modules/shared/rate-limit/rate-limit.usecases";
+import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
+import type { RateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
+import { ensureWithinRateLimit } from "@/modules/rate-limit/rate-limit.usecases";
 import { composeTestMail } from "./compose-test-mail";
 import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";

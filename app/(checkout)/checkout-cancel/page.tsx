@@ -1,5 +1,5 @@
 import { CheckoutCancel } from "@/modules/billing/components/checkout-cancel";
-import { PublicLayout } from "@/modules/shared/components/public-layout";
+import { PublicLayout } from "@/modules/app-shell/components/public-layout";
 
 export default function CheckoutCancelPage() {
   return (

@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { CheckoutSuccess } from "@/modules/billing/components/checkout-success";
-import { PublicLayout } from "@/modules/shared/components/public-layout";
+import { PublicLayout } from "@/modules/app-shell/components/public-layout";
 
 export default function CheckoutSuccessPage() {
   return (

@@ -3,7 +3,8 @@ import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository"
 import { createApiKeySchema } from "@/modules/api-keys/api-keys.schemas";
 import { createApiKey, listApiKeys } from "@/modules/api-keys/api-keys.usecases";
 import { getPrisma } from "@/modules/db/db";
-import { parseJsonBody, withCaller } from "@/modules/shared/api/route-handler";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
+import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,8 @@ import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-ca
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
 import { createEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
 import { createEmailCallback, listEmailCallbacks } from "@/modules/email-callbacks/email-callbacks.usecases";
-import { parseJsonBody, withCaller } from "@/modules/shared/api/route-handler";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
+import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { getHealth } from "@/modules/shared/health";
+import { getHealth } from "@/modules/server/health";
 
 export const dynamic = "force-dynamic";
 

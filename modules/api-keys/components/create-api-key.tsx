@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import { useCreateApiKeyMutation } from "../api-keys.queries";

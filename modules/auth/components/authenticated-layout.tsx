@@ -4,7 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, type ReactNode } from "react";
 import { PageSpinner } from "@/modules/shared/components/page-spinner";
-import { AppTopBar } from "@/modules/shared/components/app-top-bar";
+import { AppTopBar } from "@/modules/app-shell/components/app-top-bar";
 import { authClient } from "../auth.client";
 
 export function AuthenticatedLayout({ children }: { children: ReactNode }) {

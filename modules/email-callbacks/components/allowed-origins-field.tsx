@@ -6,7 +6,7 @@ import { useFieldArray, type Control, type FieldErrors } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { FormControl, FormField, FormItem } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import type { EmailCallbackFormValues } from "../email-callbacks.schemas";
 import { IconButtonWithTooltip } from "./icon-button-with-tooltip";
 

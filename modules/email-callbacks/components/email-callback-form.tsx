@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import type { ApiEmailCallback } from "../email-callbacks.models";

@@ -4,7 +4,8 @@ import { getAuth } from "@/modules/auth/auth.server";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { setProcessDatabase, type Database } from "@/modules/db/db";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { parseJsonBody, parseSearchParams, withCaller, withErrors } from "./route-handler";
+import { parseJsonBody, parseSearchParams, withErrors } from "./route-handler";
+import { withCaller } from "@/modules/auth/with-caller";
 
 let database: Database;
 const noParams = { params: Promise.resolve({}) };

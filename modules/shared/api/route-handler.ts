@@ -1,20 +1,9 @@
-// The thin edge of every API route: errors mapped once, the caller resolved once, cookie writes
-// held to the app's own origin and to JSON, and the request's body or query parsed with the
-// feature's zod schema (docs/security.md).
+// The thin edge of every API route: errors mapped once, path segments checked, and the request's
+// body or query parsed with the feature's zod schema (docs/security.md). Routes for signed-in
+// callers wrap their handler in withCaller (modules/auth/with-caller.ts), built on withErrors.
 import type { z } from "zod";
-import { createApiKeysSessionRequiredError } from "@/modules/api-keys/api-keys.errors";
-import { CALLER_KINDS, findCaller, type Caller, type CallerKind } from "@/modules/auth/caller";
-import { getConfig } from "@/modules/config/config";
-import {
-  AppError,
-  createInvalidBodyError,
-  createInvalidQueryError,
-  createNotFoundError,
-  createUnauthorizedError,
-  type FieldIssue,
-} from "../errors/app-error";
+import { createInvalidBodyError, createInvalidQueryError, createNotFoundError, type FieldIssue } from "../errors/app-error";
 import { toErrorResponse, toFieldIssues } from "../errors/error-response";
-import { assertSameOriginJsonWrite } from "./cross-site";
 
 type RouteContext<Params> = { params: Promise<Params> };
 
@@ -47,46 +36,6 @@ function ensurePathSegmentsAreWellFormed(params: unknown) {
       throw createNotFoundError();
     }
   }
-}
-
-/** API keys reach these paths only; every other call needs a session (docs/security.md). */
-const API_KEY_PATH_PREFIXES = ["/api/email-callbacks", "/api/openapi.json"] as const;
-
-function isApiKeyPath(pathname: string) {
-  return API_KEY_PATH_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
-}
-
-export type WithCallerOptions = {
-  /** The kinds of caller the route serves (default: both); another kind gets 403. */
-  allow?: readonly CallerKind[];
-};
-
-/**
- * A route for signed-in callers only (a session, or an API key unless `allow` leaves it out):
- * answers 401 auth.unauthorized when there is none, 403 when its kind is not allowed
- * (api_keys.session_required for an API key on a session-only route, or on any path outside
- * /api/email-callbacks). A write by the session cookie must come from the app's own origin (else
- * 403 request.cross_site) as JSON (else 415), checked before the handler reads or changes anything.
- */
-export function withCaller<Params = Record<string, never>>(
-  handler: (args: { request: Request; params: Params; caller: Caller }) => Promise<Response>,
-  { allow = CALLER_KINDS }: WithCallerOptions = {},
-) {
-  return withErrors<Params>(async ({ request, params }) => {
-    const caller = await findCaller(request);
-    if (!caller) throw createUnauthorizedError();
-    if (caller.via === "session") assertSameOriginJsonWrite(request, getConfig().baseUrl);
-    if (!allow.includes(caller.via)) throw createCallerKindNotAllowedError(caller.via);
-    if (caller.via === "api-key" && !isApiKeyPath(new URL(request.url).pathname)) {
-      throw createApiKeysSessionRequiredError();
-    }
-    return handler({ request, params, caller });
-  });
-}
-
-function createCallerKindNotAllowedError(via: CallerKind): AppError {
-  if (via === "api-key") return createApiKeysSessionRequiredError();
-  return new AppError({ code: "auth.forbidden", message: "This call needs an API key." });
 }
 
 export async function parseJsonBody<Schema extends z.ZodType>(

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { TranslatedFormMessage } from "@/modules/i18n/components/translated-form-message";
+import { TranslatedFormMessage } from "./translated-form-message";
 
 type TextFormFieldProps<TFieldValues extends FieldValues> = {
   control: Control<TFieldValues>;

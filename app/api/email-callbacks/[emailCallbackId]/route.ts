@@ -6,7 +6,8 @@ import {
   getEmailCallbackOrThrow,
   updateEmailCallback,
 } from "@/modules/email-callbacks/email-callbacks.usecases";
-import { parseJsonBody, withCaller } from "@/modules/shared/api/route-handler";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
+import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,8 @@
 import { getBillingDependencies, withBillingEnabled } from "@/modules/billing/billing.dependencies";
 import { createCheckoutSessionSchema } from "@/modules/billing/billing.schemas";
 import { createCheckoutSession } from "@/modules/billing/billing.usecases";
-import { parseJsonBody, withCaller } from "@/modules/shared/api/route-handler";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
+import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,8 @@ import { listProcessingsQuerySchema } from "@/modules/email-callbacks/email-call
 import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
 import { formatProcessingForApi } from "@/modules/processings/processings.models";
 import { listEmailProcessings } from "@/modules/processings/processings.usecases";
-import { parseSearchParams, withCaller } from "@/modules/shared/api/route-handler";
+import { parseSearchParams } from "@/modules/shared/api/route-handler";
+import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

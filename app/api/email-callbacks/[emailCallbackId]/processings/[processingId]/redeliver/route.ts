@@ -2,7 +2,7 @@ import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { getProcessingsRepository, getRateLimitRepository } from "@/modules/processings/processings.dependencies";
 import { formatProcessingForApi } from "@/modules/processings/processings.models";
 import { redeliverEmailProcessing } from "@/modules/processings/processings.usecases";
-import { withCaller } from "@/modules/shared/api/route-handler";
+import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { LanguageSwitcher } from "@/modules/i18n/components/language-switcher";
-import { Logo } from "./logo";
+import { Logo } from "@/modules/shared/components/logo";
 
 export function PublicLayout({ children }: { children: ReactNode }) {
   return (

@@ -1,6 +1,6 @@
 // The action rate limiter (docs/security.md): a fixed-window counter per rule and subject (an
 // address id, a normalised email), kept in the database so that every process counts together.
-import { createRateLimitedError } from "../errors/app-error";
+import { createRateLimitedError } from "@/modules/shared/errors/app-error";
 import type { RateLimitRule } from "./rate-limit.constants";
 import type { RateLimitRepository } from "./rate-limit.repository";
 

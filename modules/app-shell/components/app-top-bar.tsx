@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { UpgradeButton } from "@/modules/billing/components/upgrade-button";
 import { AccountMenu } from "./account-menu";
-import { Logo } from "./logo";
+import { Logo } from "@/modules/shared/components/logo";
 
 export function AppTopBar({ user }: { user: { name: string; email: string; planId?: string | null } }) {
   const t = useTranslations("layout");
