@@ -4,10 +4,10 @@
 import { defineConfig, devices } from "@playwright/test";
 
 import {
-  E2E_PORT,
-  E2E_SINK_PORT,
   E2E_ANALYTICS_HOST,
   E2E_FAKE_STRIPE_PORT,
+  E2E_PORT,
+  E2E_SINK_PORT,
   E2E_SMTP_PORT,
   E2E_VERIFYING_PORT,
   E2E_VERIFYING_SINK_PORT,

@@ -4,7 +4,7 @@
 // named it in INVALID_SESSION_COOKIES_HEADER, so such a visitor counts as signed out here and the
 // cookie is cleared (docs/security.md). Pages and API routes verify the session themselves.
 import { getSessionCookie } from "better-auth/cookies";
-import { NextResponse, type NextRequest } from "next/server";
+import { type NextRequest, NextResponse } from "next/server";
 import { AUTH_COOKIE_PREFIX } from "@/modules/auth/auth.constants";
 import { getRouteAccess } from "@/modules/auth/route-access";
 import { INVALID_SESSION_COOKIES_HEADER, parseInvalidSessionCookiesHeader } from "@/modules/auth/session-cookies";
@@ -18,7 +18,13 @@ export function proxy(request: NextRequest) {
   if (access === "private" && !hasSession) response = NextResponse.redirect(new URL("/login", request.url));
   if (access === "public-only" && hasSession) response = NextResponse.redirect(new URL("/", request.url));
   for (const name of invalidCookies) {
-    response.cookies.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: name.startsWith("__Secure-") });
+    response.cookies.set(name, "", {
+      path: "/",
+      maxAge: 0,
+      httpOnly: true,
+      sameSite: "lax",
+      secure: name.startsWith("__Secure-"),
+    });
   }
   return response;
 }

@@ -3,8 +3,8 @@ import { NextIntlClientProvider } from "next-intl";
 import { getLocale } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AnalyticsProvider } from "@/modules/analytics/components/analytics-provider";
-import { getConfig } from "@/modules/config/config";
 import { AppProviders } from "@/modules/app-shell/components/app-providers";
+import { getConfig } from "@/modules/config/config";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -21,7 +21,14 @@ export async function startBarePipeline({
   const post = (body: string) =>
     new Promise<void>((resolve, reject) => {
       const request = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (response) => {
           response.resume();
           response.on("end", () => resolve());
@@ -45,7 +52,12 @@ export async function startBarePipeline({
         headers,
         text: parsed.text ?? null,
         html: parsed.html || null,
-        attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? null, contentType: a.contentType, size: a.size, content: a.content.toString("base64") })),
+        attachments: parsed.attachments.map((a) => ({
+          filename: a.filename ?? null,
+          contentType: a.contentType,
+          size: a.size,
+          content: a.content.toString("base64"),
+        })),
       },
     });
     await post(body);
@@ -62,7 +74,10 @@ export async function startBarePipeline({
         const raw = Buffer.concat(chunks);
         onEndOfData?.(raw);
         callback(null, "2.0.0 Queued");
-        const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null, to: session.envelope.rcptTo.map((r) => r.address) };
+        const envelope = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+          to: session.envelope.rcptTo.map((r) => r.address),
+        };
         relay(raw, envelope).catch((error: unknown) => console.error("bare pipeline: relay failed", error));
       });
     },

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
+import { type Database, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { startEmbeddedServer } from "@/modules/db/embedded-server";
 
 export type ServerKind = "embedded" | "postgres";
@@ -54,7 +54,9 @@ export function findDatabaseUrlServer(): BenchServer | null {
 /** The servers a benchmark compares: the embedded default always, DATABASE_URL's when set and wanted. */
 export function listWantedServerKinds(variable: string): ServerKind[] {
   const wanted = (process.env[variable] ?? "embedded,postgres").split(",").map((kind) => kind.trim());
-  return (["embedded", "postgres"] as const).filter((kind) => wanted.includes(kind) && (kind === "embedded" || process.env.DATABASE_URL));
+  return (["embedded", "postgres"] as const).filter(
+    (kind) => wanted.includes(kind) && (kind === "embedded" || process.env.DATABASE_URL),
+  );
 }
 
 export async function startBenchServer(kind: ServerKind): Promise<BenchServer> {

@@ -77,7 +77,7 @@ export async function startSink(): Promise<Sink> {
   let count = 0;
   let waiter: { ids: string[]; resolve: () => void } | undefined;
   const check = () => {
-    if (waiter && waiter.ids.every((id) => arrivals.has(id))) {
+    if (waiter?.ids.every((id) => arrivals.has(id))) {
       const { resolve } = waiter;
       waiter = undefined;
       resolve();
@@ -94,7 +94,9 @@ export async function startSink(): Promise<Sink> {
       response.writeHead(200, { "content-type": "text/plain" });
       response.end("ok");
       try {
-        const payload = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data?: { headers?: { name: string; value: string }[] } };
+        const payload = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          data?: { headers?: { name: string; value: string }[] };
+        };
         const headers = payload.data?.headers ?? [];
         const id = headers.find((h) => h.name.toLowerCase() === "x-bench-id")?.value;
         const sent = headers.find((h) => h.name.toLowerCase() === "x-bench-sent-at")?.value;

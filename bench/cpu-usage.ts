@@ -2,7 +2,7 @@
 // backends and background processes, and of the whole machine, taken as snapshots and diffed.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import pg from "pg";
+import type pg from "pg";
 import { now } from "./common";
 
 /** A process whose CPU is measured, by its name in the output. */
@@ -99,10 +99,13 @@ export type CpuUse = {
 };
 
 export function diffCpu(products: MeasuredProcess[], before: CpuSnapshot, after: CpuSnapshot): CpuUse {
-  const bench = process.cpuUsage(before.bench);
+  const _bench = process.cpuUsage(before.bench);
   return {
     wallSeconds: (after.at - before.at) / 1000,
-    products: products.map(({ name, pid }) => ({ name, seconds: (after.products.get(pid) ?? NaN) - (before.products.get(pid) ?? NaN) })),
+    products: products.map(({ name, pid }) => ({
+      name,
+      seconds: (after.products.get(pid) ?? NaN) - (before.products.get(pid) ?? NaN),
+    })),
     postgresSeconds: sumCpuSince(before.postgres.backends, after.postgres.backends),
     postgresBackgroundSeconds: sumCpuSince(before.postgres.background, after.postgres.background),
     benchSeconds: (after.bench.user + after.bench.system - before.bench.user - before.bench.system) / 1e6,
@@ -111,4 +114,3 @@ export function diffCpu(products: MeasuredProcess[], before: CpuSnapshot, after:
     machineCores: (after.machine.total - before.machine.total) / ((after.at - before.at) / 1000),
   };
 }
-

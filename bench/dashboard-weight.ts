@@ -10,11 +10,11 @@
 // PostgreSQL server in a throwaway DATA_DIR, analytics and billing off: the default instance. (With analytics on, the
 // browser also fetches posthog-js after hydration; that is not part of this figure.)
 //   BENCH_CHROMIUM_PATH (default /usr/bin/chromium, else CHROMIUM_PATH).
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import zlib from "node:zlib";
 import { chromium } from "@playwright/test";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
@@ -25,7 +25,14 @@ const GOAL_KB = 180;
 const GZIP_LEVEL = 9;
 const SERVER_START_TIMEOUT_MS = 120_000;
 const PAGE_TIMEOUT_MS = 60_000;
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-quic", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-quic",
+  "--no-first-run",
+];
 
 const projectDir = path.resolve(import.meta.dirname, "..");
 const log = (line: string) => console.log(`  ${line}`);
@@ -35,7 +42,6 @@ type ScriptFile = { name: string; bytes: number; gzipBytes: number };
 const kB = (bytes: number) => bytes / 1000;
 const formatKb = (bytes: number) => `${kB(bytes).toFixed(1)} kB`;
 const gzipSize = (body: Buffer) => zlib.gzipSync(body, { level: GZIP_LEVEL }).length;
-
 
 type RunningServer = { url: string; output: () => string; stop: () => Promise<void> };
 
@@ -82,7 +88,10 @@ async function startServer(): Promise<RunningServer> {
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
-    const isHealthy = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
+    const isHealthy = await fetch(`${url}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (isHealthy) return { url, output: () => output, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -106,9 +115,15 @@ async function measureInBrowser(serverUrl: string): Promise<{ scripts: ScriptFil
     if (!signUp.ok()) throw new Error(`Sign-up failed: ${signUp.status()} ${await signUp.text()}`);
     const created = await context.request.post(`${serverUrl}/api/email-callbacks`, {
       headers,
-      data: { domain: "hookmail.test", username: "weight-bench", webhookUrl: "https://hooks.example.com/incoming", allowedOrigins: [] },
+      data: {
+        domain: "hookmail.test",
+        username: "weight-bench",
+        webhookUrl: "https://hooks.example.com/incoming",
+        allowedOrigins: [],
+      },
     });
-    if (created.status() !== 201) throw new Error(`Creating an email callback failed: ${created.status()} ${await created.text()}`);
+    if (created.status() !== 201)
+      throw new Error(`Creating an email callback failed: ${created.status()} ${await created.text()}`);
 
     const page = await context.newPage();
     const pending: Promise<ScriptFile>[] = [];
@@ -144,10 +159,14 @@ function dedupeByName(files: ScriptFile[]): ScriptFile[] {
 function readManifestFiles(): string[] | null {
   try {
     const nextDir = path.join(projectDir, ".next");
-    const buildManifest = JSON.parse(fs.readFileSync(path.join(nextDir, "build-manifest.json"), "utf8")) as { rootMainFiles: string[] };
+    const buildManifest = JSON.parse(fs.readFileSync(path.join(nextDir, "build-manifest.json"), "utf8")) as {
+      rootMainFiles: string[];
+    };
     const pageKey = `/(app)${ROUTE}/page`;
     const manifestPath = path.join(nextDir, "server", "app", "(app)", ROUTE.slice(1), "page_client-reference-manifest.js");
-    const globalWithManifest = globalThis as typeof globalThis & { __RSC_MANIFEST?: Record<string, { entryJSFiles: Record<string, string[]> }> };
+    const globalWithManifest = globalThis as typeof globalThis & {
+      __RSC_MANIFEST?: Record<string, { entryJSFiles: Record<string, string[]> }>;
+    };
     createRequire(import.meta.url)(manifestPath);
     const entryFiles = globalWithManifest.__RSC_MANIFEST?.[pageKey]?.entryJSFiles;
     if (!entryFiles) return null;
@@ -163,7 +182,9 @@ function readManifestFiles(): string[] | null {
 function printScripts(scripts: ScriptFile[]) {
   const sorted = [...scripts].sort((a, b) => b.gzipBytes - a.gzipBytes);
   for (const script of sorted) {
-    console.log(`  ${script.name.padEnd(48)} ${formatKb(script.bytes).padStart(10)} raw ${formatKb(script.gzipBytes).padStart(9)} gzip`);
+    console.log(
+      `  ${script.name.padEnd(48)} ${formatKb(script.bytes).padStart(10)} raw ${formatKb(script.gzipBytes).padStart(9)} gzip`,
+    );
   }
 }
 
@@ -206,7 +227,9 @@ async function main() {
   );
   const notRequested = manifestFiles.filter((file) => !requested.has(file));
   const notInManifest = scripts.filter((script) => !manifestFiles.includes(script.name)).map((script) => script.name);
-  console.log(`  Cross-check, build manifests (root main files + the route's entry chunks): ${manifestFiles.length} files, ${formatKb(manifestGzip)} gzip`);
+  console.log(
+    `  Cross-check, build manifests (root main files + the route's entry chunks): ${manifestFiles.length} files, ${formatKb(manifestGzip)} gzip`,
+  );
   if (notRequested.length > 0) console.log(`    listed but not requested: ${notRequested.join(", ")}`);
   if (notInManifest.length > 0) console.log(`    requested but not listed (loaded on demand): ${notInManifest.join(", ")}`);
 }

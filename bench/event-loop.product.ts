@@ -50,7 +50,9 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const userId = createId("user");
   await database.prisma.user.create({ data: { id: userId, email: "loop@example.com", name: "Bench" } });
   for (const username of [SMTP_USER, HTTP_USER]) {
-    await database.prisma.emailCallback.create({ data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: sinkUrl } });
+    await database.prisma.emailCallback.create({
+      data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: sinkUrl },
+    });
   }
 
   if (mode === "main") {
@@ -68,7 +70,12 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
     });
   } else {
     // A running process has parsed mail before: its warm thread is ready.
-    await getMessageParser().parse({ raw: Buffer.from("Subject: warm\r\n\r\nup\r\n"), sender: null, receivedAt: new Date(), payloads: [] });
+    await getMessageParser().parse({
+      raw: Buffer.from("Subject: warm\r\n\r\nup\r\n"),
+      sender: null,
+      receivedAt: new Date(),
+      payloads: [],
+    });
   }
 
   const listener = createSmtpListener({

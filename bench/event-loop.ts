@@ -20,7 +20,7 @@ import { Worker } from "node:worker_threads";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "../tests/support/heavy-messages";
 import { findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { percentile } from "./common";
-import { HTTP_USER, INBOUND_SECRET, MAX_MESSAGE_BYTES, SMTP_USER, type BenchMode } from "./event-loop.product";
+import { type BenchMode, HTTP_USER, INBOUND_SECRET, MAX_MESSAGE_BYTES, SMTP_USER } from "./event-loop.product";
 
 const HEALTH_INTERVAL_MS = 10;
 const GOAL_P99_MS = 50;
@@ -29,13 +29,21 @@ const CONCURRENCY_PER_ROUTE = 3;
 const MUTATION_COUNT = 60;
 
 type Delay = { p50: number; p99: number; max: number };
-type Run = { mode: BenchMode; health: Delay & { count: number; failures: number }; loop: Delay; seconds: number; answers: Record<string, number> };
+type Run = {
+  mode: BenchMode;
+  health: Delay & { count: number; failures: number };
+  loop: Delay;
+  seconds: number;
+  answers: Record<string, number>;
+};
 
 // ---------------------------------------------------------------------------------------------
 // The load (this process)
 
 async function buildLoad() {
-  const { createRandom, generateExoticMessages, loadFixtureCorpus, mutateMessages, MUTATION_BASE_FOLDERS } = await import("@/tests/reliability/support/mail-corpus");
+  const { createRandom, generateExoticMessages, loadFixtureCorpus, mutateMessages, MUTATION_BASE_FOLDERS } = await import(
+    "@/tests/reliability/support/mail-corpus"
+  );
   const fixtures = loadFixtureCorpus();
   const bases = fixtures.filter(({ name }) => MUTATION_BASE_FOLDERS.some((folder) => name.startsWith(`corpus/${folder}/`)));
   const corpus = [
@@ -56,16 +64,21 @@ async function startSink() {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 function startProduct(mode: BenchMode, sinkUrl: string, serverUrl: string) {
   const child = fork(fileURLToPath(new URL("./event-loop.product.ts", import.meta.url)), ["--product", mode, sinkUrl], {
-    execArgv: ["--import", "tsx", ...(process.env.BENCH_EVENT_LOOP_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_EVENT_LOOP_PROFILE}`] : [])],
+    execArgv: [
+      "--import",
+      "tsx",
+      ...(process.env.BENCH_EVENT_LOOP_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_EVENT_LOOP_PROFILE}`] : []),
+    ],
     env: { ...process.env, BENCH_SERVER_URL: serverUrl },
     stdio: ["inherit", "inherit", "inherit", "ipc"],
   });
@@ -128,7 +141,12 @@ function startHealthPoller(url: string) {
   };
 }
 
-async function runOnce(mode: BenchMode, load: { corpus: Buffer[]; large: Buffer; heavy: Buffer[] }, sinkUrl: string, serverUrl: string): Promise<Run> {
+async function runOnce(
+  mode: BenchMode,
+  load: { corpus: Buffer[]; large: Buffer; heavy: Buffer[] },
+  sinkUrl: string,
+  serverUrl: string,
+): Promise<Run> {
   const { sendRawSmtp, postRawInbound } = await import("@/tests/reliability/support/raw-senders");
   const product = startProduct(mode, sinkUrl, serverUrl);
   const { smtpPort, httpPort } = await product.next<{ smtpPort: number; httpPort: number }>("ready");
@@ -153,9 +171,13 @@ async function runOnce(mode: BenchMode, load: { corpus: Buffer[]; large: Buffer;
       outcome.kind === "reply" ? `smtp ${outcome.code}` : "smtp no-reply",
     );
   const byHttp = (raw: Buffer) =>
-    postRawInbound({ baseUrl, inboundSecret: INBOUND_SECRET, raw, envelopeFrom: "sender@example.org", envelopeTo: `${HTTP_USER}@hookmail.test` }).then((outcome) =>
-      outcome.kind === "response" ? `http ${outcome.status}` : "http no-response",
-    );
+    postRawInbound({
+      baseUrl,
+      inboundSecret: INBOUND_SECRET,
+      raw,
+      envelopeFrom: "sender@example.org",
+      envelopeTo: `${HTTP_USER}@hookmail.test`,
+    }).then((outcome) => (outcome.kind === "response" ? `http ${outcome.status}` : "http no-response"));
   const parts = process.env.BENCH_EVENT_LOOP_LOAD?.split(",") ?? ["large", "corpus", "heavy"];
   await Promise.all([
     ...(parts.includes("large") ? [bySmtp(load.large).then(count), byHttp(load.large).then(count)] : []),
@@ -172,7 +194,13 @@ async function runOnce(mode: BenchMode, load: { corpus: Buffer[]; large: Buffer;
   const sorted = latencies.sort((a, b) => a - b);
   return {
     mode,
-    health: { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN, count: sorted.length, failures },
+    health: {
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? NaN,
+      count: sorted.length,
+      failures,
+    },
     loop,
     seconds,
     answers,
@@ -205,7 +233,9 @@ async function main() {
     `event-loop: ${load.corpus.length} bad-input messages, one of ${(load.large.length / 1048576).toFixed(1)} MiB and two heavy ones (19,000 parts; 8 MiB HTML-only), each over SMTP and POST /api/inbound/raw (${CONCURRENCY_PER_ROUTE} at a time per route), GET /api/health every ${HEALTH_INTERVAL_MS} ms; ${ROUNDS} round(s) of both modes, alternating; node ${process.version}, ${os.availableParallelism()} CPUs`,
   );
   const server = findDatabaseUrlServer() ?? (await startEmbeddedBenchServer());
-  console.log(`  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`);
+  console.log(
+    `  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`,
+  );
   const sink = await startSink();
   const runs: Run[] = [];
   try {
@@ -225,14 +255,25 @@ async function main() {
   const medians = (mode: BenchMode) => {
     const of = runs.filter((run) => run.mode === mode);
     return {
-      health: { p50: median(of.map((run) => run.health.p50)), p99: median(of.map((run) => run.health.p99)), max: median(of.map((run) => run.health.max)) },
-      loop: { p50: median(of.map((run) => run.loop.p50)), p99: median(of.map((run) => run.loop.p99)), max: median(of.map((run) => run.loop.max)) },
+      health: {
+        p50: median(of.map((run) => run.health.p50)),
+        p99: median(of.map((run) => run.health.p99)),
+        max: median(of.map((run) => run.health.max)),
+      },
+      loop: {
+        p50: median(of.map((run) => run.loop.p50)),
+        p99: median(of.map((run) => run.loop.p99)),
+        max: median(of.map((run) => run.loop.max)),
+      },
       worstHealthP99: Math.max(...of.map((run) => run.health.p99)),
     };
   };
   const pool = medians("pool");
   const main = medians("main");
-  for (const [mode, m] of [["pool", pool], ["main", main]] as const) {
+  for (const [mode, m] of [
+    ["pool", pool],
+    ["main", main],
+  ] as const) {
     console.log(
       `  ${label(mode).padEnd(27)} health p50 ${f(m.health.p50)} p99 ${f(m.health.p99)} max ${f(m.health.max)} ms → ${verdict(m.health.p99)} (worst run p99 ${m.worstHealthP99.toFixed(1)} ms: ${verdict(m.worstHealthP99)})` +
         ` | event-loop delay p50 ${f(m.loop.p50)} p99 ${f(m.loop.p99)} max ${f(m.loop.max)} ms`,

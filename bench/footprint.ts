@@ -21,16 +21,16 @@
 // product ran and stopped: cluster initialised, migrations applied, server stopped). Printed for
 // reference: the first-ever start on an empty DATA_DIR (initdb, migrations) — not part of the goal.
 //   BENCH_FOOTPRINT_RUNS (starts of each side, default 5), BENCH_FOOTPRINT_IDLE_MS (default 10000).
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { POSTGRES_DIRECTORY, readServerLock } from "@/modules/db/embedded-server";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
+import { findFreePort } from "@/modules/shared/net/free-port";
 import { createDatabaseOn, formatSpread, median } from "./bench-database";
 import { now } from "./common";
-import { findFreePort } from "@/modules/shared/net/free-port";
 
 const GOAL_MB = 450;
 const GOAL_START_SECONDS = 5;
@@ -102,7 +102,6 @@ const sumPss = (processes: ProcessMemory[]) => processes.reduce((sum, { pss }) =
 // ---------------------------------------------------------------------------------------------
 // Starting and stopping the product
 
-
 type Started = {
   /** Seconds from spawning `npm start` to the first 200 of GET /login. */
   startSeconds: number;
@@ -115,7 +114,8 @@ type Started = {
 };
 
 async function startProduct({ dataDir, databaseUrl }: { dataDir: string; databaseUrl?: string }): Promise<Started> {
-  if (!isBuildCurrent(projectDir)) throw new Error("the production build is not current (the sources changed during the run): start again");
+  if (!isBuildCurrent(projectDir))
+    throw new Error("the production build is not current (the sources changed during the run): start again");
   const [port, smtpPort] = [await findFreePort(), await findFreePort()];
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
@@ -133,7 +133,12 @@ async function startProduct({ dataDir, databaseUrl }: { dataDir: string; databas
   let output = "";
   const startedAt = now();
   // Its own process group: npm, its shell and the product are stopped together, as Ctrl-C would.
-  const child: ChildProcess = spawn("npm", ["start"], { cwd: projectDir, env: environment, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child: ChildProcess = spawn("npm", ["start"], {
+    cwd: projectDir,
+    env: environment,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
@@ -161,7 +166,10 @@ async function waitForLogin(url: string, startedAt: number, hasExited: () => boo
   while (now() - startedAt < START_TIMEOUT_MS) {
     if (hasExited()) throw new Error("npm start exited");
     const status = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(10_000) }).then(
-      (response) => (void response.body?.cancel(), response.status),
+      (response) => {
+        void response.body?.cancel();
+        return response.status;
+      },
       () => 0,
     );
     if (status === 200) return (now() - startedAt) / 1000;
@@ -205,7 +213,10 @@ async function backendPidsOf(adminUrl: string, database: string): Promise<number
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [database]);
+    const { rows } = await client.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [database],
+    );
     return rows.map((row) => row.pid);
   } finally {
     await client.end();
@@ -216,7 +227,16 @@ async function backendPidsOf(adminUrl: string, database: string): Promise<number
 // The runs
 
 type Side = "embedded" | "databaseUrl";
-type Run = { side: Side; startSeconds: number; nodePss: number; npmPss: number; databasePss: number; databaseProcesses: number; nodeRss: number; databaseRss: number };
+type Run = {
+  side: Side;
+  startSeconds: number;
+  nodePss: number;
+  npmPss: number;
+  databasePss: number;
+  databaseProcesses: number;
+  nodeRss: number;
+  databaseRss: number;
+};
 
 const freshDir = (tag: string) => fs.mkdtempSync(path.join(os.tmpdir(), `hookmail-footprint-${tag}-`));
 
@@ -295,7 +315,9 @@ async function main() {
   try {
     const first = await startProduct({ dataDir: initialised });
     await first.stop();
-    console.log(`  first-ever start (empty DATA_DIR: initdb, migrations) → /login 200: ${first.startSeconds.toFixed(2)} s (reference, not the goal)`);
+    console.log(
+      `  first-ever start (empty DATA_DIR: initdb, migrations) → /login 200: ${first.startSeconds.toFixed(2)} s (reference, not the goal)`,
+    );
 
     for (let index = 1; index <= RUNS; index++) {
       const sides: Side[] = serverUrl ? ["embedded", "databaseUrl"] : ["embedded"];
@@ -316,17 +338,36 @@ async function main() {
   console.log(`summary (medians of ${embedded.length} starts, (min–max); load average ${os.loadavg()[0]!.toFixed(2)}):`);
   console.log(
     `  idle PSS, default (node + embedded server): ${formatSpread(totals, 1)} MB (goal ≤ ${GOAL_MB} MB: ${median(totals) <= GOAL_MB ? "met" : "NOT met"})` +
-      ` = node ${formatSpread(embedded.map((run) => run.nodePss / MB), 1)} + server ${formatSpread(embedded.map((run) => run.databasePss / MB), 1)} MB`,
+      ` = node ${formatSpread(
+        embedded.map((run) => run.nodePss / MB),
+        1,
+      )} + server ${formatSpread(
+        embedded.map((run) => run.databasePss / MB),
+        1,
+      )} MB`,
   );
-  console.log(`  start → first 200 of /login, default, initialised DATA_DIR: ${formatSpread(starts)} s (goal ≤ ${GOAL_START_SECONDS} s: ${median(starts) <= GOAL_START_SECONDS ? "met" : "NOT met"})`);
+  console.log(
+    `  start → first 200 of /login, default, initialised DATA_DIR: ${formatSpread(starts)} s (goal ≤ ${GOAL_START_SECONDS} s: ${median(starts) <= GOAL_START_SECONDS ? "met" : "NOT met"})`,
+  );
   const withUrl = of("databaseUrl");
   if (withUrl.length > 0) {
     console.log(
-      `  idle PSS, with DATABASE_URL: node ${formatSpread(withUrl.map((run) => run.nodePss / MB), 1)} MB, + its backends ${formatSpread(withUrl.map((run) => run.databasePss / MB), 1)} MB` +
-        ` = ${formatSpread(withUrl.map((run) => (run.nodePss + run.databasePss) / MB), 1)} MB (the server's own postmaster and background processes not counted)`,
+      `  idle PSS, with DATABASE_URL: node ${formatSpread(
+        withUrl.map((run) => run.nodePss / MB),
+        1,
+      )} MB, + its backends ${formatSpread(
+        withUrl.map((run) => run.databasePss / MB),
+        1,
+      )} MB` +
+        ` = ${formatSpread(
+          withUrl.map((run) => (run.nodePss + run.databasePss) / MB),
+          1,
+        )} MB (the server's own postmaster and background processes not counted)`,
     );
     console.log(`  start → first 200 of /login with DATABASE_URL: ${formatSpread(withUrl.map((run) => run.startSeconds))} s`);
-    const ratios = embedded.map((run, index) => (run.nodePss + run.databasePss) / (withUrl[index]!.nodePss + withUrl[index]!.databasePss));
+    const ratios = embedded.map(
+      (run, index) => (run.nodePss + run.databasePss) / (withUrl[index]!.nodePss + withUrl[index]!.databasePss),
+    );
     console.log(`  default / DATABASE_URL, idle PSS per pair: ${formatSpread(ratios)}×`);
   }
 }

@@ -17,7 +17,7 @@ import pg from "pg";
 import { GET as inboxGet } from "@/app/api/email-callbacks/[emailCallbackId]/processings/route";
 import { generateApiKeyToken, getApiKeyDisplayPrefix, hashApiKeyToken } from "@/modules/api-keys/api-keys.models";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { migrateDatabase, openDatabase, setProcessDatabase, type Database } from "@/modules/db/db";
+import { type Database, migrateDatabase, openDatabase, setProcessDatabase } from "@/modules/db/db";
 import { PrismaClient } from "@/modules/db/generated/client";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
@@ -35,9 +35,7 @@ const RECENT_MAIL = { heavy: 150, typical: 10 };
 const GOAL_P50_MS = 20;
 const BASE_URL = "http://localhost:3000";
 
-setProcessConfig(
-  loadConfig({ DATA_DIR: path.join(os.tmpdir(), "hookmail-bench"), EMAIL_DOMAINS: "hookmail.test" }),
-);
+setProcessConfig(loadConfig({ DATA_DIR: path.join(os.tmpdir(), "hookmail-bench"), EMAIL_DOMAINS: "hookmail.test" }));
 
 const callbackId = (index: number) => `ecb_bench${String(index).padStart(6, "0")}`;
 const userId = (index: number) => `usr_bench${String(index).padStart(6, "0")}`;
@@ -126,10 +124,12 @@ async function receiveRecentMail(executor: SqlExecutor, inbox: Inbox, count: num
 /** An API key for the callback's owner, inserted as the API stores it (hashed). */
 async function createAuthorization(executor: SqlExecutor, index: number): Promise<string> {
   const token = generateApiKeyToken();
-  await executor.query(
-    `INSERT INTO api_key (id, "userId", name, prefix, "hashedKey") VALUES ($1, $2, 'bench', $3, $4)`,
-    [`ak_bench${index}`, userId(index), getApiKeyDisplayPrefix(token), hashApiKeyToken(token)],
-  );
+  await executor.query(`INSERT INTO api_key (id, "userId", name, prefix, "hashedKey") VALUES ($1, $2, 'bench', $3, $4)`, [
+    `ak_bench${index}`,
+    userId(index),
+    getApiKeyDisplayPrefix(token),
+    hashApiKeyToken(token),
+  ]);
   return `Bearer ${token}`;
 }
 
@@ -160,7 +160,14 @@ async function measurePage(inbox: Inbox, page: string, pageIndex: number): Promi
     }
   }
   durations.sort((a, b) => a - b);
-  return { inbox: inbox.label, page, pageIndex, p50: percentile(durations, 50), p99: percentile(durations, 99), max: durations.at(-1)! };
+  return {
+    inbox: inbox.label,
+    page,
+    pageIndex,
+    p50: percentile(durations, 50),
+    p99: percentile(durations, 99),
+    max: durations.at(-1)!,
+  };
 }
 
 /** The SQL the route runs for one request, from Prisma's query events on a client of its own. */
@@ -235,7 +242,9 @@ async function main() {
       `node ${process.version}, ${os.cpus().length} CPUs`,
   );
   const server = findDatabaseUrlServer() ?? (await startEmbeddedBenchServer());
-  console.log(`  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`);
+  console.log(
+    `  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`,
+  );
   const { url, drop } = await createDatabaseOn(server.adminUrl);
   const database = await openDatabase({ url, poolSize: 10 });
   try {
@@ -246,7 +255,13 @@ async function main() {
     console.log(`  loaded in ${((now() - fillStartedAt) / 1000).toFixed(1)} s`);
 
     const typicalCallback = await findTypicalCallback(database.executor);
-    const heavy: Inbox = { label: "heavy callback", index: 1, emailCallbackId: callbackId(1), rows: HEAVY_ROWS, authorization: await createAuthorization(database.executor, 1) };
+    const heavy: Inbox = {
+      label: "heavy callback",
+      index: 1,
+      emailCallbackId: callbackId(1),
+      rows: HEAVY_ROWS,
+      authorization: await createAuthorization(database.executor, 1),
+    };
     const typical: Inbox = {
       label: "typical callback",
       index: typicalCallback.index,
@@ -265,12 +280,18 @@ async function main() {
     const figures: PageFigures[] = [];
     for (const inbox of [typical, heavy]) {
       const lastPage = Math.ceil(inbox.rows / PAGE_SIZE) - 1;
-      for (const [page, pageIndex] of [["first", 0], ["middle", Math.floor(lastPage / 2)], ["last", lastPage]] as const) {
+      for (const [page, pageIndex] of [
+        ["first", 0],
+        ["middle", Math.floor(lastPage / 2)],
+        ["last", lastPage],
+      ] as const) {
         figures.push(await measurePage(inbox, page, pageIndex));
       }
     }
     printFigures(figures);
-    console.log(`  1-minute load average of the machine (${os.cpus().length} CPUs): ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after`);
+    console.log(
+      `  1-minute load average of the machine (${os.cpus().length} CPUs): ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after`,
+    );
 
     console.log(`\n  EXPLAIN (ANALYZE, BUFFERS) of the heavy callback's last page (the SQL the route ran):`);
     const queries = await captureQueries(url, heavy, Math.ceil(heavy.rows / PAGE_SIZE) - 1, database);

@@ -99,7 +99,14 @@ async function runProduct() {
     const userId = createId("user");
     await database.prisma.user.create({ data: { id: userId, email: "large@example.com", name: "Bench" } });
     await database.prisma.emailCallback.create({
-      data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username: "large", webhookUrl: sinkUrl, webhookSecret: WEBHOOK_SECRET },
+      data: {
+        id: createId("emailCallback"),
+        userId,
+        domain: "hookmail.test",
+        username: "large",
+        webhookUrl: sinkUrl,
+        webhookSecret: WEBHOOK_SECRET,
+      },
     });
 
     const listener = createSmtpListener({
@@ -199,7 +206,11 @@ async function runProduct() {
   process.on("message", (message: ProductCommand & { requestId: number }) => {
     handle(message).then(
       (result) => process.send!({ requestId: message.requestId, result }),
-      (error: unknown) => process.send!({ requestId: message.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+      (error: unknown) =>
+        process.send!({
+          requestId: message.requestId,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }),
     );
   });
   process.on("disconnect", () => process.exit(0));

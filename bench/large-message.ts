@@ -19,24 +19,23 @@
 // and, when DATABASE_URL is set, on that server; each run in a throwaway database, dropped after.
 // The goal is judged on the worst run.
 //   BENCH_LARGE_RUNS (default 3), BENCH_LARGE_DATABASES (embedded,postgres), BENCH_LARGE_ROUTES (smtp,raw).
-import { fork, type ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
-import { listWantedServerKinds, median, startBenchServer, type BenchServer } from "./bench-database";
+import { type BenchServer, listWantedServerKinds, median, startBenchServer } from "./bench-database";
 import { now, readBenchId } from "./common";
 import {
+  type Baseline,
   INBOUND_SECRET,
   MAX_MESSAGE_BYTES,
-  WEBHOOK_SECRET,
-  type Baseline,
   type Measurement,
   type ProductCommand,
   type Route,
+  WEBHOOK_SECRET,
 } from "./large-message.product";
 
 const GOAL_FACTOR = 4;
@@ -44,7 +43,6 @@ const ADDRESS = "large@hookmail.test";
 const MIB = 1024 * 1024;
 const RELAY_TIMEOUT_MS = 300_000;
 const RUNS = Number(process.env.BENCH_LARGE_RUNS ?? 3);
-
 
 function startProduct(): { call: <T>(command: ProductCommand) => Promise<T>; exit: () => Promise<void> } {
   const child: ChildProcess = fork(fileURLToPath(new URL("./large-message.product.ts", import.meta.url)), ["--product"], {
@@ -92,7 +90,20 @@ type BuiltMessage = { id: string; raw: Buffer; text: string; html: string; attac
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 function lorem(length: number): string {
-  const words = ["relay", "webhook", "message", "invoice", "shipment", "attachment", "lorem", "ipsum", "dolor", "amet", "réception", "courriel"];
+  const words = [
+    "relay",
+    "webhook",
+    "message",
+    "invoice",
+    "shipment",
+    "attachment",
+    "lorem",
+    "ipsum",
+    "dolor",
+    "amet",
+    "réception",
+    "courriel",
+  ];
   const parts: string[] = [];
   let size = 0;
   for (let i = 0; size < length; i++) {
@@ -103,7 +114,11 @@ function lorem(length: number): string {
   return parts.join("").slice(0, length);
 }
 
-async function composeMessage(id: string, bodies: { text: string; html: string }, files: { filename: string; contentType: string; content: Buffer }[]) {
+async function composeMessage(
+  id: string,
+  bodies: { text: string; html: string },
+  files: { filename: string; contentType: string; content: Buffer }[],
+) {
   const transport = createTransport({ streamTransport: true, buffer: true });
   const info = await transport.sendMail({
     envelope: { from: "sender@bench.example", to: [ADDRESS] },
@@ -150,7 +165,12 @@ async function buildMessage(id: string, targetBytes: number): Promise<BuiltMessa
     raw,
     text,
     html,
-    attachments: files.map(({ filename, contentType, content }) => ({ filename, contentType, size: content.length, sha256: sha256(content) })),
+    attachments: files.map(({ filename, contentType, content }) => ({
+      filename,
+      contentType,
+      size: content.length,
+      sha256: sha256(content),
+    })),
   };
 }
 
@@ -164,7 +184,12 @@ type WebhookBody = {
 };
 
 /** What is wrong with a delivered payload, or null when it carries the message exactly. */
-function checkPayload(body: Buffer, { data }: WebhookBody, headers: http.IncomingHttpHeaders, expected: BuiltMessage): string | null {
+function checkPayload(
+  body: Buffer,
+  { data }: WebhookBody,
+  headers: http.IncomingHttpHeaders,
+  expected: BuiltMessage,
+): string | null {
   const signed = createHmac("sha256", Buffer.from(WEBHOOK_SECRET, "utf8"))
     .update(`${String(headers["webhook-id"])}.${String(headers["webhook-timestamp"])}.`, "utf8")
     .update(body)
@@ -173,20 +198,30 @@ function checkPayload(body: Buffer, { data }: WebhookBody, headers: http.Incomin
   const normalize = (value: string) => value.replace(/\r\n/g, "\n").trimEnd();
   if (normalize(data.text) !== normalize(expected.text)) return "the text body differs";
   if (normalize(data.html) !== normalize(expected.html)) return "the HTML body differs";
-  if (data.attachments.length !== expected.attachments.length) return `${data.attachments.length} attachments, expected ${expected.attachments.length}`;
+  if (data.attachments.length !== expected.attachments.length)
+    return `${data.attachments.length} attachments, expected ${expected.attachments.length}`;
   for (const [index, want] of expected.attachments.entries()) {
     const got = data.attachments[index]!;
     const bytes = Buffer.from(got.content, "base64");
-    if (got.filename !== want.filename || got.contentType !== want.contentType) return `attachment ${index} is ${got.filename} (${got.contentType})`;
-    if (got.size !== want.size || bytes.length !== want.size || sha256(bytes) !== want.sha256) return `attachment ${want.filename}: the bytes differ`;
+    if (got.filename !== want.filename || got.contentType !== want.contentType)
+      return `attachment ${index} is ${got.filename} (${got.contentType})`;
+    if (got.size !== want.size || bytes.length !== want.size || sha256(bytes) !== want.sha256)
+      return `attachment ${want.filename}: the bytes differ`;
   }
   return null;
 }
 
-type Sink = { url: string; expect: (message: BuiltMessage) => Promise<{ arrivedAt: number; bodyBytes: number }>; close: () => Promise<void> };
+type Sink = {
+  url: string;
+  expect: (message: BuiltMessage) => Promise<{ arrivedAt: number; bodyBytes: number }>;
+  close: () => Promise<void>;
+};
 
 async function startCheckingSink(): Promise<Sink> {
-  const waiters = new Map<string, { message: BuiltMessage; resolve: (value: { arrivedAt: number; bodyBytes: number }) => void; reject: (error: Error) => void }>();
+  const waiters = new Map<
+    string,
+    { message: BuiltMessage; resolve: (value: { arrivedAt: number; bodyBytes: number }) => void; reject: (error: Error) => void }
+  >();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -343,7 +378,9 @@ function printRun(run: number, result: RunResult) {
   );
   console.log(
     `           5 ms sampler at its peak: RSS ${mib(sampled.rss)}, heap used ${mib(sampled.heapUsed)} / total ${mib(sampled.heapTotal)}, external ${mib(sampled.external)} (array buffers ${mib(sampled.arrayBuffers)})` +
-      ` | after a GC ${mib(measurement.rssAfter)} | processings: ${Object.entries(measurement.statuses).map(([status, count]) => `${count} ${status}`).join(", ")}`,
+      ` | after a GC ${mib(measurement.rssAfter)} | processings: ${Object.entries(measurement.statuses)
+        .map(([status, count]) => `${count} ${status}`)
+        .join(", ")}`,
   );
 }
 
@@ -358,10 +395,20 @@ async function benchPath(server: BenchServer, route: Route, sink: Sink): Promise
     // A fresh product process per run: nothing of an earlier large message is counted or reused.
     const product = startProduct();
     try {
-      const { smtpPort, httpPort } = await product.call<{ smtpPort: number; httpPort: number }>({ command: "open", serverUrl: server.adminUrl, sinkUrl: sink.url });
-      const send = route === "smtp" ? (message: BuiltMessage) => sendBySmtp(smtpPort, message) : (message: BuiltMessage) => sendByRawRoute(httpPort, message);
+      const { smtpPort, httpPort } = await product.call<{ smtpPort: number; httpPort: number }>({
+        command: "open",
+        serverUrl: server.adminUrl,
+        sinkUrl: sink.url,
+      });
+      const send =
+        route === "smtp"
+          ? (message: BuiltMessage) => sendBySmtp(smtpPort, message)
+          : (message: BuiltMessage) => sendByRawRoute(httpPort, message);
       const result = await relayOnce({ product, sink, send, tag: `${kind}-${route}-${run}` });
-      if (run === 1) console.log(`    message ${result.messageBytes} bytes (${mib(result.messageBytes)}), webhook body ${result.payloadBytes} bytes (${mib(result.payloadBytes)})`);
+      if (run === 1)
+        console.log(
+          `    message ${result.messageBytes} bytes (${mib(result.messageBytes)}), webhook body ${result.payloadBytes} bytes (${mib(result.payloadBytes)})`,
+        );
       printRun(run, result);
       runs.push(result);
       await product.call({ command: "close" });
@@ -373,8 +420,12 @@ async function benchPath(server: BenchServer, route: Route, sink: Sink): Promise
 }
 
 async function main() {
-  console.log(`large-message: one message of almost ${mib(MAX_MESSAGE_BYTES)} (MAX_MESSAGE_BYTES ${MAX_MESSAGE_BYTES}), ${RUNS} run(s) per path; node ${process.version}, ${os.cpus().length} CPUs`);
-  console.log("  peak RSS growth of the product's process (a child of its own: the sender and the sink are not counted) over its RSS after a warm-up mail and a GC");
+  console.log(
+    `large-message: one message of almost ${mib(MAX_MESSAGE_BYTES)} (MAX_MESSAGE_BYTES ${MAX_MESSAGE_BYTES}), ${RUNS} run(s) per path; node ${process.version}, ${os.cpus().length} CPUs`,
+  );
+  console.log(
+    "  peak RSS growth of the product's process (a child of its own: the sender and the sink are not counted) over its RSS after a warm-up mail and a GC",
+  );
   const sink = await startCheckingSink();
   const routes: Route[] = (process.env.BENCH_LARGE_ROUTES?.split(",") as Route[] | undefined) ?? ["smtp", "raw"];
   const kinds = listWantedServerKinds("BENCH_LARGE_DATABASES");

@@ -13,27 +13,34 @@
 //   (default 8), BENCH_DATABASES (default "embedded,postgres"; postgres only when DATABASE_URL is set).
 import os from "node:os";
 import path from "node:path";
+import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
-import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
 import { startBarePipeline } from "./bare-pipeline";
-import { formatSpread, listWantedServerKinds, median, openBenchDatabase, startBenchServer, type ServerKind } from "./bench-database";
+import {
+  formatSpread,
+  listWantedServerKinds,
+  median,
+  openBenchDatabase,
+  type ServerKind,
+  startBenchServer,
+} from "./bench-database";
 import {
   benchMail,
   benchMailRaw,
   drive,
   now,
+  type PhaseResult,
   printPhase,
+  type Sink,
   smtpClient,
   stampEndOfData,
   startSink,
   summarize,
-  type PhaseResult,
-  type Sink,
 } from "./common";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1500);
@@ -125,7 +132,14 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   const userId = createId("user");
   await database.prisma.user.create({ data: { id: userId, email: "bench@example.com", name: "Bench" } });
   await database.prisma.emailCallback.create({
-    data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username: "bench", webhookUrl: sink.url, webhookSecret: "bench-webhook-secret-0123456789" },
+    data: {
+      id: createId("emailCallback"),
+      userId,
+      domain: "hookmail.test",
+      username: "bench",
+      webhookUrl: sink.url,
+      webhookSecret: "bench-webhook-secret-0123456789",
+    },
   });
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
@@ -160,13 +174,29 @@ async function startProduct(kind: ServerKind, sink: Sink) {
 async function startBare(sink: Sink) {
   const bare = await startBarePipeline({ webhookUrl: sink.url, onEndOfData: stampEndOfData });
   const smtp = smtpPath("bare pipeline (SMTP)", "bare", bare.port);
-  return { path: smtp.path, close: async () => (smtp.close(), await bare.close()) };
+  return {
+    path: smtp.path,
+    close: async () => {
+      smtp.close();
+      await bare.close();
+    },
+  };
 }
 
-type KindResult = { kind: ServerKind; bare: PhaseResult[]; smtp: PhaseResult[]; raw: PhaseResult[]; smtpHalf: PhaseResult; rawHalf: PhaseResult; bareHalf: PhaseResult };
+type KindResult = {
+  kind: ServerKind;
+  bare: PhaseResult[];
+  smtp: PhaseResult[];
+  raw: PhaseResult[];
+  smtpHalf: PhaseResult;
+  rawHalf: PhaseResult;
+  bareHalf: PhaseResult;
+};
 
 async function benchKind(kind: ServerKind, sink: Sink): Promise<KindResult> {
-  console.log(`\n  --- ${kind === "embedded" ? "the default: embedded PostgreSQL server (no DATABASE_URL)" : "PostgreSQL of DATABASE_URL"} ---`);
+  console.log(
+    `\n  --- ${kind === "embedded" ? "the default: embedded PostgreSQL server (no DATABASE_URL)" : "PostgreSQL of DATABASE_URL"} ---`,
+  );
   const bare = await startBare(sink);
   const product = await startProduct(kind, sink);
   try {
@@ -196,11 +226,18 @@ const fmt = (n: number) => n.toFixed(1);
 const rates = (runs: PhaseResult[]) => runs.map((run) => run.mailsPerSecond);
 
 function printSummary(results: KindResult[]) {
-  console.log(`\nsummary: ${MAILS} mails per run, ${ROUNDS} rounds of bare → product SMTP → product raw route; ratio = product / the same round's bare`);
+  console.log(
+    `\nsummary: ${MAILS} mails per run, ${ROUNDS} rounds of bare → product SMTP → product raw route; ratio = product / the same round's bare`,
+  );
   for (const { kind, bare, smtp, raw, bareHalf, smtpHalf, rawHalf } of results) {
     const bareRates = rates(bare);
-    console.log(`  ${kind}: bare pipeline ${formatSpread(bareRates, 1)} mails/s (median (min–max)); at half max p50 ${fmt(bareHalf.latency.p50)} p99 ${fmt(bareHalf.latency.p99)} ms`);
-    for (const [name, runs, half] of [["SMTP", smtp, smtpHalf], ["raw route", raw, rawHalf]] as const) {
+    console.log(
+      `  ${kind}: bare pipeline ${formatSpread(bareRates, 1)} mails/s (median (min–max)); at half max p50 ${fmt(bareHalf.latency.p50)} p99 ${fmt(bareHalf.latency.p99)} ms`,
+    );
+    for (const [name, runs, half] of [
+      ["SMTP", smtp, smtpHalf],
+      ["raw route", raw, rawHalf],
+    ] as const) {
       const ratios = runs.map((run, index) => run.mailsPerSecond / bareRates[index]!);
       const ratio = median(ratios);
       const { p50, p99 } = half.latency;
@@ -213,7 +250,9 @@ function printSummary(results: KindResult[]) {
 }
 
 async function main() {
-  console.log(`relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
+  );
   const sample = await benchMailRaw("sample-0", ADDRESS);
   console.log(`  message size: ${sample.length} bytes`);
   const kinds = listWantedServerKinds("BENCH_DATABASES");

@@ -6,14 +6,25 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-const ALL_BENCHMARKS = ["footprint.ts", "relay-throughput.ts", "large-message.ts", "inbox-at-scale.ts", "dashboard-weight.ts", "scale-out.ts", "event-loop.ts"];
+const ALL_BENCHMARKS = [
+  "footprint.ts",
+  "relay-throughput.ts",
+  "large-message.ts",
+  "inbox-at-scale.ts",
+  "dashboard-weight.ts",
+  "scale-out.ts",
+  "event-loop.ts",
+];
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim().replace(/(\.ts)?$/, ".ts"));
 const BENCHMARKS = only ? ALL_BENCHMARKS.filter((file) => only.includes(file)) : ALL_BENCHMARKS;
 
 let failed = 0;
 for (const file of BENCHMARKS) {
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join("bench", file)], { stdio: "inherit", env: process.env });
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join("bench", file)], {
+    stdio: "inherit",
+    env: process.env,
+  });
   if (result.status !== 0) {
     failed += 1;
     console.error(`${file} exited with ${result.status ?? result.signal}`);

@@ -8,7 +8,7 @@
 // was recorded once as a success and that no webhook-id reached the sink twice.
 //   DATABASE_URL (a PostgreSQL server; without it an embedded server in a throwaway DATA_DIR), BENCH_MAILS (default 1000),
 //   BENCH_CONCURRENCY (SMTP sessions in all, default 8).
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -17,12 +17,12 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import pg from "pg";
-import { migrateDatabase, openDatabase, type Database } from "@/modules/db/db";
+import { type Database, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
-import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
-import { diffCpu, snapshotCpu, type CpuUse } from "./cpu-usage";
-import { benchMail, benchMailRaw, drive, now, percentile, smtpClient, startSink, type Sink } from "./common";
 import { findFreePort } from "@/modules/shared/net/free-port";
+import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
+import { benchMail, benchMailRaw, drive, now, percentile, type Sink, smtpClient, startSink } from "./common";
+import { type CpuUse, diffCpu, snapshotCpu } from "./cpu-usage";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -71,7 +71,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 // --- Product processes ---------------------------------------------------------------------------
 
-
 /** Resolves once a TCP client on `port` reads the SMTP greeting (220). */
 function waitForSmtpGreeting(port: number, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -106,7 +105,15 @@ function stopChild(child: Child): Promise<void> {
 }
 
 /** `node --import tsx server.ts` with roles smtp,worker, as production runs it; resolves once its SMTP port greets. */
-async function startProductProcess({ name, databaseUrl, authSecret }: { name: string; databaseUrl: string; authSecret: string }): Promise<ProductProcess> {
+async function startProductProcess({
+  name,
+  databaseUrl,
+  authSecret,
+}: {
+  name: string;
+  databaseUrl: string;
+  authSecret: string;
+}): Promise<ProductProcess> {
   const port = await findFreePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hookmail-scale-out-${name}-`));
   cleanUps.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -133,7 +140,10 @@ async function startProductProcess({ name, databaseUrl, authSecret }: { name: st
   createInterface({ input: child.stderr }).on("line", (line) => console.error(`    [${name}] ${line}`));
   const lines = createInterface({ input: child.stdout });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not report its SMTP listener within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not report its SMTP listener within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
     lines.on("line", (line) => {
       console.log(`    [${name}] ${line}`);
       if (line.includes(SMTP_READY_LINE)) {
@@ -156,7 +166,14 @@ async function seedCallback(database: Database, webhookUrl: string) {
   const userId = createId("user");
   await database.prisma.user.create({ data: { id: userId, email: "scale-out@example.com", name: "Scale-out bench" } });
   await database.prisma.emailCallback.create({
-    data: { id: createId("emailCallback"), userId, domain: DOMAIN, username: "bench", webhookUrl, webhookSecret: "bench-webhook-secret-0123456789" },
+    data: {
+      id: createId("emailCallback"),
+      userId,
+      domain: DOMAIN,
+      username: "bench",
+      webhookUrl,
+      webhookSecret: "bench-webhook-secret-0123456789",
+    },
   });
 }
 
@@ -171,7 +188,14 @@ async function waitForSuccessCount(admin: pg.Client, expected: number): Promise<
   }
 }
 
-type RecordCheck = { mails: number; missing: number; duplicated: number; notSuccess: number; extraAttempts: number; unexpectedRows: number };
+type RecordCheck = {
+  mails: number;
+  missing: number;
+  duplicated: number;
+  notSuccess: number;
+  extraAttempts: number;
+  unexpectedRows: number;
+};
 
 /** Every mail sent so far must be one processing row, recorded as success; extra attempts (retries) are counted. */
 async function checkRecords(database: Database, sentIds: string[]): Promise<RecordCheck> {
@@ -180,7 +204,14 @@ async function checkRecords(database: Database, sentIds: string[]): Promise<Reco
   });
   const bySubject = new Map<string, typeof rows>();
   for (const row of rows) bySubject.set(row.subject, [...(bySubject.get(row.subject) ?? []), row]);
-  const check: RecordCheck = { mails: sentIds.length, missing: 0, duplicated: 0, notSuccess: 0, extraAttempts: 0, unexpectedRows: 0 };
+  const check: RecordCheck = {
+    mails: sentIds.length,
+    missing: 0,
+    duplicated: 0,
+    notSuccess: 0,
+    extraAttempts: 0,
+    unexpectedRows: 0,
+  };
   const sent = new Set(sentIds.map((id) => `Bench message ${id}`));
   for (const subject of sent) {
     const found = bySubject.get(subject) ?? [];
@@ -262,7 +293,9 @@ async function runPhase({
     const warmAccepted = await sendAll(warm);
     acceptedSoFar.push(...warmAccepted);
     if (warmAccepted.length < warm.length) {
-      throw new Error(`warm-up: the product refused ${warm.length - warmAccepted.length} of ${warm.length} mails (its log is above)`);
+      throw new Error(
+        `warm-up: the product refused ${warm.length - warmAccepted.length} of ${warm.length} mails (its log is above)`,
+      );
     }
     await sink.waitFor(warm, DRAIN_TIMEOUT_MS);
     await waitForSuccessCount(admin, acceptedSoFar.length);
@@ -321,11 +354,17 @@ function printPhase(figures: PhaseFigures) {
   const productSeconds = cpu.products.reduce((sum, { seconds }) => sum + seconds, 0);
   console.log(`  CPU over ${fmt(cpu.wallSeconds)} s (send start → all recorded as success), per mail:`);
   for (const { name, seconds } of cpu.products) {
-    console.log(`    product ${name}: ${fmt(seconds, 2)} s = ${msPerMail(seconds, perProcessMails)} ms per mail it took (${fmt(seconds / cpu.wallSeconds, 2)} cores)`);
+    console.log(
+      `    product ${name}: ${fmt(seconds, 2)} s = ${msPerMail(seconds, perProcessMails)} ms per mail it took (${fmt(seconds / cpu.wallSeconds, 2)} cores)`,
+    );
   }
   console.log(`    product, all processes: ${msPerMail(productSeconds, mails)} ms per mail`);
-  console.log(`    PostgreSQL backends of the bench database: ${fmt(cpu.postgresSeconds, 2)} s = ${msPerMail(cpu.postgresSeconds, mails)} ms per mail`);
-  console.log(`    bench process (senders + sink): ${fmt(cpu.benchSeconds, 2)} s = ${msPerMail(cpu.benchSeconds, mails)} ms per mail`);
+  console.log(
+    `    PostgreSQL backends of the bench database: ${fmt(cpu.postgresSeconds, 2)} s = ${msPerMail(cpu.postgresSeconds, mails)} ms per mail`,
+  );
+  console.log(
+    `    bench process (senders + sink): ${fmt(cpu.benchSeconds, 2)} s = ${msPerMail(cpu.benchSeconds, mails)} ms per mail`,
+  );
   const cores = splitMachineCores(cpu);
   console.log(
     `    this bench's processes in all (product, its PostgreSQL backends, senders + sink): ${msPerMail(cores.ownSeconds, mails)} ms per mail`,
@@ -362,7 +401,8 @@ function splitMachineCores(cpu: CpuUse) {
 function printRecordCheck(label: string, records: RecordCheck, sink: Sink): boolean {
   const duplicateWebhookIds = [...sink.byWebhookId.values()].filter((count) => count > 1).length;
   const duplicateBenchIds = [...sink.byBenchId.values()].filter((count) => count > 1).length;
-  const isRecordedOnce = records.missing === 0 && records.duplicated === 0 && records.notSuccess === 0 && records.unexpectedRows === 0;
+  const isRecordedOnce =
+    records.missing === 0 && records.duplicated === 0 && records.notSuccess === 0 && records.unexpectedRows === 0;
   const isDeliveredOnce = duplicateWebhookIds === 0 && duplicateBenchIds === 0;
   console.log(
     `  after ${label}: ${records.mails} mails accepted so far (warm-ups included): ` +
@@ -390,7 +430,9 @@ async function main(): Promise<number> {
   cleanUps.push(() => sink.close());
   const server = findDatabaseUrlServer() ?? (await startEmbeddedBenchServer());
   cleanUps.push(() => server.stop());
-  console.log(`  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`);
+  console.log(
+    `  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`,
+  );
   const { url, drop } = await createDatabaseOn(server.adminUrl);
   cleanUps.push(drop);
   console.log(`  throwaway database ${new URL(url).pathname.slice(1)} (dropped at the end)`);
@@ -411,7 +453,11 @@ async function main(): Promise<number> {
     // Checked once the phase's processes have stopped, over every mail accepted so far.
     const records = await checkRecords(database, acceptedSoFar);
     phases.push(figures);
-    isCorrect = printRecordCheck(figures.label, records, sink) && isCorrect && figures.sendErrors === 0 && figures.delivered === figures.mails;
+    isCorrect =
+      printRecordCheck(figures.label, records, sink) &&
+      isCorrect &&
+      figures.sendErrors === 0 &&
+      figures.delivered === figures.mails;
   }
 
   const [one, two] = phases as [PhaseFigures, PhaseFigures];
@@ -446,19 +492,20 @@ async function main(): Promise<number> {
         `×${fmt(ceiling, 2)} here; a speed-up near 2 needs a core per product process, with room left for PostgreSQL, the senders and the sink`,
     );
   }
-  console.log(`  correctness (every mail accepted, recorded once as success and delivered; no webhook-id twice): ${isCorrect ? "met" : "NOT met"}`);
+  console.log(
+    `  correctness (every mail accepted, recorded once as success and delivered; no webhook-id twice): ${isCorrect ? "met" : "NOT met"}`,
+  );
   return isCorrect ? 0 : 1;
 }
 
-main()
-  .then(
-    async (code) => {
-      await cleanUp();
-      process.exit(code);
-    },
-    async (error: unknown) => {
-      console.error(error);
-      await cleanUp();
-      process.exit(1);
-    },
-  );
+main().then(
+  async (code) => {
+    await cleanUp();
+    process.exit(code);
+  },
+  async (error: unknown) => {
+    console.error(error);
+    await cleanUp();
+    process.exit(1);
+  },
+);

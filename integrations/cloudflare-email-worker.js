@@ -58,7 +58,7 @@ export default {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new Error(`Hookmail could not be reached: ${describe(error)}`);
+      throw new Error(`Hookmail could not be reached: ${describeError(error)}`);
     }
     if (response.ok) return;
     const detail = await readErrorMessage(response);
@@ -77,6 +77,7 @@ export default {
  * which Hookmail reads back as UTF-8.
  */
 function toHeaderValue(value) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is "every ASCII character"; what is outside it is re-encoded
   return String(value ?? "").replace(/[^\u0000-\u007f]+/g, (text) =>
     Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(""),
   );
@@ -94,6 +95,6 @@ async function readErrorMessage(response) {
   return text.replace(/\s+/g, " ").trim().slice(0, 200);
 }
 
-function describe(error) {
+function describeError(error) {
   return error instanceof Error ? error.message : String(error);
 }

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { messages as pgliteMessages, PGlite } from "@electric-sql/pglite";
+import { PGlite, messages as pgliteMessages } from "@electric-sql/pglite";
 import {
   bindMigrationAwareSqlAdapterFactory,
   DriverAdapterError,
@@ -231,9 +231,7 @@ function createMigrationDirectoryName(name: string, now: Date): string {
 function ensureSortsLast(directoryName: string, existing: MigrationDirectory[]): void {
   const latest = existing.at(-1)?.path;
   if (latest !== undefined && directoryName <= latest) {
-    throw new Error(
-      `The new migration ${directoryName} would sort before the latest one, ${latest}: check the system clock.`,
-    );
+    throw new Error(`The new migration ${directoryName} would sort before the latest one, ${latest}: check the system clock.`);
   }
 }
 
@@ -242,14 +240,11 @@ async function writeMigration(input: { directoryName: string; script: string }):
   await mkdir(directory, { recursive: true });
   const scriptPath = path.join(directory, MIGRATION_SCRIPT_FILE);
   await writeFile(scriptPath, input.script, { flag: "wx" });
-  await writeFile(path.join(MIGRATIONS_DIR, LOCKFILE_NAME), LOCKFILE_CONTENT, { flag: "wx" }).catch(
-    (error: unknown) => {
-      if (!hasErrorCode(error, "EEXIST")) throw error;
-    },
-  );
+  await writeFile(path.join(MIGRATIONS_DIR, LOCKFILE_NAME), LOCKFILE_CONTENT, { flag: "wx" }).catch((error: unknown) => {
+    if (!hasErrorCode(error, "EEXIST")) throw error;
+  });
   return scriptPath;
 }
-
 
 function hasErrorCode(error: unknown, code: string): boolean {
   return error instanceof Error && "code" in error && error.code === code;

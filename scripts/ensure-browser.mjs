@@ -48,10 +48,15 @@ function main() {
   }
   console.error(`Installing Debian's ${plan.packages.join(" and ")} for the browser tests (first run only)…`);
   const environment = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [["update", "-qq"], ["install", "-y", "-qq", ...plan.packages]]) {
+  for (const args of [
+    ["update", "-qq"],
+    ["install", "-y", "-qq", ...plan.packages],
+  ]) {
     const result = spawnSync("apt-get", args, { stdio: ["ignore", "ignore", "inherit"], env: environment });
     if (result.status !== 0) {
-      console.error(`apt-get ${args[0]} failed (exit ${result.status}): install ${plan.packages.join(" ")} yourself, then run the tests again.`);
+      console.error(
+        `apt-get ${args[0]} failed (exit ${result.status}): install ${plan.packages.join(" ")} yourself, then run the tests again.`,
+      );
       return 1;
     }
   }

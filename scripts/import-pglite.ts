@@ -22,7 +22,11 @@ try {
   const target = await openConfiguredDatabase(config, (line) => console.log(line));
   try {
     console.log(`Importing ${directory} into ${target.description}…`);
-    const tables = await importPgliteDatabase({ source: source.executor, target: target, log: (line) => console.log(`  ${line}`) });
+    const tables = await importPgliteDatabase({
+      source: source.executor,
+      target: target,
+      log: (line) => console.log(`  ${line}`),
+    });
     const rows = tables.reduce((sum, table) => sum + table.rows, 0);
     console.log(`Imported ${rows} row(s) from ${tables.length} tables.`);
   } finally {
@@ -33,7 +37,9 @@ try {
   fs.renameSync(directory, keptAt);
   // A copy of every account's data: owner-only like the rest of DATA_DIR (docs/security.md).
   tightenPrivateTree(keptAt);
-  console.log(`The PGlite database is kept at ${keptAt}: remove it once you have checked your data. Start Hookmail with \`npm start\`.`);
+  console.log(
+    `The PGlite database is kept at ${keptAt}: remove it once you have checked your data. Start Hookmail with \`npm start\`.`,
+  );
 } catch (error) {
   if (error instanceof ConfigError || error instanceof MigrationError || error instanceof PgliteImportError) {
     console.error(error.message);

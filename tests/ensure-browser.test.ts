@@ -13,7 +13,10 @@ describe("the browser the tests need", () => {
   });
 
   it("is installed from Debian's packages by root on a machine with apt-get", () => {
-    expect(planBrowserSetup({ ...machine, isRoot: true })).toEqual({ action: "install", packages: ["chromium", "fonts-dejavu-core"] });
+    expect(planBrowserSetup({ ...machine, isRoot: true })).toEqual({
+      action: "install",
+      packages: ["chromium", "fonts-dejavu-core"],
+    });
   });
 
   it("stops with one line naming the path and the install command for anyone else", () => {

@@ -114,7 +114,9 @@ describe("import directions", () => {
   it("has modules/shared import no feature", () => {
     const sharedImports = [...graph].flatMap(([file, targets]) =>
       file.startsWith("modules/shared/")
-        ? [...targets].filter((target) => featureOf(target) !== null && featureOf(target) !== "shared").map((target) => `${file} -> ${target}`)
+        ? [...targets]
+            .filter((target) => featureOf(target) !== null && featureOf(target) !== "shared")
+            .map((target) => `${file} -> ${target}`)
         : [],
     );
     expect(sharedImports).toEqual([]);

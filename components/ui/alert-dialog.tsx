@@ -1,13 +1,13 @@
 "use client";
+
 // Radix's alert dialog code (focus trap, scroll lock) is loaded when an alert dialog is first
 // opened, not with the page, as in dialog.tsx: a closed alert dialog renders nothing until then.
 
-import * as React from "react";
-import { type AlertDialog as AlertDialogPrimitiveTypes } from "radix-ui";
-
-import { cn } from "@/modules/shared/cn";
-import { buttonVariants, type Button } from "@/components/ui/button";
+import type { AlertDialog as AlertDialogPrimitiveTypes } from "radix-ui";
+import type * as React from "react";
+import { type Button, buttonVariants } from "@/components/ui/button";
 import { createLazyDialog } from "@/components/ui/lazy-dialog";
+import { cn } from "@/modules/shared/cn";
 
 type ButtonStyleProps = Pick<React.ComponentProps<typeof Button>, "variant" | "size">;
 
@@ -29,10 +29,7 @@ function AlertDialogPortal({ ...props }: React.ComponentProps<AlertDialogPrimiti
   return Primitive ? <Primitive.Portal data-slot="alert-dialog-portal" {...props} /> : null;
 }
 
-function AlertDialogOverlay({
-  className,
-  ...props
-}: React.ComponentProps<AlertDialogPrimitive["Overlay"]>) {
+function AlertDialogOverlay({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Overlay"]>) {
   const { Primitive } = useAlertDialogLoader("AlertDialogOverlay");
   if (!Primitive) return null;
   return (
@@ -47,10 +44,7 @@ function AlertDialogOverlay({
   );
 }
 
-function AlertDialogContent({
-  className,
-  ...props
-}: React.ComponentProps<AlertDialogPrimitive["Content"]>) {
+function AlertDialogContent({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Content"]>) {
   const { Primitive } = useAlertDialogLoader("AlertDialogContent");
   // A dialog that has never been opened is closed, and Radix renders nothing for a closed dialog.
   if (!Primitive) return null;
@@ -71,11 +65,7 @@ function AlertDialogContent({
 
 function AlertDialogHeader({ className, ...props }: React.ComponentProps<"div">) {
   return (
-    <div
-      data-slot="alert-dialog-header"
-      className={cn("flex flex-col gap-2 text-center sm:text-left", className)}
-      {...props}
-    />
+    <div data-slot="alert-dialog-header" className={cn("flex flex-col gap-2 text-center sm:text-left", className)} {...props} />
   );
 }
 
@@ -89,24 +79,12 @@ function AlertDialogFooter({ className, ...props }: React.ComponentProps<"div">)
   );
 }
 
-function AlertDialogTitle({
-  className,
-  ...props
-}: React.ComponentProps<AlertDialogPrimitive["Title"]>) {
+function AlertDialogTitle({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Title"]>) {
   const Primitive = useAlertDialogPrimitive("AlertDialogTitle");
-  return (
-    <Primitive.Title
-      data-slot="alert-dialog-title"
-      className={cn("text-lg font-semibold", className)}
-      {...props}
-    />
-  );
+  return <Primitive.Title data-slot="alert-dialog-title" className={cn("text-lg font-semibold", className)} {...props} />;
 }
 
-function AlertDialogDescription({
-  className,
-  ...props
-}: React.ComponentProps<AlertDialogPrimitive["Description"]>) {
+function AlertDialogDescription({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Description"]>) {
   const Primitive = useAlertDialogPrimitive("AlertDialogDescription");
   return (
     <Primitive.Description
@@ -125,11 +103,7 @@ function AlertDialogAction({
 }: React.ComponentProps<AlertDialogPrimitive["Action"]> & ButtonStyleProps) {
   const Primitive = useAlertDialogPrimitive("AlertDialogAction");
   return (
-    <Primitive.Action
-      data-slot="alert-dialog-action"
-      className={cn(buttonVariants({ variant, size }), className)}
-      {...props}
-    />
+    <Primitive.Action data-slot="alert-dialog-action" className={cn(buttonVariants({ variant, size }), className)} {...props} />
   );
 }
 
@@ -141,24 +115,20 @@ function AlertDialogCancel({
 }: React.ComponentProps<AlertDialogPrimitive["Cancel"]> & ButtonStyleProps) {
   const Primitive = useAlertDialogPrimitive("AlertDialogCancel");
   return (
-    <Primitive.Cancel
-      data-slot="alert-dialog-cancel"
-      className={cn(buttonVariants({ variant, size }), className)}
-      {...props}
-    />
+    <Primitive.Cancel data-slot="alert-dialog-cancel" className={cn(buttonVariants({ variant, size }), className)} {...props} />
   );
 }
 
 export {
   AlertDialog,
-  AlertDialogPortal,
-  AlertDialogOverlay,
-  AlertDialogTrigger,
-  AlertDialogContent,
-  AlertDialogHeader,
-  AlertDialogFooter,
-  AlertDialogTitle,
-  AlertDialogDescription,
   AlertDialogAction,
   AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogOverlay,
+  AlertDialogPortal,
+  AlertDialogTitle,
+  AlertDialogTrigger,
 };

@@ -1,6 +1,6 @@
-import * as React from "react";
-import { Slot } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
+import { Slot } from "radix-ui";
+import type * as React from "react";
 
 import { cn } from "@/modules/shared/cn";
 

@@ -1,10 +1,11 @@
 "use client";
+
 // Radix's dialog code (focus trap, scroll lock, dismissal) is loaded when a dialog is first opened,
 // not with the page (lazy-dialog.tsx): a closed dialog renders nothing until then.
 
-import * as React from "react";
-import { type Dialog as DialogPrimitiveTypes } from "radix-ui";
 import { XIcon } from "lucide-react";
+import type { Dialog as DialogPrimitiveTypes } from "radix-ui";
+import type * as React from "react";
 
 import { createLazyDialog } from "@/components/ui/lazy-dialog";
 import { cn } from "@/modules/shared/cn";
@@ -32,10 +33,7 @@ function DialogClose({ ...props }: React.ComponentProps<DialogPrimitive["Close"]
   return <Primitive.Close data-slot="dialog-close" {...props} />;
 }
 
-function DialogOverlay({
-  className,
-  ...props
-}: React.ComponentProps<DialogPrimitive["Overlay"]>) {
+function DialogOverlay({ className, ...props }: React.ComponentProps<DialogPrimitive["Overlay"]>) {
   const { Primitive } = useDialogLoader("DialogOverlay");
   if (!Primitive) return null;
   return (
@@ -91,13 +89,7 @@ function DialogContent({
 }
 
 function DialogHeader({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div
-      data-slot="dialog-header"
-      className={cn("flex flex-col gap-2 text-center sm:text-left", className)}
-      {...props}
-    />
-  );
+  return <div data-slot="dialog-header" className={cn("flex flex-col gap-2 text-center sm:text-left", className)} {...props} />;
 }
 
 function DialogFooter({ className, ...props }: React.ComponentProps<"div">) {
@@ -112,26 +104,13 @@ function DialogFooter({ className, ...props }: React.ComponentProps<"div">) {
 
 function DialogTitle({ className, ...props }: React.ComponentProps<DialogPrimitive["Title"]>) {
   const Primitive = useDialogPrimitive("DialogTitle");
-  return (
-    <Primitive.Title
-      data-slot="dialog-title"
-      className={cn("text-lg leading-none font-semibold", className)}
-      {...props}
-    />
-  );
+  return <Primitive.Title data-slot="dialog-title" className={cn("text-lg leading-none font-semibold", className)} {...props} />;
 }
 
-function DialogDescription({
-  className,
-  ...props
-}: React.ComponentProps<DialogPrimitive["Description"]>) {
+function DialogDescription({ className, ...props }: React.ComponentProps<DialogPrimitive["Description"]>) {
   const Primitive = useDialogPrimitive("DialogDescription");
   return (
-    <Primitive.Description
-      data-slot="dialog-description"
-      className={cn("text-sm text-muted-foreground", className)}
-      {...props}
-    />
+    <Primitive.Description data-slot="dialog-description" className={cn("text-sm text-muted-foreground", className)} {...props} />
   );
 }
 

@@ -1,13 +1,14 @@
 "use client";
+
 // Radix's menu code (positioning, roving focus, scroll lock: the largest part of a closed menu's
 // weight) is loaded when a menu is about to be used, not with the page: hovering or focusing the
 // trigger starts loading it; the first press (pointer, Enter, Space, ArrowDown) turns the menu into
 // Radix's and is replayed on Radix's trigger, so the menu opens as it would have. Until then the
 // trigger renders as Radix renders a closed one, and the rest of the menu renders nothing.
 
-import * as React from "react";
-import { Slot, type DropdownMenu as DropdownMenuPrimitiveTypes } from "radix-ui";
 import { CheckIcon, ChevronRightIcon, CircleIcon } from "lucide-react";
+import { type DropdownMenu as DropdownMenuPrimitiveTypes, Slot } from "radix-ui";
+import * as React from "react";
 
 import {
   composeEventHandlers,
@@ -83,16 +84,12 @@ function DropdownMenu({ ...props }: React.ComponentProps<DropdownMenuPrimitive["
   );
 }
 
-function DropdownMenuPortal({
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["Portal"]>) {
+function DropdownMenuPortal({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Portal"]>) {
   const { Primitive } = useDropdownMenuLoader("DropdownMenuPortal");
   return Primitive ? <Primitive.Portal data-slot="dropdown-menu-portal" {...props} /> : null;
 }
 
-function DropdownMenuTrigger({
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["Trigger"]>) {
+function DropdownMenuTrigger({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Trigger"]>) {
   const { Primitive } = useDropdownMenuLoader("DropdownMenuTrigger");
   return Primitive ? <LoadedDropdownMenuTrigger {...props} /> : <DormantDropdownMenuTrigger {...props} />;
 }
@@ -151,7 +148,9 @@ function LoadedDropdownMenuTrigger({ ref, ...props }: React.ComponentProps<Dropd
     // Not cancelled on clean-up: the press was taken over once, and is replayed once.
     setTimeout(() => {
       if (press.kind === "pointer") {
-        trigger.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, cancelable: true, button: 0, pointerType: "mouse" }));
+        trigger.dispatchEvent(
+          new PointerEvent("pointerdown", { bubbles: true, cancelable: true, button: 0, pointerType: "mouse" }),
+        );
       } else {
         trigger.dispatchEvent(new KeyboardEvent("keydown", { bubbles: true, cancelable: true, key: press.key }));
       }
@@ -160,11 +159,7 @@ function LoadedDropdownMenuTrigger({ ref, ...props }: React.ComponentProps<Dropd
   return <Primitive.Trigger data-slot="dropdown-menu-trigger" {...props} ref={composeRefs(ref, loader.triggerRef)} />;
 }
 
-function DropdownMenuContent({
-  className,
-  sideOffset = 4,
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["Content"]>) {
+function DropdownMenuContent({ className, sideOffset = 4, ...props }: React.ComponentProps<DropdownMenuPrimitive["Content"]>) {
   const { Primitive } = useDropdownMenuLoader("DropdownMenuContent");
   // A dormant menu is closed, and Radix renders nothing for a closed menu's content.
   if (!Primitive) return null;
@@ -239,18 +234,12 @@ function DropdownMenuCheckboxItem({
   );
 }
 
-function DropdownMenuRadioGroup({
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["RadioGroup"]>) {
+function DropdownMenuRadioGroup({ ...props }: React.ComponentProps<DropdownMenuPrimitive["RadioGroup"]>) {
   const Primitive = useDropdownMenuPrimitive("DropdownMenuRadioGroup");
   return <Primitive.RadioGroup data-slot="dropdown-menu-radio-group" {...props} />;
 }
 
-function DropdownMenuRadioItem({
-  className,
-  children,
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["RadioItem"]>) {
+function DropdownMenuRadioItem({ className, children, ...props }: React.ComponentProps<DropdownMenuPrimitive["RadioItem"]>) {
   const Primitive = useDropdownMenuPrimitive("DropdownMenuRadioItem");
   return (
     <Primitive.RadioItem
@@ -289,17 +278,10 @@ function DropdownMenuLabel({
   );
 }
 
-function DropdownMenuSeparator({
-  className,
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["Separator"]>) {
+function DropdownMenuSeparator({ className, ...props }: React.ComponentProps<DropdownMenuPrimitive["Separator"]>) {
   const Primitive = useDropdownMenuPrimitive("DropdownMenuSeparator");
   return (
-    <Primitive.Separator
-      data-slot="dropdown-menu-separator"
-      className={cn("-mx-1 my-1 h-px bg-border", className)}
-      {...props}
-    />
+    <Primitive.Separator data-slot="dropdown-menu-separator" className={cn("-mx-1 my-1 h-px bg-border", className)} {...props} />
   );
 }
 
@@ -343,10 +325,7 @@ function DropdownMenuSubTrigger({
   );
 }
 
-function DropdownMenuSubContent({
-  className,
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["SubContent"]>) {
+function DropdownMenuSubContent({ className, ...props }: React.ComponentProps<DropdownMenuPrimitive["SubContent"]>) {
   const Primitive = useDropdownMenuPrimitive("DropdownMenuSubContent");
   return (
     <Primitive.SubContent
@@ -362,18 +341,18 @@ function DropdownMenuSubContent({
 
 export {
   DropdownMenu,
-  DropdownMenuPortal,
-  DropdownMenuTrigger,
+  DropdownMenuCheckboxItem,
   DropdownMenuContent,
   DropdownMenuGroup,
-  DropdownMenuLabel,
   DropdownMenuItem,
-  DropdownMenuCheckboxItem,
+  DropdownMenuLabel,
+  DropdownMenuPortal,
   DropdownMenuRadioGroup,
   DropdownMenuRadioItem,
   DropdownMenuSeparator,
   DropdownMenuShortcut,
   DropdownMenuSub,
-  DropdownMenuSubTrigger,
   DropdownMenuSubContent,
+  DropdownMenuSubTrigger,
+  DropdownMenuTrigger,
 };

@@ -1,19 +1,18 @@
 "use client";
 
+import { type Label as LabelPrimitive, Slot } from "radix-ui";
 import * as React from "react";
-import { Slot, type Label as LabelPrimitive } from "radix-ui";
 import {
   Controller,
-  FormProvider,
-  useFormContext,
-  useFormState,
   type ControllerProps,
   type FieldPath,
   type FieldValues,
+  FormProvider,
+  useFormContext,
+  useFormState,
 } from "react-hook-form";
-
-import { cn } from "@/modules/shared/cn";
 import { Label } from "@/components/ui/label";
+import { cn } from "@/modules/shared/cn";
 
 const Form = FormProvider;
 
@@ -127,24 +126,10 @@ function FormMessage({ className, children, ...props }: React.ComponentProps<"p"
   }
 
   return (
-    <p
-      data-slot="form-message"
-      id={formMessageId}
-      className={cn("text-sm text-destructive", className)}
-      {...props}
-    >
+    <p data-slot="form-message" id={formMessageId} className={cn("text-sm text-destructive", className)} {...props}>
       {body}
     </p>
   );
 }
 
-export {
-  useFormField,
-  Form,
-  FormItem,
-  FormLabel,
-  FormControl,
-  FormDescription,
-  FormMessage,
-  FormField,
-};
+export { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage, useFormField };

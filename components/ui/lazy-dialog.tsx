@@ -1,10 +1,11 @@
+// biome-ignore-all lint/correctness/noComponentHookFactories: the factory runs once per dialog kind at module scope (dialog.tsx, alert-dialog.tsx), never during a render
 "use client";
+import { Slot } from "radix-ui";
 // The lazy root and trigger shared by dialog.tsx and alert-dialog.tsx: Radix's (alert) dialog code
 // loads when a dialog is first opened, not with the page. A closed dialog renders nothing, so it
 // has nothing to render until then; a dialog opened by its `open` prop appears once the code has
 // loaded; a trigger pressed before then is pressed again on Radix's trigger once it has.
 import * as React from "react";
-import { Slot } from "radix-ui";
 
 import {
   composeEventHandlers,

@@ -1,7 +1,7 @@
 "use client";
 
-import * as React from "react";
 import { Separator as SeparatorPrimitive } from "radix-ui";
+import type * as React from "react";
 
 import { cn } from "@/modules/shared/cn";
 

@@ -1,15 +1,9 @@
-import * as React from "react";
+import type * as React from "react";
 
 import { cn } from "@/modules/shared/cn";
 
 function Skeleton({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div
-      data-slot="skeleton"
-      className={cn("animate-pulse rounded-md bg-accent", className)}
-      {...props}
-    />
-  );
+  return <div data-slot="skeleton" className={cn("animate-pulse rounded-md bg-accent", className)} {...props} />;
 }
 
 export { Skeleton };

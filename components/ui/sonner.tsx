@@ -1,17 +1,12 @@
 "use client";
+
 // The app's toasts: import `toast` from here, not from "sonner". sonner (its toaster is ~10 kB
 // gzip) is loaded with the first toast rather than with every page: `toast.success` / `toast.error`
 // queue the toast, <Toaster> then loads and mounts sonner's toaster, and shows the queued toasts
 // once it has subscribed to them.
 
+import { CircleCheckIcon, InfoIcon, Loader2Icon, OctagonXIcon, TriangleAlertIcon } from "lucide-react";
 import * as React from "react";
-import {
-  CircleCheckIcon,
-  InfoIcon,
-  Loader2Icon,
-  OctagonXIcon,
-  TriangleAlertIcon,
-} from "lucide-react";
 import type { ExternalToast, ToasterProps } from "sonner";
 
 import { createLazyModule, useLazyModule } from "@/components/ui/lazy-primitive";

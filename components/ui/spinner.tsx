@@ -1,5 +1,5 @@
-import * as React from "react";
 import { Loader2Icon } from "lucide-react";
+import type * as React from "react";
 
 import { cn } from "@/modules/shared/cn";
 

@@ -2,8 +2,7 @@
 import { AppError } from "@/modules/shared/errors/app-error";
 import { MAX_API_KEYS_PER_USER } from "./api-keys.constants";
 
-export const createApiKeyNotFoundError = () =>
-  new AppError({ code: "api_key.not_found", message: "The API key was not found." });
+export const createApiKeyNotFoundError = () => new AppError({ code: "api_key.not_found", message: "The API key was not found." });
 
 export const createApiKeysLimitReachedError = () =>
   new AppError({

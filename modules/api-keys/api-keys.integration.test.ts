@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as deleteApiKeyRoute } from "@/app/api/api-keys/[apiKeyId]/route";
-import { GET as listApiKeysRoute, POST as createApiKeyRoute } from "@/app/api/api-keys/route";
+import { POST as createApiKeyRoute, GET as listApiKeysRoute } from "@/app/api/api-keys/route";
 import { GET as listEmailCallbacksRoute } from "@/app/api/email-callbacks/route";
 import { GET as getMeRoute } from "@/app/api/users/me/route";
-import { createAuth, setProcessAuth, type Auth } from "@/modules/auth/auth.server";
+import { type Auth, createAuth, setProcessAuth } from "@/modules/auth/auth.server";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { setProcessDatabase, type Database } from "@/modules/db/db";
+import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createAuthTestClient, TEST_BASE_URL } from "@/tests/support/auth-client";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -44,7 +44,10 @@ async function signUp(email: string): Promise<{ userId: string; session: Headers
   });
   expect(response.status).toBe(200);
   const user = await database.prisma.user.findUniqueOrThrow({ where: { email } });
-  return { userId: user.id, session: { Cookie: client.cookieHeader(), Origin: TEST_BASE_URL, "Content-Type": "application/json" } };
+  return {
+    userId: user.id,
+    session: { Cookie: client.cookieHeader(), Origin: TEST_BASE_URL, "Content-Type": "application/json" },
+  };
 }
 
 const bearer = (token: string): Headers => ({ Authorization: `Bearer ${token}` });
@@ -85,7 +88,13 @@ async function seedApiKeys(userId: string, count: number) {
   await database.prisma.apiKey.createMany({
     data: Array.from({ length: count }, (_, index) => {
       const token = generateApiKeyToken();
-      return { id: createId("apiKey"), userId, name: `seeded ${index}`, prefix: getApiKeyDisplayPrefix(token), hashedKey: hashApiKeyToken(token) };
+      return {
+        id: createId("apiKey"),
+        userId,
+        name: `seeded ${index}`,
+        prefix: getApiKeyDisplayPrefix(token),
+        hashedKey: hashApiKeyToken(token),
+      };
     }),
   });
 }
@@ -150,8 +159,7 @@ describe("an API key's life", () => {
   it("records its use at most once a minute", async () => {
     const erin = await signUp("erin@example.com");
     const { apiKeyId, token } = await createKeyOrFail(erin.session);
-    const readLastUsedAt = async () =>
-      (await database.prisma.apiKey.findUniqueOrThrow({ where: { id: apiKeyId } })).lastUsedAt;
+    const readLastUsedAt = async () => (await database.prisma.apiKey.findUniqueOrThrow({ where: { id: apiKeyId } })).lastUsedAt;
 
     expect((await listAddresses(bearer(token))).status).toBe(200);
     const firstUse = await readLastUsedAt();
@@ -244,7 +252,9 @@ describe("the limit of 50 keys per user", () => {
   it("is not passed by concurrent creations", async () => {
     const hal = await signUp("hal@example.com");
     await seedApiKeys(hal.userId, MAX_API_KEYS_PER_USER - 3);
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, index) => createKey({ name: `race ${index}` }, hal.session)));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => createKey({ name: `race ${index}` }, hal.session)),
+    );
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([201, 201, 201, 403, 403, 403, 403, 403]);
     expect(await database.prisma.apiKey.count({ where: { userId: hal.userId } })).toBe(MAX_API_KEYS_PER_USER);
@@ -282,7 +292,11 @@ describe("who may call /api/api-keys", () => {
   });
 
   it("refuses an API key caller with 403 api_keys.session_required, changing nothing", async () => {
-    const responses = [await listKeys(bearer(token)), await createKey({ name: "by key" }, bearer(token)), await deleteKey(apiKeyId, bearer(token))];
+    const responses = [
+      await listKeys(bearer(token)),
+      await createKey({ name: "by key" }, bearer(token)),
+      await deleteKey(apiKeyId, bearer(token)),
+    ];
     for (const response of responses) {
       expect(response.status).toBe(403);
       expect((await response.json()).error.code).toBe("api_keys.session_required");

@@ -11,8 +11,13 @@ function createApiKeysQueries(db: PrismaClient | Prisma.TransactionClient) {
     listApiKeysOfUser: (userId: string): Promise<ApiKeyRecord[]> =>
       db.apiKey.findMany({ where: { userId }, select: API_KEY_FIELDS, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
     countApiKeysOfUser: (userId: string): Promise<number> => db.apiKey.count({ where: { userId } }),
-    insertApiKey: (data: { id: string; userId: string; name: string; prefix: string; hashedKey: string }): Promise<ApiKeyRecord> =>
-      db.apiKey.create({ data, select: API_KEY_FIELDS }),
+    insertApiKey: (data: {
+      id: string;
+      userId: string;
+      name: string;
+      prefix: string;
+      hashedKey: string;
+    }): Promise<ApiKeyRecord> => db.apiKey.create({ data, select: API_KEY_FIELDS }),
     /** Answers whether a key of this user was deleted. */
     deleteApiKeyOfUser: async ({ id, userId }: { id: string; userId: string }): Promise<boolean> =>
       (await db.apiKey.deleteMany({ where: { id, userId } })).count > 0,

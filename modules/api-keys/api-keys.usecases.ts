@@ -4,11 +4,11 @@ import { createId } from "@/modules/shared/ids";
 import { API_KEY_LAST_USED_AT_INTERVAL_MS, MAX_API_KEYS_PER_USER } from "./api-keys.constants";
 import { createApiKeyNotFoundError, createApiKeysLimitReachedError } from "./api-keys.errors";
 import {
+  type ApiKeyRecord,
   generateApiKeyToken,
   getApiKeyDisplayPrefix,
   hashApiKeyToken,
   isApiKeyTokenFormat,
-  type ApiKeyRecord,
 } from "./api-keys.models";
 import type { ApiKeysRepository } from "./api-keys.repository";
 import type { CreateApiKeyInput } from "./api-keys.schemas";

@@ -36,7 +36,11 @@ export const createTooManyRequestsApiError = (retryAfterSeconds: number) =>
   );
 
 async function ensureAccountWithinLimit(rateLimits: RateLimitRepository, rule: RateLimitRule, email: string) {
-  const { isAllowed, retryAfterSeconds } = await consumeRateLimit({ rule, subject: normalizeAccountEmail(email), repository: rateLimits });
+  const { isAllowed, retryAfterSeconds } = await consumeRateLimit({
+    rule,
+    subject: normalizeAccountEmail(email),
+    repository: rateLimits,
+  });
   if (!isAllowed) throw createTooManyRequestsApiError(retryAfterSeconds);
 }
 

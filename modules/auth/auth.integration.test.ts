@@ -7,7 +7,7 @@ import { loadConfig } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { createMailer } from "@/modules/mail/mailer";
 import { createAuthTestClient } from "@/tests/support/auth-client";
-import { startSmtpSink, type SmtpSink } from "@/tests/support/smtp-sink";
+import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createAuth } from "./auth.server";
 
@@ -34,7 +34,10 @@ function buildAuth(environment: Record<string, string> = {}) {
 }
 
 let emailCounter = 0;
-const uniqueEmail = () => `person${(emailCounter += 1)}-${Date.now()}@example.com`;
+const uniqueEmail = () => {
+  emailCounter += 1;
+  return `person${emailCounter}-${Date.now()}@example.com`;
+};
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -52,7 +55,10 @@ describe("sign-up with email verification required", () => {
     const client = createAuthTestClient(auth);
     const email = uniqueEmail();
 
-    const signUp = await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Ada", callbackURL: "/" } });
+    const signUp = await client.call("/sign-up/email", {
+      method: "POST",
+      body: { email, password: PASSWORD, name: "Ada", callbackURL: "/" },
+    });
     expect(signUp.status).toBe(200);
     expect(client.cookieHeader()).not.toMatch(/session_token/);
 
@@ -116,7 +122,10 @@ describe("sign-up without email verification", () => {
 
   it("refuses passwords under 8 or over 128 characters", async () => {
     const client = createAuthTestClient(buildAuth());
-    const short = await client.call("/sign-up/email", { method: "POST", body: { email: uniqueEmail(), password: "1234567", name: "Dee" } });
+    const short = await client.call("/sign-up/email", {
+      method: "POST",
+      body: { email: uniqueEmail(), password: "1234567", name: "Dee" },
+    });
     expect((await short.json()).code).toBe("PASSWORD_TOO_SHORT");
     const long = await client.call("/sign-up/email", {
       method: "POST",
@@ -176,19 +185,29 @@ describe("password reset", () => {
   it("answers the same for an unknown address and sends nothing", async () => {
     const client = createAuthTestClient(buildAuth());
     const email = uniqueEmail();
-    const response = await client.call("/request-password-reset", { method: "POST", body: { email, redirectTo: "http://localhost:3000/reset-password" } });
+    const response = await client.call("/request-password-reset", {
+      method: "POST",
+      body: { email, redirectTo: "http://localhost:3000/reset-password" },
+    });
     expect(response.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sink.messages.filter((received) => received.envelopeTo.includes(email))).toEqual([]);
   });
 
   it("answers MAIL_SEND_FAILED when the mail server refuses, without crashing", async () => {
-    const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), "hookmail-auth-test"), AUTH_SECRET: "integration-test-secret-integration-test", AUTH_RATE_LIMIT_ENABLED: "false" });
+    const config = loadConfig({
+      DATA_DIR: path.join(os.tmpdir(), "hookmail-auth-test"),
+      AUTH_SECRET: "integration-test-secret-integration-test",
+      AUTH_RATE_LIMIT_ENABLED: "false",
+    });
     const failingMailer = { send: async () => Promise.reject(new Error("connection refused")) };
     const client = createAuthTestClient(createAuth({ config, prisma: database.prisma, mailer: failingMailer }));
     const email = uniqueEmail();
     await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Gus" } });
-    const response = await client.call("/request-password-reset", { method: "POST", body: { email, redirectTo: "http://localhost:3000/reset-password" } });
+    const response = await client.call("/request-password-reset", {
+      method: "POST",
+      body: { email, redirectTo: "http://localhost:3000/reset-password" },
+    });
     expect(response.status).toBe(503);
     expect((await response.json()).code).toBe("MAIL_SEND_FAILED");
   });
@@ -200,14 +219,20 @@ describe("rate limiting", () => {
     const attacker = createAuthTestClient(auth, { ip: "198.51.100.23" });
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const response = await attacker.call("/sign-in/email", { method: "POST", body: { email: "nobody@example.com", password: "wrong-password" } });
+      const response = await attacker.call("/sign-in/email", {
+        method: "POST",
+        body: { email: "nobody@example.com", password: "wrong-password" },
+      });
       statuses.push(response.status);
     }
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses.slice(3)).toEqual([429, 429]);
 
     const bystander = createAuthTestClient(auth, { ip: "198.51.100.99" });
-    const other = await bystander.call("/sign-in/email", { method: "POST", body: { email: "nobody@example.com", password: "wrong-password" } });
+    const other = await bystander.call("/sign-in/email", {
+      method: "POST",
+      body: { email: "nobody@example.com", password: "wrong-password" },
+    });
     expect(other.status).toBe(401);
   });
 });
@@ -252,7 +277,9 @@ describe("limits per account (docs/security.md), whatever AUTH_RATE_LIMIT_ENABLE
     const email = uniqueEmail();
     await createAuthTestClient(auth).call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Max" } });
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, attempt) => signIn(createAuthTestClient(auth, { ip: `198.51.100.${attempt + 1}` }), email, `guess-${attempt}`)),
+      Array.from({ length: 30 }, (_, attempt) =>
+        signIn(createAuthTestClient(auth, { ip: `198.51.100.${attempt + 1}` }), email, `guess-${attempt}`),
+      ),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(10);
@@ -267,11 +294,15 @@ describe("limits per account (docs/security.md), whatever AUTH_RATE_LIMIT_ENABLE
     await client.call("/sign-up/email", { method: "POST", body: { email: known, password: PASSWORD, name: "Jo" } });
     client.clearCookies();
     const requestReset = (email: string) =>
-      client.call("/request-password-reset", { method: "POST", body: { email, redirectTo: "http://localhost:3000/reset-password" } });
+      client.call("/request-password-reset", {
+        method: "POST",
+        body: { email, redirectTo: "http://localhost:3000/reset-password" },
+      });
 
     const statuses = async (email: string) => {
       const answers: number[] = [];
-      for (let attempt = 0; attempt < 6; attempt += 1) answers.push((await requestReset(attempt === 5 ? email.toUpperCase() : email)).status);
+      for (let attempt = 0; attempt < 6; attempt += 1)
+        answers.push((await requestReset(attempt === 5 ? email.toUpperCase() : email)).status);
       return answers;
     };
     expect(await statuses(known)).toEqual([200, 200, 200, 200, 200, 429]);
@@ -291,7 +322,9 @@ describe("limits per account (docs/security.md), whatever AUTH_RATE_LIMIT_ENABLE
     const unknown = uniqueEmail();
     const sendAgain = (address: string) => client.call("/send-verification-email", { method: "POST", body: { email: address } });
 
-    expect((await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Kim" } })).status).toBe(200);
+    expect(
+      (await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Kim" } })).status,
+    ).toBe(200);
     expect((await signIn(client, email, PASSWORD)).status).toBe(403);
     for (let attempt = 0; attempt < 3; attempt += 1) expect((await sendAgain(email)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -316,13 +349,19 @@ describe("names", () => {
   it("sign-up refuses a name over 64 characters with 400 NAME_TOO_LONG and creates no user; it stores a name of 64, trimmed", async () => {
     const client = createAuthTestClient(buildAuth());
     const refusedEmail = uniqueEmail();
-    const refused = await client.call("/sign-up/email", { method: "POST", body: { email: refusedEmail, password: PASSWORD, name: "n".repeat(65) } });
+    const refused = await client.call("/sign-up/email", {
+      method: "POST",
+      body: { email: refusedEmail, password: PASSWORD, name: "n".repeat(65) },
+    });
     expect(refused.status).toBe(400);
     expect((await refused.json()).code).toBe("NAME_TOO_LONG");
     expect(await database.prisma.user.count({ where: { email: refusedEmail } })).toBe(0);
 
     const email = uniqueEmail();
-    const accepted = await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: `  ${"n".repeat(64)}  ` } });
+    const accepted = await client.call("/sign-up/email", {
+      method: "POST",
+      body: { email, password: PASSWORD, name: `  ${"n".repeat(64)}  ` },
+    });
     expect(accepted.status).toBe(200);
     expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("n".repeat(64));
   });

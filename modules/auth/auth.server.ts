@@ -4,15 +4,15 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { getAuthSecret } from "@/modules/config/auth-secret";
-import { getConfig, type Config } from "@/modules/config/config";
+import { type Config, getConfig } from "@/modules/config/config";
 import { getPrisma } from "@/modules/db/db";
 import type { PrismaClient } from "@/modules/db/generated/client";
 import { resolveRequestLocale } from "@/modules/i18n/request-locale";
 import { sendPasswordResetMail, sendVerificationMail } from "@/modules/mail/auth-mails";
-import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { getMailer, type Mailer } from "@/modules/mail/mailer";
-import { createId, type IdKind } from "@/modules/shared/ids";
+import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { createRateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
+import { createId, type IdKind } from "@/modules/shared/ids";
 import { applyAccountRulesAfter, applyAccountRulesBefore, isVerificationMailAllowed } from "./account-limits";
 import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
 
@@ -120,9 +120,7 @@ export type Auth = ReturnType<typeof createAuth>;
 const globalForAuth = globalThis as typeof globalThis & { __hookmailAuth?: Promise<Auth> };
 
 export function getAuth(): Promise<Auth> {
-  globalForAuth.__hookmailAuth ??= getPrisma().then((prisma) =>
-    createAuth({ config: getConfig(), prisma, mailer: getMailer() }),
-  );
+  globalForAuth.__hookmailAuth ??= getPrisma().then((prisma) => createAuth({ config: getConfig(), prisma, mailer: getMailer() }));
   return globalForAuth.__hookmailAuth;
 }
 

@@ -3,8 +3,9 @@
 // on that header alone: a malformed, unknown or deleted key gives no caller (so 401), even when a
 // valid session cookie comes along. Keys are looked up on every call (no cache), so a deleted key
 // stops working at once.
-import { findApiKeyOwnerByToken } from "@/modules/api-keys/api-keys.usecases";
+
 import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
+import { findApiKeyOwnerByToken } from "@/modules/api-keys/api-keys.usecases";
 import { getPrisma } from "@/modules/db/db";
 import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { getAuth } from "./auth.server";

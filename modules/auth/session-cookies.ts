@@ -30,7 +30,13 @@ function splitCookieHeader(cookieHeader: string): { name: string; pair: string }
 /** The names of the session cookies a Cookie header carries. */
 export function findSessionCookieNames(cookieHeader: string | undefined): string[] {
   if (!cookieHeader) return [];
-  return [...new Set(splitCookieHeader(cookieHeader).map(({ name }) => name).filter(isSessionCookieName))];
+  return [
+    ...new Set(
+      splitCookieHeader(cookieHeader)
+        .map(({ name }) => name)
+        .filter(isSessionCookieName),
+    ),
+  ];
 }
 
 /** The Cookie header without its session cookies (other cookies, such as the locale, stay). */

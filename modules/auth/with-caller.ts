@@ -5,7 +5,7 @@ import { getConfig } from "@/modules/config/config";
 import { assertSameOriginJsonWrite } from "@/modules/shared/api/cross-site";
 import { withErrors } from "@/modules/shared/api/route-handler";
 import { AppError, createUnauthorizedError } from "@/modules/shared/errors/app-error";
-import { CALLER_KINDS, findCaller, type Caller, type CallerKind } from "./caller";
+import { CALLER_KINDS, type Caller, type CallerKind, findCaller } from "./caller";
 
 /** API keys reach these paths only; every other call needs a session (docs/security.md). */
 const API_KEY_PATH_PREFIXES = ["/api/email-callbacks", "/api/openapi.json"] as const;

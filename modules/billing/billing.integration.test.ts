@@ -4,14 +4,14 @@
 // signature or for another user's session.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as emailCallbacks from "@/app/api/email-callbacks/route";
-import * as billingConfigRoute from "@/app/api/payments/config/route";
-import * as checkoutSession from "@/app/api/payments/checkout-session/route";
 import * as checkoutSessionItem from "@/app/api/payments/checkout-session/[sessionId]/route";
+import * as checkoutSession from "@/app/api/payments/checkout-session/route";
+import * as billingConfigRoute from "@/app/api/payments/config/route";
 import * as customerPortal from "@/app/api/payments/customer-portal/route";
 import * as webhook from "@/app/api/payments/webhook/route";
 import { setProcessConfig } from "@/modules/config/config";
-import { startFakeStripe, type FakeStripe, type FakeStripeEvent } from "@/tests/support/fake-stripe";
-import { startRouteTestApp, type RouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from "@/tests/support/fake-stripe";
+import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { toStripeAddress } from "./stripe-client";
 
 const WEBHOOK_SECRET = "whsec_route_test_secret";
@@ -200,7 +200,10 @@ describe("checkout → webhook → plan", () => {
 
   it("applies a replayed event with no further effect", async () => {
     const { user, customerId } = await signUpProUser("replayed");
-    const created = fake.buildEvent("customer.subscription.created", [...fake.subscriptions.values()].find((s) => s.customer === customerId)!);
+    const created = fake.buildEvent(
+      "customer.subscription.created",
+      [...fake.subscriptions.values()].find((s) => s.customer === customerId)!,
+    );
     const { payload, signature } = fake.signEvent(created, WEBHOOK_SECRET);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       expect((await postWebhook(payload, { "Stripe-Signature": signature })).status).toBe(200);
@@ -246,7 +249,10 @@ describe("checkout → webhook → plan", () => {
 
 describe("POST /api/payments/webhook signature", () => {
   it.each([
-    ["a wrong secret", (payload: string) => ({ "Stripe-Signature": fake.signEvent(JSON.parse(payload), "whsec_wrong").signature })],
+    [
+      "a wrong secret",
+      (payload: string) => ({ "Stripe-Signature": fake.signEvent(JSON.parse(payload), "whsec_wrong").signature }),
+    ],
     ["no signature", () => ({})],
     ["a malformed signature", () => ({ "Stripe-Signature": "t=1,v1=deadbeef" })],
   ])("refuses an event with %s with 400 billing.invalid_signature and changes nothing", async (_case, headersFor) => {
@@ -336,7 +342,9 @@ describe("with billing not configured", () => {
         await getSessionStatus(user, "cs_test_000001"),
         await openPortal(user),
         await app.call(billingConfigRoute.GET, { path: "/api/payments/config" }),
-        await sendEvent(fake.buildEvent("checkout.session.completed", { id: "cs_test_x", object: "checkout.session", customer: "cus_x" })),
+        await sendEvent(
+          fake.buildEvent("checkout.session.completed", { id: "cs_test_x", object: "checkout.session", customer: "cus_x" }),
+        ),
       ];
       for (const response of responses) {
         expect(response.status).toBe(404);

@@ -2,8 +2,8 @@
 // checkout session, its confirmation and the customer portal. Billing switched off on the server
 // (404 billing.not_configured) reads as `null`: every billing control is then hidden.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { ApiError, apiFetch } from "@/modules/shared/api/api-client";
 import { PLAN_ID } from "@/modules/plans/plans.constants";
+import { ApiError, apiFetch } from "@/modules/shared/api/api-client";
 
 export const BILLING_NOT_CONFIGURED_CODE = "billing.not_configured";
 export const CHECKOUT_PLAN_ID = PLAN_ID.PRO;

@@ -2,9 +2,9 @@
 // the customer's subscriptions from Stripe and derives planId from them, so handling an event twice
 // or out of order always lands on Stripe's current state.
 import Stripe from "stripe";
-import { createUnauthorizedError } from "@/modules/shared/errors/app-error";
 import { PLAN_ID, PLAN_IDS, type PlanId } from "@/modules/plans/plans.constants";
 import { getPlanLimits, type PlanLimits, type PlanSettings } from "@/modules/plans/plans.models";
+import { createUnauthorizedError } from "@/modules/shared/errors/app-error";
 import {
   CHECKOUT_CANCEL_PATH,
   CHECKOUT_SUCCESS_PATH,
@@ -21,7 +21,7 @@ import {
   createWebhookNotConfiguredError,
 } from "./billing.errors";
 import type { BillingRepository, BillingUserRecord } from "./billing.repository";
-import { checkoutSessionIdSchema, type CreateCheckoutSessionInput } from "./billing.schemas";
+import { type CreateCheckoutSessionInput, checkoutSessionIdSchema } from "./billing.schemas";
 
 export type BillingSettings = { proPriceId: string; baseUrl: string; webhookSecret: string | undefined };
 type BillingServices = { stripe: Stripe; repository: BillingRepository; settings: BillingSettings };
@@ -76,8 +76,7 @@ export async function getCheckoutSessionStatus({
   const user = await getBillingUserOrThrow(repository, userId);
   const session = await retrieveCheckoutSession(stripe, sessionId);
   const customerId = getStripeId(session.customer);
-  const isOwn =
-    session.client_reference_id === user.id || (customerId !== null && customerId === user.stripeCustomerId);
+  const isOwn = session.client_reference_id === user.id || (customerId !== null && customerId === user.stripeCustomerId);
   if (!isOwn) throw createCheckoutSessionNotFoundError();
   const isPaid = session.status === "complete" && session.payment_status !== "unpaid";
   if (isPaid && customerId !== null && customerId === user.stripeCustomerId) {
@@ -152,8 +151,7 @@ export async function syncPlanForCustomer({
 
 export function isProSubscription(subscription: Stripe.Subscription, proPriceId: string): boolean {
   return (
-    PRO_SUBSCRIPTION_STATUSES.has(subscription.status) &&
-    subscription.items.data.some((item) => item.price.id === proPriceId)
+    PRO_SUBSCRIPTION_STATUSES.has(subscription.status) && subscription.items.data.some((item) => item.price.id === proPriceId)
   );
 }
 

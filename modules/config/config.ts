@@ -2,7 +2,7 @@
 // Config; a bad value raises a ConfigError naming each variable and what it allows.
 import path from "node:path";
 import { PLAN_ID, type PlanId } from "@/modules/plans/plans.constants";
-import { environmentSchema, HOOKMAIL_ROLES, type Environment, type HookmailRole } from "./config.schemas";
+import { type Environment, environmentSchema, HOOKMAIL_ROLES, type HookmailRole } from "./config.schemas";
 
 export type Config = {
   nodeEnv: Environment["NODE_ENV"];
@@ -60,9 +60,7 @@ type OAuthClient = { clientId: string; clientSecret: string };
 
 export class ConfigError extends Error {
   constructor(readonly problems: { variable: string; message: string }[]) {
-    super(
-      `Invalid configuration:\n${problems.map(({ variable, message }) => `  ${variable}: ${message}`).join("\n")}`,
-    );
+    super(`Invalid configuration:\n${problems.map(({ variable, message }) => `  ${variable}: ${message}`).join("\n")}`);
     this.name = "ConfigError";
   }
 }
@@ -158,7 +156,10 @@ function buildConfig(values: Environment): Config {
       apiUrl: values.STRIPE_API_URL,
     },
     analytics: { posthogKey: values.NEXT_PUBLIC_POSTHOG_KEY, posthogHost: values.NEXT_PUBLIC_POSTHOG_HOST },
-    plans: { [PLAN_ID.FREE]: { maxEmails: values.PLAN_FREE_MAX_EMAILS }, [PLAN_ID.PRO]: { maxEmails: values.PLAN_PRO_MAX_EMAILS } },
+    plans: {
+      [PLAN_ID.FREE]: { maxEmails: values.PLAN_FREE_MAX_EMAILS },
+      [PLAN_ID.PRO]: { maxEmails: values.PLAN_PRO_MAX_EMAILS },
+    },
     notices,
   };
 }

@@ -18,7 +18,7 @@ export function createBatchedWriter<Item, Result>(
       queue = queue.slice(batch.length);
       try {
         const results = await write(batch.map(({ item }) => item));
-        batch.forEach(({ resolve }, index) => resolve(results[index]!));
+        for (const [index, { resolve }] of batch.entries()) resolve(results[index]!);
       } catch (error) {
         for (const { reject } of batch) reject(error);
       }

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { getConfig, type Config } from "@/modules/config/config";
+import { type Config, getConfig } from "@/modules/config/config";
 import { startEmbeddedServer } from "./embedded-server";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrations";

@@ -60,7 +60,9 @@ export async function loadBinaries(): Promise<Binaries> {
   try {
     binaries = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ platformPackage)) as Binaries;
   } catch {
-    throw new Error(`no PostgreSQL binaries for ${os.platform()}-${os.arch()} (${platformPackage}): set DATABASE_URL to a PostgreSQL server`);
+    throw new Error(
+      `no PostgreSQL binaries for ${os.platform()}-${os.arch()} (${platformPackage}): set DATABASE_URL to a PostgreSQL server`,
+    );
   }
   restoreLibrarySymlinks(path.resolve(path.dirname(binaries.postgres), "..", ".."));
   return binaries;
@@ -102,7 +104,14 @@ export async function findServerUser(log: (line: string) => void): Promise<Serve
     return await lookUp();
   } catch {
     try {
-      await execFileAsync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVER_USER]);
+      await execFileAsync("useradd", [
+        "--system",
+        "--user-group",
+        "--no-create-home",
+        "--shell",
+        "/usr/sbin/nologin",
+        SERVER_USER,
+      ]);
     } catch (error) {
       throw new Error(
         `PostgreSQL does not run as root, and creating the user "${SERVER_USER}" failed (${(error as Error).message.split("\n")[0]}): create an unprivileged user named ${SERVER_USER}, or run Hookmail as a non-root user`,

@@ -11,7 +11,13 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openConfiguredDatabase } from "./db";
-import { POSTGRES_DIRECTORY, POSTGRES_PASSWORD_FILE, readServerLock, startEmbeddedServer, type EmbeddedServer } from "./embedded-server";
+import {
+  type EmbeddedServer,
+  POSTGRES_DIRECTORY,
+  POSTGRES_PASSWORD_FILE,
+  readServerLock,
+  startEmbeddedServer,
+} from "./embedded-server";
 
 const TIMEOUT = { timeout: 120_000 };
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -219,7 +225,9 @@ describe("the embedded PostgreSQL server", () => {
     const database = await openConfiguredDatabase({ databaseUrl: undefined, dataDir });
     const { pid } = readServerLock(path.join(dataDir, POSTGRES_DIRECTORY))!;
 
-    expect(database.description).toMatch(new RegExp(`^embedded PostgreSQL in ${dataDir} \\(PostgreSQL hookmail on 127\\.0\\.0\\.1:\\d+\\)$`));
+    expect(database.description).toMatch(
+      new RegExp(`^embedded PostgreSQL in ${dataDir} \\(PostgreSQL hookmail on 127\\.0\\.0\\.1:\\d+\\)$`),
+    );
     expect(await database.executor.query("SELECT current_user AS name")).toEqual([{ name: "hookmail" }]);
 
     await database.close();
@@ -228,17 +236,21 @@ describe("the embedded PostgreSQL server", () => {
 });
 
 describe("the port", () => {
-  it("is a free loopback port chosen at each start, so a port taken meanwhile does not stop the next start", TIMEOUT, async () => {
-    const dataDir = createDataDir();
-    const first = await start(dataDir);
-    const port = Number(new URL(first.url).port);
-    await first.release();
-    const squatter = net.createServer();
-    await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
-    cleanUps.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
+  it(
+    "is a free loopback port chosen at each start, so a port taken meanwhile does not stop the next start",
+    TIMEOUT,
+    async () => {
+      const dataDir = createDataDir();
+      const first = await start(dataDir);
+      const port = Number(new URL(first.url).port);
+      await first.release();
+      const squatter = net.createServer();
+      await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
+      cleanUps.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
 
-    const second = await start(dataDir);
+      const second = await start(dataDir);
 
-    expect(Number(new URL(second.url).port)).not.toBe(port);
-  });
+      expect(Number(new URL(second.url).port)).not.toBe(port);
+    },
+  );
 });

@@ -19,15 +19,15 @@ import pg from "pg";
 import { writePrivateFileSync } from "@/modules/shared/fs/private-files";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import {
+  type Binaries,
   findServerUser,
   loadBinaries,
   prepareDataDir,
   readServerLock,
   runAsServerUser,
-  START_TIMEOUT_SECONDS,
-  type Binaries,
   type ServerLock,
   type ServerUser,
+  START_TIMEOUT_SECONDS,
 } from "./embedded-server-host";
 
 export { readServerLock, type ServerLock } from "./embedded-server-host";
@@ -66,9 +66,11 @@ export type EmbeddedServer = {
   release: () => Promise<{ stopped: boolean; otherProcesses: number }>;
 };
 
-
-
-export async function startEmbeddedServer({ dataDir, settings = {}, log = () => undefined }: EmbeddedServerOptions): Promise<EmbeddedServer> {
+export async function startEmbeddedServer({
+  dataDir,
+  settings = {},
+  log = () => undefined,
+}: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const binaries = await loadBinaries();
   const user = await findServerUser(log);
   const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
@@ -81,7 +83,11 @@ export async function startEmbeddedServer({ dataDir, settings = {}, log = () => 
   writeSettings(clusterDir, user, settings);
 
   const { lock, startedHere } = await startOrJoin({ binaries, user, clusterDir });
-  log(startedHere ? `Embedded PostgreSQL started on 127.0.0.1:${lock.port}` : `Embedded PostgreSQL already running on 127.0.0.1:${lock.port} (pid ${lock.pid})`);
+  log(
+    startedHere
+      ? `Embedded PostgreSQL started on 127.0.0.1:${lock.port}`
+      : `Embedded PostgreSQL already running on 127.0.0.1:${lock.port} (pid ${lock.pid})`,
+  );
 
   const urlFor = (database: string) =>
     `postgres://${ROLE}:${encodeURIComponent(password)}@127.0.0.1:${lock.port}/${encodeURIComponent(database)}`;
@@ -140,7 +146,8 @@ async function startOrJoin({ binaries, user, clusterDir }: { binaries: Binaries;
 /** Removes postmaster.pid only while it still names the same dead pid (another process may have just started a server). */
 function removeStaleLock(clusterDir: string, stale: ServerLock) {
   const current = readServerLock(clusterDir);
-  if (current && current.pid === stale.pid && !current.isAlive) fs.rmSync(path.join(clusterDir, "postmaster.pid"), { force: true });
+  if (current && current.pid === stale.pid && !current.isAlive)
+    fs.rmSync(path.join(clusterDir, "postmaster.pid"), { force: true });
 }
 
 function readOrCreatePassword(dataDir: string): string {

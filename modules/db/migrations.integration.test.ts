@@ -1,7 +1,7 @@
 // The migration runner against a fresh empty database on the test server for each test (dropped
 // after it), reached through a pool as the app does.
 import { createHash } from "node:crypto";
-import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,30 +73,34 @@ describe("applyMigrations", () => {
     expect(rows).toEqual(expected);
   });
 
-  it("a failing migration throws a MigrationError naming it, rolls its changes back and is recorded failed", TEST_TIMEOUT, async () => {
-    migrationsDir = await createMigrationsDir({
-      "20260101000000_first": 'CREATE TABLE "first_table" ("id" TEXT PRIMARY KEY);',
-      "20260102000000_broken": 'CREATE TABLE "partial_table" ("id" TEXT);\nCREATE TABLE "first_table" ("id" TEXT);',
-    });
+  it(
+    "a failing migration throws a MigrationError naming it, rolls its changes back and is recorded failed",
+    TEST_TIMEOUT,
+    async () => {
+      migrationsDir = await createMigrationsDir({
+        "20260101000000_first": 'CREATE TABLE "first_table" ("id" TEXT PRIMARY KEY);',
+        "20260102000000_broken": 'CREATE TABLE "partial_table" ("id" TEXT);\nCREATE TABLE "first_table" ("id" TEXT);',
+      });
 
-    const run = applyMigrations({ ...quietRun(database), migrationsDir });
+      const run = applyMigrations({ ...quietRun(database), migrationsDir });
 
-    await expect(run).rejects.toThrow(MigrationError);
-    await expect(run).rejects.toMatchObject({
-      code: MIGRATION_ERROR_CODES.FAILED,
-      migrationName: "20260102000000_broken",
-      message: 'Migration 20260102000000_broken failed: relation "first_table" already exists',
-    });
-    const tables = await listTables(database.executor);
-    expect(tables).toContain("first_table");
-    expect(tables).not.toContain("partial_table");
-    const rows = await findMigrationRows(database.executor);
-    expect(rows.map(({ migration_name, is_finished }) => ({ migration_name, is_finished }))).toEqual([
-      { migration_name: "20260101000000_first", is_finished: true },
-      { migration_name: "20260102000000_broken", is_finished: false },
-    ]);
-    expect(rows[1]?.logs).toContain('relation "first_table" already exists');
-  });
+      await expect(run).rejects.toThrow(MigrationError);
+      await expect(run).rejects.toMatchObject({
+        code: MIGRATION_ERROR_CODES.FAILED,
+        migrationName: "20260102000000_broken",
+        message: 'Migration 20260102000000_broken failed: relation "first_table" already exists',
+      });
+      const tables = await listTables(database.executor);
+      expect(tables).toContain("first_table");
+      expect(tables).not.toContain("partial_table");
+      const rows = await findMigrationRows(database.executor);
+      expect(rows.map(({ migration_name, is_finished }) => ({ migration_name, is_finished }))).toEqual([
+        { migration_name: "20260101000000_first", is_finished: true },
+        { migration_name: "20260102000000_broken", is_finished: false },
+      ]);
+      expect(rows[1]?.logs).toContain('relation "first_table" already exists');
+    },
+  );
 
   it("refuses to run while a failed migration is not marked rolled back, and applies it once it is", TEST_TIMEOUT, async () => {
     migrationsDir = await createMigrationsDir({ "20260101000000_broken": "SELECT * FROM missing_table;" });
@@ -179,7 +183,9 @@ async function listMigrationNames(dir: string): Promise<string[]> {
 }
 
 async function computeFileChecksum(file: string): Promise<string> {
-  return createHash("sha256").update(await readFile(file)).digest("hex");
+  return createHash("sha256")
+    .update(await readFile(file))
+    .digest("hex");
 }
 
 async function listTables(executor: SqlExecutor): Promise<string[]> {

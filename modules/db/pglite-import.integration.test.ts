@@ -8,7 +8,7 @@ import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, MIGRATIONS_DIR, type Database } from "@/modules/db/db";
+import { type Database, MIGRATIONS_DIR, openDatabase } from "@/modules/db/db";
 import { applyMigrations } from "@/modules/db/migrations";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { importPgliteDatabase, openPgliteDatabase, PgliteImportError } from "./pglite-import";
@@ -16,7 +16,7 @@ import type { SqlExecutor } from "./sql-executor";
 
 const TIMEOUT = { timeout: 120_000 };
 const RAW = randomBytes(3 * 1024 * 1024);
-const PAYLOAD = Buffer.from(JSON.stringify({ subject: "Ça marche — 日本語", text: "a\\b \"quoted\" (parens) {braces}" }));
+const PAYLOAD = Buffer.from(JSON.stringify({ subject: "Ça marche — 日本語", text: 'a\\b "quoted" (parens) {braces}' }));
 const PROCESSINGS = 40;
 
 let scratch: string;
@@ -59,7 +59,10 @@ describe("importing an earlier version's PGlite database", () => {
       verification: 0,
     });
     for (const table of imported.map((entry) => entry.table)) {
-      expect({ table, rows: await dumpTable(target.executor, table) }).toEqual({ table, rows: await dumpTable(source.executor, table) });
+      expect({ table, rows: await dumpTable(target.executor, table) }).toEqual({
+        table,
+        rows: await dumpTable(source.executor, table),
+      });
     }
     const [processing] = await target.executor.query<{ rawMessage: Buffer; payload: Buffer }>(
       `SELECT "rawMessage", "payload" FROM email_processing WHERE id = 'ep_0'`,
@@ -82,7 +85,9 @@ describe("importing an earlier version's PGlite database", () => {
 
   it("refuses a target that already has accounts, and changes nothing in it", TIMEOUT, async () => {
     await applyMigrations({ executor: target.executor, migrationsDir: MIGRATIONS_DIR, log: () => undefined });
-    await target.executor.query(`INSERT INTO "user" (id, name, email, "updatedAt") VALUES ('u_there', 'There', 'there@example.com', now())`);
+    await target.executor.query(
+      `INSERT INTO "user" (id, name, email, "updatedAt") VALUES ('u_there', 'There', 'there@example.com', now())`,
+    );
 
     await expect(importPgliteDatabase({ source: source.executor, target })).rejects.toThrow(PgliteImportError);
     await expect(importPgliteDatabase({ source: source.executor, target })).rejects.toThrow("already holds 1 account(s)");
@@ -116,7 +121,14 @@ async function seed(executor: SqlExecutor) {
     await executor.query(
       `INSERT INTO email_processing (id, "emailCallbackId", "fromAddress", subject, recipient, status, "rawMessage", payload, "createdAt", "updatedAt")
        VALUES ($1, $2, 'bob@example.org', $3, 'alpha@hookmail.test', 'success', $4, $5, $6, $6)`,
-      [`ep_${index}`, index % 2 === 0 ? "ec_a" : "ec_b", `Sujet n°${index} \\ "tab"\t`, index === 0 ? RAW : null, PAYLOAD, new Date(Date.UTC(2026, 0, 1, index))],
+      [
+        `ep_${index}`,
+        index % 2 === 0 ? "ec_a" : "ec_b",
+        `Sujet n°${index} \\ "tab"\t`,
+        index === 0 ? RAW : null,
+        PAYLOAD,
+        new Date(Date.UTC(2026, 0, 1, index)),
+      ],
     );
     await executor.query(
       `INSERT INTO delivery_attempt (id, "emailProcessingId", "statusCode", "durationMs", "responseBody") VALUES ($1, $2, 200, 12, 'ok')`,

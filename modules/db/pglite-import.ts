@@ -9,8 +9,8 @@
 //
 // PGlite is a development dependency: it is installed by `npm install`, not by `npm ci --omit=dev`.
 import type { PGlite } from "@electric-sql/pglite";
+import { type Database, MIGRATIONS_DIR } from "./db";
 import { applyMigrations } from "./migrations";
-import { MIGRATIONS_DIR, type Database } from "./db";
 import type { PreparedStatement, SqlExecutor } from "./sql-executor";
 
 /** Tables not copied: the migration history (each side keeps its own) and what triggers derive. */
@@ -28,7 +28,9 @@ export async function openPgliteDatabase(directory: string): Promise<{ executor:
   try {
     ({ PGlite: PGliteClass } = await import("@electric-sql/pglite"));
   } catch {
-    throw new PgliteImportError("Reading a PGlite database needs the @electric-sql/pglite package, a development dependency: run `npm install` (without --omit=dev) first.");
+    throw new PgliteImportError(
+      "Reading a PGlite database needs the @electric-sql/pglite package, a development dependency: run `npm install` (without --omit=dev) first.",
+    );
   }
   const db = await PGliteClass.create(directory);
   return { executor: createPgliteExecutor(db), close: () => db.close() };
@@ -88,7 +90,9 @@ async function listTablesInCopyOrder(executor: SqlExecutor): Promise<string[]> {
   const pending = tables.map((table) => table.name).filter((name) => !NOT_COPIED.has(name));
   while (pending.length > 0) {
     const index = pending.findIndex((name) =>
-      references.every((reference) => reference.child !== name || placed.has(reference.parent) || NOT_COPIED.has(reference.parent)),
+      references.every(
+        (reference) => reference.child !== name || placed.has(reference.parent) || NOT_COPIED.has(reference.parent),
+      ),
     );
     if (index === -1) throw new PgliteImportError(`The tables ${pending.join(", ")} reference each other in a cycle.`);
     const [name] = pending.splice(index, 1) as [string];
@@ -100,10 +104,14 @@ async function listTablesInCopyOrder(executor: SqlExecutor): Promise<string[]> {
 
 async function copyTable(source: SqlExecutor, target: SqlExecutor, table: string): Promise<number> {
   const quoted = `"${table.replaceAll('"', '""')}"`;
-  const rows = await source.query<{ id: string; size: number }>(`SELECT ctid::text AS id, pg_column_size(t.*)::int AS size FROM ${quoted} t`);
+  const rows = await source.query<{ id: string; size: number }>(
+    `SELECT ctid::text AS id, pg_column_size(t.*)::int AS size FROM ${quoted} t`,
+  );
   let copied = 0;
   for (const batch of batchesOf(rows)) {
-    const texts = await source.query<{ row: string }>(`SELECT t::text AS row FROM ${quoted} t WHERE ctid = ANY($1::tid[])`, [batch]);
+    const texts = await source.query<{ row: string }>(`SELECT t::text AS row FROM ${quoted} t WHERE ctid = ANY($1::tid[])`, [
+      batch,
+    ]);
     await target.query(`INSERT INTO ${quoted} SELECT * FROM unnest($1::${quoted}[])`, [texts.map((text) => text.row)]);
     copied += texts.length;
   }

@@ -1,7 +1,7 @@
 // Recording attempts: many outcomes in one statement (group commit, db/batched-writer.ts), each
 // processing's new state written only while its claim still holds (the claim's lockedUntil is the
 // fencing token), and every attempt's row.
-import { prepared, utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
+import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
 import type { AttemptOutcome, DeliveryAttemptRecord, ProcessingChange } from "./delivery.models";
@@ -18,7 +18,9 @@ export const MAX_OUTCOMES_PER_WRITE = 200;
 export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutcome[]): Promise<Set<string>> {
   const columns = outcomes.map(({ change }) => toProcessingColumns(change));
   const iso = (value: Date | string | number | null | undefined) => (value instanceof Date ? value.toISOString() : null);
-  const attempts = outcomes.filter((outcome): outcome is AttemptOutcome & { attempt: DeliveryAttemptRecord } => outcome.attempt !== null);
+  const attempts = outcomes.filter(
+    (outcome): outcome is AttemptOutcome & { attempt: DeliveryAttemptRecord } => outcome.attempt !== null,
+  );
   const rows = await executor.query<{ id: string }>(
     prepared(
       "write_attempt_outcomes",

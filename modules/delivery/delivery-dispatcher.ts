@@ -16,7 +16,11 @@ export type DeliveryDispatcher = {
   deliverClaimed: (claims: ClaimedDelivery[]) => void;
 };
 
-const noDispatcher: DeliveryDispatcher = { deliverSoon: () => undefined, getClaimLeaseMs: () => null, deliverClaimed: () => undefined };
+const noDispatcher: DeliveryDispatcher = {
+  deliverSoon: () => undefined,
+  getClaimLeaseMs: () => null,
+  deliverClaimed: () => undefined,
+};
 
 const globalForDelivery = globalThis as typeof globalThis & { __hookmailDeliveryDispatcher?: DeliveryDispatcher };
 

@@ -1,9 +1,9 @@
 // The worker's pacing with the storage and client replaced by fakes: the loop survives a failing
 // database, the clean-up runs once a day, deliverSoon does not make its caller wait.
 import { describe, expect, it, vi } from "vitest";
-import { createDeliveryWorker } from "./delivery-worker";
-import { getDeliveryDispatcher, setDeliveryDispatcher } from "./delivery-dispatcher";
 import type { DeliveryRepository } from "./delivery.repository";
+import { getDeliveryDispatcher, setDeliveryDispatcher } from "./delivery-dispatcher";
+import { createDeliveryWorker } from "./delivery-worker";
 
 const HOUR = 3_600_000;
 
@@ -14,7 +14,10 @@ function createFakeRepository() {
     findDeliveryTarget: vi.fn<DeliveryRepository["findDeliveryTarget"]>(async () => null),
     recordAttempt: vi.fn<DeliveryRepository["recordAttempt"]>(async () => ({ isClaimHeld: true })),
     clearMessageContent: vi.fn<DeliveryRepository["clearMessageContent"]>(async () => 0),
-    renewClaim: vi.fn<DeliveryRepository["renewClaim"]>(async ({ claim, leaseMs, now }) => ({ ...claim, lockedUntil: new Date(now.getTime() + leaseMs) })),
+    renewClaim: vi.fn<DeliveryRepository["renewClaim"]>(async ({ claim, leaseMs, now }) => ({
+      ...claim,
+      lockedUntil: new Date(now.getTime() + leaseMs),
+    })),
     releaseClaim: vi.fn<DeliveryRepository["releaseClaim"]>(async () => undefined),
   };
 }
@@ -53,7 +56,10 @@ describe("createDeliveryWorker", () => {
     const worker = createDeliveryWorker({ repository, config, log, clock: () => now, pollIntervalMs: 5 });
     worker.start();
     await waitFor(() => repository.clearMessageContent.mock.calls.length === 3);
-    expect(repository.clearMessageContent).toHaveBeenCalledWith({ changedBefore: new Date(now.getTime() - 72 * HOUR), batchSize: 500 });
+    expect(repository.clearMessageContent).toHaveBeenCalledWith({
+      changedBefore: new Date(now.getTime() - 72 * HOUR),
+      batchSize: 500,
+    });
     now = new Date(now.getTime() + 23 * HOUR);
     const pollsBefore = repository.claimDueDeliveries.mock.calls.length;
     await waitFor(() => repository.claimDueDeliveries.mock.calls.length >= pollsBefore + 3);
@@ -107,7 +113,14 @@ describe("createDeliveryWorker", () => {
     const repository = createFakeRepository();
     const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
     const now = new Date("2026-11-21T10:00:00.000Z");
-    const worker = createDeliveryWorker({ repository, config, log: () => undefined, client: { postWebhook }, clock: () => now, leaseMs: 30_000 });
+    const worker = createDeliveryWorker({
+      repository,
+      config,
+      log: () => undefined,
+      client: { postWebhook },
+      clock: () => now,
+      leaseMs: 30_000,
+    });
     // config.webhook.timeoutMs is 1 s: 5.5 s left is enough, 5 s is not.
     worker.deliverClaimed([{ id: "ep_1", lockedUntil: new Date(now.getTime() + 6_500) }]);
     await worker.whenIdle();

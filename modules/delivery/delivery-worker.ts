@@ -6,12 +6,12 @@ import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import type { HostResolver } from "@/modules/shared/net/webhook-target";
 import { DELIVERY_WORKER_DEFAULTS } from "./delivery.constants";
-import { createDeliveryRepository, type ClaimedDelivery, type DeliveryRepository } from "./delivery.repository";
-import { deliverProcessing, type DeliveryLog } from "./delivery.usecases";
+import { type ClaimedDelivery, createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
+import { type DeliveryLog, deliverProcessing } from "./delivery.usecases";
 import type { DeliveryDispatcher } from "./delivery-dispatcher";
 import { postWebhook, type WebhookClient } from "./webhook-client";
 
-export { getDeliveryDispatcher, setDeliveryDispatcher, type DeliveryDispatcher } from "./delivery-dispatcher";
+export { type DeliveryDispatcher, getDeliveryDispatcher, setDeliveryDispatcher } from "./delivery-dispatcher";
 
 /** Where the queue lives: the database, or a repository over it (tests). */
 export type DeliveryStorage =
@@ -130,7 +130,8 @@ export function createDeliveryWorker({
           return;
         }
         const current = clock();
-        const isLeaseShort = claim.lockedUntil.getTime() - current.getTime() < config.webhook.timeoutMs + DELIVERY_WORKER_DEFAULTS.renewMarginMs;
+        const isLeaseShort =
+          claim.lockedUntil.getTime() - current.getTime() < config.webhook.timeoutMs + DELIVERY_WORKER_DEFAULTS.renewMarginMs;
         const held = isLeaseShort ? await repository.renewClaim({ claim, leaseMs, now: current }) : claim;
         if (held) await attempt(held);
       });

@@ -1,12 +1,12 @@
 // Webhook delivery end to end on a fresh migrated database of the test server: real loopback HTTP sinks, the real claim SQL, a controllable clock instead of real waiting.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/modules/db/db";
+import { type Database, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
-import { createDeliveryWorker, type DeliveryWorkerOptions } from "./delivery-worker";
 import { createDeliveryRepository } from "./delivery.repository";
+import { createDeliveryWorker, type DeliveryWorkerOptions } from "./delivery-worker";
 import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink";
 
 const SECOND = 1000;
@@ -76,10 +76,22 @@ async function seedCallback({
   webhookUrl = sink.url(),
   webhookSecret = SECRET as string | null,
   isEnabled = true,
-}: { webhookUrl?: string; webhookSecret?: string | null; isEnabled?: boolean } = {}) {
+}: {
+  webhookUrl?: string;
+  webhookSecret?: string | null;
+  isEnabled?: boolean;
+} = {}) {
   const id = createId("emailCallback");
   await database.prisma.emailCallback.create({
-    data: { id, userId, domain: "hookmail.test", username: `u-${id.slice(4, 14).toLowerCase()}`, webhookUrl, webhookSecret, isEnabled },
+    data: {
+      id,
+      userId,
+      domain: "hookmail.test",
+      username: `u-${id.slice(4, 14).toLowerCase()}`,
+      webhookUrl,
+      webhookSecret,
+      isEnabled,
+    },
   });
   return id;
 }
@@ -88,7 +100,11 @@ async function seedProcessing({
   emailCallbackId,
   status = "pending",
   withPayload = true,
-}: { emailCallbackId?: string; status?: string; withPayload?: boolean } = {}) {
+}: {
+  emailCallbackId?: string;
+  status?: string;
+  withPayload?: boolean;
+} = {}) {
   const callbackId = emailCallbackId ?? (await seedCallback());
   const id = createId("emailProcessing");
   const payload = buildPayload(id, callbackId);
@@ -166,7 +182,11 @@ describe("a successful delivery", () => {
     const callbackId = await seedCallback();
     const large = async () => {
       const { id } = await seedProcessing({ emailCallbackId: callbackId });
-      const payload = Buffer.concat([Buffer.from('{"type":"email.received","data":"'), Buffer.alloc(2_500_000, "a"), Buffer.from(`${id}"}`)]);
+      const payload = Buffer.concat([
+        Buffer.from('{"type":"email.received","data":"'),
+        Buffer.alloc(2_500_000, "a"),
+        Buffer.from(`${id}"}`),
+      ]);
       await database.prisma.emailProcessing.update({ where: { id }, data: { payload: new Uint8Array(payload) } });
       return { id, payload };
     };
@@ -405,7 +425,13 @@ describe("claiming", () => {
     expect((await findProcessing(id)).lockedUntil).toEqual(renewed?.lockedUntil);
     await repository.releaseClaim(renewed!);
     const claim = await other.claimDelivery({ id, leaseMs: SECOND, now: current });
-    expect(claim?.target).toMatchObject({ id, status: "pending", attemptCount: 0, webhookSecret: SECRET, isCallbackEnabled: true });
+    expect(claim?.target).toMatchObject({
+      id,
+      status: "pending",
+      attemptCount: 0,
+      webhookSecret: SECRET,
+      isCallbackEnabled: true,
+    });
     expect(Buffer.from(claim?.target?.payload ?? []).equals(Buffer.from(payload))).toBe(true);
   });
 
@@ -425,7 +451,7 @@ describe("claiming", () => {
     let statements = 0;
     const counting = {
       ...database.executor,
-      query: <T,>(sql: string, params?: unknown[]) => {
+      query: <T>(sql: string, params?: unknown[]) => {
         statements += 1;
         return database.executor.query<T>(sql, params);
       },
@@ -435,35 +461,104 @@ describe("claiming", () => {
     const claims = await repository.claimDueDeliveries({ limit: 6, leaseMs: 60 * SECOND, now: current });
     expect(claims).toHaveLength(6);
     const claimOf = (id: string) => claims.find((claim) => claim.id === id)!;
-    const [success, retry, failed, disabled, lost, alsoSuccess] = seeded.map(({ id }) => id) as [string, string, string, string, string, string];
-    const attempt = (statusCode: number | null) => ({ attemptedAt: current, statusCode, durationMs: 12.4, error: statusCode ? null : "timeout: 2000 ms", responseBody: "x" });
+    const [success, retry, failed, disabled, lost, alsoSuccess] = seeded.map(({ id }) => id) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const attempt = (statusCode: number | null) => ({
+      attemptedAt: current,
+      statusCode,
+      durationMs: 12.4,
+      error: statusCode ? null : "timeout: 2000 ms",
+      responseBody: "x",
+    });
     const nextAttemptAt = new Date(current.getTime() + 30 * SECOND);
     statements = 0;
     const results = await Promise.all([
-      repository.recordAttempt({ claim: claimOf(success), attempt: attempt(200), change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: current } }),
-      repository.recordAttempt({ claim: claimOf(retry), attempt: attempt(null), change: { status: "pending", nextAttemptAt, webhookResponseStatusCode: null } }),
-      repository.recordAttempt({ claim: claimOf(failed), attempt: attempt(410), change: { status: "error", error: "webhook-failed", webhookResponseStatusCode: 410 } }),
-      repository.recordAttempt({ claim: claimOf(disabled), attempt: null, change: { status: "not-processed", error: "not-enabled" } }),
+      repository.recordAttempt({
+        claim: claimOf(success),
+        attempt: attempt(200),
+        change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: current },
+      }),
+      repository.recordAttempt({
+        claim: claimOf(retry),
+        attempt: attempt(null),
+        change: { status: "pending", nextAttemptAt, webhookResponseStatusCode: null },
+      }),
+      repository.recordAttempt({
+        claim: claimOf(failed),
+        attempt: attempt(410),
+        change: { status: "error", error: "webhook-failed", webhookResponseStatusCode: 410 },
+      }),
+      repository.recordAttempt({
+        claim: claimOf(disabled),
+        attempt: null,
+        change: { status: "not-processed", error: "not-enabled" },
+      }),
       repository.recordAttempt({
         claim: { id: lost, lockedUntil: new Date(claimOf(lost).lockedUntil.getTime() - 1) },
         attempt: attempt(200),
         change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: current },
       }),
-      repository.recordAttempt({ claim: claimOf(alsoSuccess), attempt: attempt(204), change: { status: "success", webhookResponseStatusCode: 204, deliveredAt: current } }),
+      repository.recordAttempt({
+        claim: claimOf(alsoSuccess),
+        attempt: attempt(204),
+        change: { status: "success", webhookResponseStatusCode: 204, deliveredAt: current },
+      }),
     ]);
     expect(results.map(({ isClaimHeld }) => isClaimHeld)).toEqual([true, true, true, true, false, true]);
     // The first outcome goes alone; the five that arrived meanwhile share the next statement.
     expect(statements).toBe(2);
-    expect(await findProcessing(success)).toMatchObject({ status: "success", error: null, webhookResponseStatusCode: 200, deliveredAt: current, attemptCount: 1, lockedUntil: null, nextAttemptAt: null });
-    expect(await findProcessing(retry)).toMatchObject({ status: "pending", webhookResponseStatusCode: null, nextAttemptAt, attemptCount: 1, lockedUntil: null, deliveredAt: null });
-    expect(await findProcessing(failed)).toMatchObject({ status: "error", error: "webhook-failed", webhookResponseStatusCode: 410, attemptCount: 1, nextAttemptAt: null });
-    expect(await findProcessing(disabled)).toMatchObject({ status: "not-processed", error: "not-enabled", attemptCount: 0, nextAttemptAt: null });
-    expect(await findProcessing(lost)).toMatchObject({ status: "pending", attemptCount: 0, lockedUntil: claimOf(lost).lockedUntil });
+    expect(await findProcessing(success)).toMatchObject({
+      status: "success",
+      error: null,
+      webhookResponseStatusCode: 200,
+      deliveredAt: current,
+      attemptCount: 1,
+      lockedUntil: null,
+      nextAttemptAt: null,
+    });
+    expect(await findProcessing(retry)).toMatchObject({
+      status: "pending",
+      webhookResponseStatusCode: null,
+      nextAttemptAt,
+      attemptCount: 1,
+      lockedUntil: null,
+      deliveredAt: null,
+    });
+    expect(await findProcessing(failed)).toMatchObject({
+      status: "error",
+      error: "webhook-failed",
+      webhookResponseStatusCode: 410,
+      attemptCount: 1,
+      nextAttemptAt: null,
+    });
+    expect(await findProcessing(disabled)).toMatchObject({
+      status: "not-processed",
+      error: "not-enabled",
+      attemptCount: 0,
+      nextAttemptAt: null,
+    });
+    expect(await findProcessing(lost)).toMatchObject({
+      status: "pending",
+      attemptCount: 0,
+      lockedUntil: claimOf(lost).lockedUntil,
+    });
     expect(await findProcessing(alsoSuccess)).toMatchObject({ status: "success", webhookResponseStatusCode: 204 });
     // Every attempt made has its row, the fenced-off one included; the decision without an attempt has none.
     expect(await findAttempts(disabled)).toEqual([]);
     for (const id of [success, retry, failed, lost, alsoSuccess]) expect(await findAttempts(id)).toHaveLength(1);
-    expect((await findAttempts(retry))[0]).toMatchObject({ statusCode: null, durationMs: 12, error: "timeout: 2000 ms", responseBody: "x", attemptedAt: current });
+    expect((await findAttempts(retry))[0]).toMatchObject({
+      statusCode: null,
+      durationMs: 12,
+      error: "timeout: 2000 ms",
+      responseBody: "x",
+      attemptedAt: current,
+    });
   });
 
   it("counts a pending processing without nextAttemptAt as due, first", async () => {
@@ -523,15 +618,19 @@ describe("the worker", () => {
     const { id: withoutPayload } = await seedProcessing({ withPayload: false });
     const { id: clientBug } = await seedProcessing();
     await deliverNow(newWorker(), [withoutPayload]);
-    await deliverNow(
-      newWorker({ client: { postWebhook: () => Promise.reject(new Error("client bug")) } }),
-      [clientBug],
-    );
+    await deliverNow(newWorker({ client: { postWebhook: () => Promise.reject(new Error("client bug")) } }), [clientBug]);
     for (const id of [withoutPayload, clientBug]) {
-      expect(await findProcessing(id)).toMatchObject({ status: "error", error: "unknown", lockedUntil: null, nextAttemptAt: null });
+      expect(await findProcessing(id)).toMatchObject({
+        status: "error",
+        error: "unknown",
+        lockedUntil: null,
+        nextAttemptAt: null,
+      });
       expect(await findAttempts(id)).toEqual([expect.objectContaining({ statusCode: null, error: "internal error" })]);
     }
-    expect(logLines.join("\n")).toMatch(new RegExp(`${withoutPayload} failed unexpectedly: Error: processing .* without a payload`));
+    expect(logLines.join("\n")).toMatch(
+      new RegExp(`${withoutPayload} failed unexpectedly: Error: processing .* without a payload`),
+    );
     expect(logLines.join("\n")).toMatch(new RegExp(`${clientBug} failed unexpectedly: Error: client bug`));
     expect(sink.requests).toHaveLength(0);
   });
@@ -580,7 +679,10 @@ describe("SSRF check at connect time", () => {
       config: { webhook: { timeoutMs: 2000, allowPrivateTargets: false } },
       resolve: (hostname) => (hostname === "hooks.internal.test" ? Promise.resolve(["10.0.0.5"]) : resolveHost(hostname)),
     });
-    await deliverNow(worker, seeded.map(({ id }) => id));
+    await deliverNow(
+      worker,
+      seeded.map(({ id }) => id),
+    );
 
     for (const { label, id } of seeded) {
       const processing = await findProcessing(id);
@@ -601,7 +703,9 @@ describe("message content clean-up", () => {
   it("drops the raw message and payload of final processings after 72 h, in batches, and keeps the rest", async () => {
     const callbackId = await seedCallback();
     const finals = await Promise.all(
-      ["success", "error", "not-processed", "success", "error"].map((status) => seedProcessing({ emailCallbackId: callbackId, status })),
+      ["success", "error", "not-processed", "success", "error"].map((status) =>
+        seedProcessing({ emailCallbackId: callbackId, status }),
+      ),
     );
     const { id: pendingId } = await seedProcessing({ emailCallbackId: callbackId });
     const { id: recentId } = await seedProcessing({ emailCallbackId: callbackId, status: "success" });

@@ -4,11 +4,12 @@
 // returns what the attempt needs; an attempt is recorded in one statement). A claim's
 // `lockedUntil` doubles as its fencing token: a worker whose lease was taken over can no longer
 // change the processing.
-import type { Database } from "@/modules/db/db";
+
 import { createBatchedWriter } from "@/modules/db/batched-writer";
-import { prepared, utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
+import type { Database } from "@/modules/db/db";
+import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { FINAL_PROCESSING_STATUSES, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
-import { writeAttemptOutcomes, MAX_OUTCOMES_PER_WRITE } from "./attempt-outcomes";
+import { MAX_OUTCOMES_PER_WRITE, writeAttemptOutcomes } from "./attempt-outcomes";
 import { LARGE_PAYLOAD_BYTES } from "./delivery.constants";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryTarget } from "./delivery.models";
 
@@ -74,7 +75,15 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
     },
 
     /** Extends a claim this worker holds; answers the new claim, or null when it is no longer held. */
-    async renewClaim({ claim, leaseMs, now }: { claim: ClaimedDelivery; leaseMs: number; now: Date }): Promise<ClaimedDelivery | null> {
+    async renewClaim({
+      claim,
+      leaseMs,
+      now,
+    }: {
+      claim: ClaimedDelivery;
+      leaseMs: number;
+      now: Date;
+    }): Promise<ClaimedDelivery | null> {
       const lockedUntil = new Date(now.getTime() + leaseMs);
       const rows = await executor.query<{ id: string }>(
         `UPDATE email_processing SET "lockedUntil" = ${utc(3)}

@@ -32,20 +32,26 @@ describe("getRetryDelayMs", () => {
 
 describe("computeNextAttemptAt", () => {
   const finishedAt = new Date("2026-11-21T10:00:00.000Z");
-  const after = (ms: number) => new Date(finishedAt.getTime() + ms);
+  const later = (ms: number) => new Date(finishedAt.getTime() + ms);
 
   it("follows the schedule when there is no Retry-After, and answers null after the 7th attempt", () => {
-    expect(computeNextAttemptAt({ attemptsMade: 1, finishedAt, random: noJitter })).toEqual(after(30 * SECOND));
+    expect(computeNextAttemptAt({ attemptsMade: 1, finishedAt, random: noJitter })).toEqual(later(30 * SECOND));
     expect(computeNextAttemptAt({ attemptsMade: 7, finishedAt, random: noJitter, retryAfterMs: 5 * SECOND })).toBeNull();
   });
 
   it("honours a Retry-After later than the schedule, and ignores an earlier one", () => {
-    expect(computeNextAttemptAt({ attemptsMade: 1, finishedAt, random: noJitter, retryAfterMs: 120 * SECOND })).toEqual(after(120 * SECOND));
-    expect(computeNextAttemptAt({ attemptsMade: 3, finishedAt, random: noJitter, retryAfterMs: 120 * SECOND })).toEqual(after(10 * MINUTE));
+    expect(computeNextAttemptAt({ attemptsMade: 1, finishedAt, random: noJitter, retryAfterMs: 120 * SECOND })).toEqual(
+      later(120 * SECOND),
+    );
+    expect(computeNextAttemptAt({ attemptsMade: 3, finishedAt, random: noJitter, retryAfterMs: 120 * SECOND })).toEqual(
+      later(10 * MINUTE),
+    );
   });
 
   it("caps a Retry-After at 24 h", () => {
-    expect(computeNextAttemptAt({ attemptsMade: 1, finishedAt, random: noJitter, retryAfterMs: 7 * 24 * HOUR })).toEqual(after(24 * HOUR));
+    expect(computeNextAttemptAt({ attemptsMade: 1, finishedAt, random: noJitter, retryAfterMs: 7 * 24 * HOUR })).toEqual(
+      later(24 * HOUR),
+    );
   });
 });
 

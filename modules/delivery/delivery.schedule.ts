@@ -1,11 +1,6 @@
 // When a failed attempt is tried again (docs/webhooks.md): about 30 s, 2 min, 10 min, 1 h, 6 h and 24 h
 // after the 1st to 6th failure, ±20 % jitter, a later Retry-After honoured up to 24 h; 7 attempts in all.
-import {
-  MAX_DELIVERY_ATTEMPTS,
-  MAX_RETRY_AFTER_MS,
-  RETRY_DELAYS_MS,
-  RETRY_JITTER_RATIO,
-} from "./delivery.constants";
+import { MAX_DELIVERY_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_DELAYS_MS, RETRY_JITTER_RATIO } from "./delivery.constants";
 import type { WebhookResult } from "./webhook-result";
 
 export type AttemptClassification = "success" | "retry" | "fail";

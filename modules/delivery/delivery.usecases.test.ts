@@ -78,7 +78,13 @@ describe("deliverProcessing", () => {
     expect(await run()).toEqual({ kind: "retry-scheduled" });
     expect(recordAttempt).toHaveBeenCalledWith({
       claim: { id: "ep_1", lockedUntil },
-      attempt: { attemptedAt: now, statusCode: null, durationMs: 3, error: "network-error: connect ECONNREFUSED", responseBody: null },
+      attempt: {
+        attemptedAt: now,
+        statusCode: null,
+        durationMs: 3,
+        error: "network-error: connect ECONNREFUSED",
+        responseBody: null,
+      },
       change: { status: "pending", nextAttemptAt: new Date(now.getTime() + 30_000), webhookResponseStatusCode: null },
     });
   });
@@ -89,7 +95,11 @@ describe("deliverProcessing", () => {
       result: { kind: "response", statusCode: 503, durationMs: 3, bodyExcerpt: "" },
     });
     expect(await run()).toEqual({ kind: "failed" });
-    expect(recordAttempt.mock.calls[0]?.[0].change).toEqual({ status: "error", error: "webhook-failed", webhookResponseStatusCode: 503 });
+    expect(recordAttempt.mock.calls[0]?.[0].change).toEqual({
+      status: "error",
+      error: "webhook-failed",
+      webhookResponseStatusCode: 503,
+    });
   });
 
   it("skips a processing that is gone or no longer pending, without a request", async () => {
@@ -105,7 +115,9 @@ describe("deliverProcessing", () => {
   it("reports and logs an outcome it could not apply because the claim was taken over", async () => {
     const { run, log } = setUp({ recordAttempt: vi.fn(async () => ({ isClaimHeld: false })) });
     expect(await run()).toEqual({ kind: "skipped", reason: "claim-lost" });
-    expect(log).toHaveBeenCalledWith(expect.stringMatching(/ep_1: the claim expired during the attempt; its outcome \(success\)/));
+    expect(log).toHaveBeenCalledWith(
+      expect.stringMatching(/ep_1: the claim expired during the attempt; its outcome \(success\)/),
+    );
   });
 
   it("logs, and never throws, when even recording the unexpected failure fails", async () => {

@@ -3,11 +3,10 @@
 // or error / webhook-failed once no retry remains. Anything unexpected ends in error / unknown, logged.
 import type { Config } from "@/modules/config/config";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
-import { MAX_DELIVERY_ATTEMPTS } from "./delivery.constants";
 import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
 import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
-import { buildWebhookHeaders } from "./webhook-signature";
 import type { WebhookClient, WebhookResult } from "./webhook-client";
+import { buildWebhookHeaders } from "./webhook-signature";
 
 export type DeliveryOutcome =
   | { kind: "success" | "retry-scheduled" | "failed" | "not-enabled" | "unknown-error" }
@@ -44,7 +43,14 @@ export async function deliverProcessing({
     if (!target) return { kind: "skipped", reason: "not-found" };
     if (target.status !== PROCESSING_STATUS.PENDING) return { kind: "skipped", reason: "not-pending" };
     if (!target.isCallbackEnabled || target.isCallbackDeleted) {
-      return await record(repository, log, claim, null, { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.NOT_ENABLED }, "not-enabled");
+      return await record(
+        repository,
+        log,
+        claim,
+        null,
+        { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.NOT_ENABLED },
+        "not-enabled",
+      );
     }
     if (!target.payload) throw new Error(`processing ${id} is pending without a payload`);
 
@@ -61,7 +67,11 @@ export async function deliverProcessing({
     const classification = classifyAttempt(result);
 
     if (classification === "success") {
-      const change: ProcessingChange = { status: PROCESSING_STATUS.SUCCESS, webhookResponseStatusCode: statusCode ?? 0, deliveredAt: now() };
+      const change: ProcessingChange = {
+        status: PROCESSING_STATUS.SUCCESS,
+        webhookResponseStatusCode: statusCode ?? 0,
+        deliveredAt: now(),
+      };
       return await record(repository, log, claim, attempt, change, "success");
     }
     const nextAttemptAt =
@@ -74,10 +84,18 @@ export async function deliverProcessing({
           })
         : null;
     if (nextAttemptAt) {
-      const change: ProcessingChange = { status: PROCESSING_STATUS.PENDING, nextAttemptAt, webhookResponseStatusCode: statusCode };
+      const change: ProcessingChange = {
+        status: PROCESSING_STATUS.PENDING,
+        nextAttemptAt,
+        webhookResponseStatusCode: statusCode,
+      };
       return await record(repository, log, claim, attempt, change, "retry-scheduled");
     }
-    const change: ProcessingChange = { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.WEBHOOK_FAILED, webhookResponseStatusCode: statusCode };
+    const change: ProcessingChange = {
+      status: PROCESSING_STATUS.ERROR,
+      error: PROCESSING_ERROR.WEBHOOK_FAILED,
+      webhookResponseStatusCode: statusCode,
+    };
     return await record(repository, log, claim, attempt, change, "failed");
   } catch (error) {
     log(`Delivery of ${id} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -89,7 +107,11 @@ export async function deliverProcessing({
         error: "internal error",
         responseBody: null,
       };
-      const change: ProcessingChange = { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.UNKNOWN, webhookResponseStatusCode: null };
+      const change: ProcessingChange = {
+        status: PROCESSING_STATUS.ERROR,
+        error: PROCESSING_ERROR.UNKNOWN,
+        webhookResponseStatusCode: null,
+      };
       return await record(repository, log, claim, attempt, change, "unknown-error");
     } catch (recordError) {
       // The claim's lease runs out and another attempt follows: nothing is lost.
@@ -117,7 +139,13 @@ async function record(
 
 function toAttemptRecord(attemptedAt: Date, result: WebhookResult): DeliveryAttemptRecord {
   if (result.kind !== "response") {
-    return { attemptedAt, statusCode: null, durationMs: result.durationMs, error: `${result.kind}: ${result.error}`, responseBody: null };
+    return {
+      attemptedAt,
+      statusCode: null,
+      durationMs: result.durationMs,
+      error: `${result.kind}: ${result.error}`,
+      responseBody: null,
+    };
   }
   const isRedirect = result.statusCode >= 300 && result.statusCode < 400;
   return {

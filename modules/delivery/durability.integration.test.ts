@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, type DatabaseLocation } from "@/modules/db/db";
+import { type DatabaseLocation, openDatabase } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createDeliveryWorker } from "./delivery-worker";
 import { startWebhookSink } from "./test-support/webhook-sink";
@@ -20,10 +20,14 @@ async function createLocation(): Promise<DatabaseLocation> {
 }
 
 function acceptInChildAndKill(location: DatabaseLocation, webhookUrl: string): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/support/accept-and-die.ts", JSON.stringify(location), webhookUrl], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "tests/support/accept-and-die.ts", JSON.stringify(location), webhookUrl],
+    {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {

@@ -177,15 +177,26 @@ describe("postWebhook SSRF check at connect time", () => {
     ["[64:ff9b::127.0.0.1] (NAT64)", (port: number) => `http://[64:ff9b::127.0.0.1]:${port}/`],
     ["[64:ff9b:1::808:808] (local-use NAT64)", (port: number) => `http://[64:ff9b:1::808:808]:${port}/`],
     ["[2002:7f00:1::1] (6to4)", (port: number) => `http://[2002:7f00:1::1]:${port}/`],
-    ["[2001:0:4136:e378:8000:63bf:80ff:fffe] (Teredo)", (port: number) => `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/`],
+    [
+      "[2001:0:4136:e378:8000:63bf:80ff:fffe] (Teredo)",
+      (port: number) => `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/`,
+    ],
     ["[fec0::1] (site-local)", (port: number) => `http://[fec0::1]:${port}/`],
     ["[100::1] (discard-only)", (port: number) => `http://[100::1]:${port}/`],
     ["[fe80::1] (link-local)", (port: number) => `http://[fe80::1]:${port}/`],
   ])("refuses %s without connecting, saying only that the URL is not allowed", async (_label, toUrl) => {
     const connectionsBefore = sink.connectionCount();
     const resolve = toUrl(sink.port).includes("localhost") ? undefined : refuse;
-    const result = await post({ url: toUrl(sink.port), allowPrivateTargets: false, timeoutMs: 1000, ...(resolve ? { resolve } : {}) });
-    expect(result).toMatchObject({ kind: "blocked-target", error: "the webhook URL is not allowed: it must lead to a public address" });
+    const result = await post({
+      url: toUrl(sink.port),
+      allowPrivateTargets: false,
+      timeoutMs: 1000,
+      ...(resolve ? { resolve } : {}),
+    });
+    expect(result).toMatchObject({
+      kind: "blocked-target",
+      error: "the webhook URL is not allowed: it must lead to a public address",
+    });
     expect(sink.connectionCount()).toBe(connectionsBefore);
     expect(sink.requests).toHaveLength(0);
   });
@@ -205,7 +216,10 @@ describe("postWebhook SSRF check at connect time", () => {
       allowPrivateTargets: false,
       resolve: async () => addresses,
     });
-    expect(result).toMatchObject({ kind: "blocked-target", error: "the webhook URL is not allowed: it must lead to a public address" });
+    expect(result).toMatchObject({
+      kind: "blocked-target",
+      error: "the webhook URL is not allowed: it must lead to a public address",
+    });
     for (const address of addresses) expect(result.kind === "blocked-target" && result.error).not.toContain(address);
     expect(sink.connectionCount()).toBe(connectionsBefore);
   });

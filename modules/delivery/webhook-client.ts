@@ -14,7 +14,7 @@ import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import { isPrivateAddress } from "@/modules/shared/net/private-address";
-import { resolveHost, WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE, type HostResolver } from "@/modules/shared/net/webhook-target";
+import { type HostResolver, resolveHost, WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE } from "@/modules/shared/net/webhook-target";
 import { RESPONSE_EXCERPT_BYTES } from "./delivery.constants";
 import { parseRetryAfter } from "./delivery.schedule";
 import type { WebhookResult } from "./webhook-result";
@@ -88,7 +88,12 @@ type Agents = { "http:": http.Agent; "https:": https.Agent };
 const agentsByResolver = new WeakMap<HostResolver, { private: Agents; public: Agents }>();
 
 function createAgents(): Agents {
-  const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: MAX_CONNECTIONS_PER_HOST, maxFreeSockets: MAX_CONNECTIONS_PER_HOST };
+  const options = {
+    keepAlive: true,
+    timeout: IDLE_CONNECTION_MS,
+    maxSockets: MAX_CONNECTIONS_PER_HOST,
+    maxFreeSockets: MAX_CONNECTIONS_PER_HOST,
+  };
   return { "http:": new http.Agent(options), "https:": new https.Agent(options) };
 }
 
@@ -216,7 +221,8 @@ export async function postWebhook({
     signal?.addEventListener("abort", onAbort, { once: true });
 
     request.on("socket", (socket) => {
-      if (!isSocketAddressAllowed(socket, allowPrivateTargets)) request.destroy(new BlockedTargetError(WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE));
+      if (!isSocketAddressAllowed(socket, allowPrivateTargets))
+        request.destroy(new BlockedTargetError(WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE));
     });
     request.on("error", (error: unknown) => {
       if (isSettled) return;

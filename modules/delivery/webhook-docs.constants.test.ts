@@ -15,7 +15,9 @@ import {
 const markdown = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/webhooks.md"), "utf8");
 
 function fencedBlocks(language: string): string[] {
-  return [...markdown.matchAll(/```(\w*)\n([\s\S]*?)```/g)].filter((match) => match[1] === language).map((match) => match[2] ?? "");
+  return [...markdown.matchAll(/```(\w*)\n([\s\S]*?)```/g)]
+    .filter((match) => match[1] === language)
+    .map((match) => match[2] ?? "");
 }
 
 describe("webhook documentation constants", () => {
@@ -34,7 +36,9 @@ describe("webhook documentation constants", () => {
   it("formatJson keeps what fits on one line and breaks the rest", () => {
     expect(formatJson({ a: [1, 2], b: {}, c: null })).toBe('{ "a": [1, 2], "b": {}, "c": null }');
     const long = { items: [{ name: "x".repeat(40), value: "y".repeat(40) }] };
-    expect(formatJson(long)).toBe(`{\n  "items": [\n    {\n      "name": "${"x".repeat(40)}",\n      "value": "${"y".repeat(40)}"\n    }\n  ]\n}`);
+    expect(formatJson(long)).toBe(
+      `{\n  "items": [\n    {\n      "name": "${"x".repeat(40)}",\n      "value": "${"y".repeat(40)}"\n    }\n  ]\n}`,
+    );
     expect(JSON.parse(formatJson(long))).toEqual(long);
   });
 

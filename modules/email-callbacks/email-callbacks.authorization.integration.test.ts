@@ -3,10 +3,10 @@
 // API key → success.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as apiKeys from "@/app/api/api-keys/route";
-import * as collection from "@/app/api/email-callbacks/route";
-import * as item from "@/app/api/email-callbacks/[emailCallbackId]/route";
 import * as processings from "@/app/api/email-callbacks/[emailCallbackId]/processings/route";
-import { startRouteTestApp, type RouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import * as item from "@/app/api/email-callbacks/[emailCallbackId]/route";
+import * as collection from "@/app/api/email-callbacks/route";
+import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 
 let app: RouteTestApp;
 let owner: TestUser;
@@ -15,7 +15,12 @@ let ownerKey: Record<string, string>;
 let strangerKey: Record<string, string>;
 
 async function createKey(user: TestUser) {
-  const response = await app.call(apiKeys.POST, { path: "/api/api-keys", method: "POST", body: { name: "matrix" }, headers: user.headers });
+  const response = await app.call(apiKeys.POST, {
+    path: "/api/api-keys",
+    method: "POST",
+    body: { name: "matrix" },
+    headers: user.headers,
+  });
   expect(response.status).toBe(201);
   return { Authorization: `Bearer ${response.body?.token}` };
 }
@@ -25,7 +30,12 @@ async function createCallback(headers: Record<string, string>) {
     path: "/api/email-callbacks",
     method: "POST",
     headers,
-    body: { domain: "hookmail.test", username: `m-${Math.random().toString(36).slice(2, 10)}`, webhookUrl: "https://hooks.example.com/x", allowedOrigins: [] },
+    body: {
+      domain: "hookmail.test",
+      username: `m-${Math.random().toString(36).slice(2, 10)}`,
+      webhookUrl: "https://hooks.example.com/x",
+      allowedOrigins: [],
+    },
   });
   expect(response.status).toBe(201);
   return response.body?.emailCallback.id as string;
@@ -59,7 +69,13 @@ const ROUTES: Route[] = [
   {
     name: "PUT /api/email-callbacks/{id}",
     run: (id, headers) =>
-      app.call(item.PUT, { path: `/api/email-callbacks/${id}`, method: "PUT", body: { isEnabled: false }, headers, params: { emailCallbackId: id } }),
+      app.call(item.PUT, {
+        path: `/api/email-callbacks/${id}`,
+        method: "PUT",
+        body: { isEnabled: false },
+        headers,
+        params: { emailCallbackId: id },
+      }),
     ownerStatus: 200,
   },
   {
@@ -79,7 +95,11 @@ const ROUTES: Route[] = [
 describe.each(ROUTES)("$name", ({ run, ownerStatus }) => {
   it("answers 401 auth.unauthorized to no caller, and to an unknown API key", async () => {
     const id = await createCallback(owner.headers);
-    const callers: Record<string, string>[] = [{}, { Authorization: `Bearer hm_${"x".repeat(40)}` }, { Authorization: "Bearer not-a-key" }];
+    const callers: Record<string, string>[] = [
+      {},
+      { Authorization: `Bearer hm_${"x".repeat(40)}` },
+      { Authorization: "Bearer not-a-key" },
+    ];
     for (const headers of callers) {
       const response = await run(id, headers);
       expect(response.status).toBe(401);

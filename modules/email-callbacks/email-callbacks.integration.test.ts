@@ -1,11 +1,11 @@
 // The email callbacks REST API through its route handlers, on a fresh database: every validation
 // rule and error code with its exact status, secrets never returned, soft deletion, the inbox pages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as collection from "@/app/api/email-callbacks/route";
-import * as item from "@/app/api/email-callbacks/[emailCallbackId]/route";
 import * as processings from "@/app/api/email-callbacks/[emailCallbackId]/processings/route";
+import * as item from "@/app/api/email-callbacks/[emailCallbackId]/route";
+import * as collection from "@/app/api/email-callbacks/route";
 import { createId } from "@/modules/shared/ids";
-import { startRouteTestApp, type RouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 
 let app: RouteTestApp;
 let owner: TestUser;
@@ -44,10 +44,34 @@ describe("POST /api/email-callbacks validation", () => {
     ["a missing webhook URL", { webhookUrl: "" }, 400, "request.invalid_body", "webhookUrl"],
     ["a webhook URL that is not a URL", { webhookUrl: "not a url" }, 400, "request.invalid_body", "webhookUrl"],
     ["an ftp webhook URL", { webhookUrl: "ftp://files.example.com/x" }, 400, "request.invalid_body", "webhookUrl"],
-    ["a loopback webhook URL", { webhookUrl: "http://127.0.0.1:8080/hook" }, 400, "email_callback.webhook_url_not_allowed", "webhookUrl"],
-    ["a metadata webhook URL", { webhookUrl: "http://169.254.169.254/latest" }, 400, "email_callback.webhook_url_not_allowed", "webhookUrl"],
-    ["a private-network webhook URL", { webhookUrl: "https://192.168.1.10/x" }, 400, "email_callback.webhook_url_not_allowed", "webhookUrl"],
-    ["a localhost webhook URL", { webhookUrl: "http://localhost:3000/x" }, 400, "email_callback.webhook_url_not_allowed", "webhookUrl"],
+    [
+      "a loopback webhook URL",
+      { webhookUrl: "http://127.0.0.1:8080/hook" },
+      400,
+      "email_callback.webhook_url_not_allowed",
+      "webhookUrl",
+    ],
+    [
+      "a metadata webhook URL",
+      { webhookUrl: "http://169.254.169.254/latest" },
+      400,
+      "email_callback.webhook_url_not_allowed",
+      "webhookUrl",
+    ],
+    [
+      "a private-network webhook URL",
+      { webhookUrl: "https://192.168.1.10/x" },
+      400,
+      "email_callback.webhook_url_not_allowed",
+      "webhookUrl",
+    ],
+    [
+      "a localhost webhook URL",
+      { webhookUrl: "http://localhost:3000/x" },
+      400,
+      "email_callback.webhook_url_not_allowed",
+      "webhookUrl",
+    ],
     ["a secret under 16 characters", { webhookSecret: "short-secret" }, 400, "request.invalid_body", "webhookSecret"],
     ["a secret over 128 characters", { webhookSecret: "s".repeat(129) }, 400, "request.invalid_body", "webhookSecret"],
     ["an allowed origin that is not an address", { allowedOrigins: ["bob"] }, 400, "request.invalid_body", "allowedOrigins.0"],
@@ -69,7 +93,11 @@ describe("POST /api/email-callbacks validation", () => {
   it("stores the username lower-cased and the allowed origins normalised, and answers 201", async () => {
     const response = await create(
       owner,
-      validBody({ username: "Alice.Smith_01", allowedOrigins: ["Bob@Example.org", "@example.com", "bob@example.org"], webhookSecret: "s".repeat(16) }),
+      validBody({
+        username: "Alice.Smith_01",
+        allowedOrigins: ["Bob@Example.org", "@example.com", "bob@example.org"],
+        webhookSecret: "s".repeat(16),
+      }),
     );
     expect(response.status).toBe(201);
     expect(response.body?.emailCallback).toMatchObject({
@@ -108,12 +136,22 @@ describe("webhook secrets", () => {
     const created = await create(owner, validBody({ webhookSecret: "first-secret-value-xyz" }));
     const id = created.body?.emailCallback.id as string;
     const put = (body: unknown) =>
-      app.call(item.PUT, { path: `/api/email-callbacks/${id}`, method: "PUT", body, headers: owner.headers, params: { emailCallbackId: id } });
+      app.call(item.PUT, {
+        path: `/api/email-callbacks/${id}`,
+        method: "PUT",
+        body,
+        headers: owner.headers,
+        params: { emailCallbackId: id },
+      });
 
     await put({ webhookUrl: "https://hooks.example.com/changed" });
-    expect((await app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id } })).webhookSecret).toBe("first-secret-value-xyz");
+    expect((await app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id } })).webhookSecret).toBe(
+      "first-secret-value-xyz",
+    );
     await put({ webhookSecret: "second-secret-value-abc" });
-    expect((await app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id } })).webhookSecret).toBe("second-secret-value-abc");
+    expect((await app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id } })).webhookSecret).toBe(
+      "second-secret-value-abc",
+    );
     const removed = await put({ webhookSecret: "" });
     expect(removed.body?.emailCallback).toMatchObject({ hasWebhookSecret: false, maskedWebhookSecret: null });
   });
@@ -124,7 +162,13 @@ describe("PUT /api/email-callbacks/{id}", () => {
     const created = await create(owner, validBody());
     const id = created.body?.emailCallback.id as string;
     const put = (body: unknown) =>
-      app.call(item.PUT, { path: `/api/email-callbacks/${id}`, method: "PUT", body, headers: owner.headers, params: { emailCallbackId: id } });
+      app.call(item.PUT, {
+        path: `/api/email-callbacks/${id}`,
+        method: "PUT",
+        body,
+        headers: owner.headers,
+        params: { emailCallbackId: id },
+      });
 
     expect((await put({ isEnabled: false })).body?.emailCallback.isEnabled).toBe(false);
     expect((await put({ isEnabled: true })).body?.emailCallback.isEnabled).toBe(true);
@@ -144,11 +188,22 @@ describe("DELETE /api/email-callbacks/{id}", () => {
     const created = await create(owner, validBody({ username: "short-lived" }));
     const id = created.body?.emailCallback.id as string;
     const params = { emailCallbackId: id };
-    const removed = await app.call(item.DELETE, { path: `/api/email-callbacks/${id}`, method: "DELETE", headers: owner.headers, params });
+    const removed = await app.call(item.DELETE, {
+      path: `/api/email-callbacks/${id}`,
+      method: "DELETE",
+      headers: owner.headers,
+      params,
+    });
     expect(removed.status).toBe(204);
     expect((await app.call(item.GET, { path: `/api/email-callbacks/${id}`, headers: owner.headers, params })).status).toBe(404);
-    expect((await app.call(processings.GET, { path: `/api/email-callbacks/${id}/processings`, headers: owner.headers, params })).status).toBe(404);
-    expect((await app.call(item.DELETE, { path: `/api/email-callbacks/${id}`, method: "DELETE", headers: owner.headers, params })).status).toBe(404);
+    expect(
+      (await app.call(processings.GET, { path: `/api/email-callbacks/${id}/processings`, headers: owner.headers, params }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await app.call(item.DELETE, { path: `/api/email-callbacks/${id}`, method: "DELETE", headers: owner.headers, params }))
+        .status,
+    ).toBe(404);
     const listed = await app.call(collection.GET, { path: "/api/email-callbacks", headers: owner.headers });
     expect(listed.body?.emailCallbacks.map((callback: { id: string }) => callback.id)).not.toContain(id);
 
@@ -174,9 +229,9 @@ describe("plan limits", () => {
     const responses = await Promise.all(Array.from({ length: 40 }, () => create(user, validBody())));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
-    expect(responses.filter((response) => response.status !== 201).map((response) => [response.status, response.body?.error.code])).toEqual(
-      Array.from({ length: 30 }, () => [403, "email_callbacks.limit_reached"]),
-    );
+    expect(
+      responses.filter((response) => response.status !== 201).map((response) => [response.status, response.body?.error.code]),
+    ).toEqual(Array.from({ length: 30 }, () => [403, "email_callbacks.limit_reached"]));
     expect(await app.database.prisma.emailCallback.count({ where: { userId: user.userId } })).toBe(10);
   });
 
@@ -185,7 +240,12 @@ describe("plan limits", () => {
     const ids: string[] = [];
     for (let index = 0; index < 10; index += 1) ids.push((await create(user, validBody())).body?.emailCallback.id);
     const id = ids[0] ?? "";
-    await app.call(item.DELETE, { path: `/api/email-callbacks/${id}`, method: "DELETE", headers: user.headers, params: { emailCallbackId: id } });
+    await app.call(item.DELETE, {
+      path: `/api/email-callbacks/${id}`,
+      method: "DELETE",
+      headers: user.headers,
+      params: { emailCallbackId: id },
+    });
     expect((await create(user, validBody())).status).toBe(201);
   });
 });
@@ -209,7 +269,11 @@ describe("GET /api/email-callbacks/{id}/processings", () => {
       })),
     });
     const page = (query: string) =>
-      app.call(processings.GET, { path: `/api/email-callbacks/${id}/processings${query}`, headers: owner.headers, params: { emailCallbackId: id } });
+      app.call(processings.GET, {
+        path: `/api/email-callbacks/${id}/processings${query}`,
+        headers: owner.headers,
+        params: { emailCallbackId: id },
+      });
 
     const first = await page("");
     expect(first.status).toBe(200);

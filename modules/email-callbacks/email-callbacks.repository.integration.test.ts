@@ -21,7 +21,13 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 const createCallback = (userId: string, username = `box-${Math.random().toString(36).slice(2, 10)}`) =>
-  repository.createEmailCallback({ id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: "https://example.com/hook" });
+  repository.createEmailCallback({
+    id: createId("emailCallback"),
+    userId,
+    domain: "hookmail.test",
+    username,
+    webhookUrl: "https://example.com/hook",
+  });
 
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -33,9 +39,9 @@ describe("the email callbacks repository's writes", () => {
   it("does not update another user's address, and leaves it as it was", async () => {
     const callback = await createCallback(alice);
 
-    expect(await codeOf(repository.updateEmailCallback({ id: callback.id, userId: bob }, { webhookUrl: "https://evil.example/hook" }))).toBe(
-      "email_callback.not_found",
-    );
+    expect(
+      await codeOf(repository.updateEmailCallback({ id: callback.id, userId: bob }, { webhookUrl: "https://evil.example/hook" })),
+    ).toBe("email_callback.not_found");
     expect((await repository.findEmailCallback(callback.id, alice))?.webhookUrl).toBe("https://example.com/hook");
   });
 
@@ -50,7 +56,9 @@ describe("the email callbacks repository's writes", () => {
     const callback = await createCallback(alice);
     await repository.softDeleteEmailCallback({ id: callback.id, userId: alice });
 
-    expect(await codeOf(repository.updateEmailCallback({ id: callback.id, userId: alice }, { isEnabled: true }))).toBe("email_callback.not_found");
+    expect(await codeOf(repository.updateEmailCallback({ id: callback.id, userId: alice }, { isEnabled: true }))).toBe(
+      "email_callback.not_found",
+    );
     expect(await codeOf(repository.softDeleteEmailCallback({ id: callback.id, userId: alice }))).toBe("email_callback.not_found");
   });
 

@@ -36,7 +36,13 @@ function isRecordNotFound(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2025";
 }
 
-type NewEmailCallback = EmailCallbackChanges & { id: string; userId: string; domain: string; username: string; webhookUrl: string };
+type NewEmailCallback = EmailCallbackChanges & {
+  id: string;
+  userId: string;
+  domain: string;
+  username: string;
+  webhookUrl: string;
+};
 
 const live = { deletedAt: null };
 

@@ -29,18 +29,44 @@ describe("createEmailCallbackSchema", () => {
       webhookUrl: "https://hooks.example.com/x",
       allowedOrigins: ["Billing@Example.org", "@Partner.example.com"],
     });
-    expect(parsed).toMatchObject({ domain: "hookmail.test", username: "orders.eu", allowedOrigins: ["billing@example.org", "@partner.example.com"] });
+    expect(parsed).toMatchObject({
+      domain: "hookmail.test",
+      username: "orders.eu",
+      allowedOrigins: ["billing@example.org", "@partner.example.com"],
+    });
   });
 
   it("refuses an origin that is neither an address nor @domain", () => {
-    for (const origin of ["example.org", "@", "a@b@c.org", "@@example.org"]) expect(allowedOriginSchema.safeParse(origin).success).toBe(false);
+    for (const origin of ["example.org", "@", "a@b@c.org", "@@example.org"])
+      expect(allowedOriginSchema.safeParse(origin).success).toBe(false);
   });
 });
 
 describe("webhook secrets", () => {
   it("are printable ASCII without spaces, so every receiver keys the HMAC with the same bytes", () => {
-    expect(createEmailCallbackSchema.safeParse({ domain: "d.test", username: "abc", webhookUrl: "https://x.test/h", webhookSecret: "sécret-sécret-sécret" }).success).toBe(false);
-    expect(createEmailCallbackSchema.safeParse({ domain: "d.test", username: "abc", webhookUrl: "https://x.test/h", webhookSecret: "with spaces in the secret" }).success).toBe(false);
-    expect(createEmailCallbackSchema.safeParse({ domain: "d.test", username: "abc", webhookUrl: "https://x.test/h", webhookSecret: "Ab1!~-_.:;=+/?#[]@".padEnd(20, "x") }).success).toBe(true);
+    expect(
+      createEmailCallbackSchema.safeParse({
+        domain: "d.test",
+        username: "abc",
+        webhookUrl: "https://x.test/h",
+        webhookSecret: "sécret-sécret-sécret",
+      }).success,
+    ).toBe(false);
+    expect(
+      createEmailCallbackSchema.safeParse({
+        domain: "d.test",
+        username: "abc",
+        webhookUrl: "https://x.test/h",
+        webhookSecret: "with spaces in the secret",
+      }).success,
+    ).toBe(false);
+    expect(
+      createEmailCallbackSchema.safeParse({
+        domain: "d.test",
+        username: "abc",
+        webhookUrl: "https://x.test/h",
+        webhookSecret: "Ab1!~-_.:;=+/?#[]@".padEnd(20, "x"),
+      }).success,
+    ).toBe(true);
   });
 });

@@ -44,7 +44,10 @@ export const webhookUrlSchema = z
 /** Empty means "no secret". */
 export const webhookSecretSchema = z
   .string()
-  .refine((value) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH, "emailCallbacks.form.validation.webhookSecretTooShort")
+  .refine(
+    (value) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH,
+    "emailCallbacks.form.validation.webhookSecretTooShort",
+  )
   .refine((value) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, "emailCallbacks.form.validation.webhookSecretTooLong")
   // Printable ASCII only: receivers key the HMAC with the secret's bytes, and common libraries
   // (standardwebhooks' "raw" format among them) encode non-ASCII strings differently.
@@ -61,14 +64,21 @@ export const allowedOriginSchema = z
     "emailCallbacks.form.validation.allowedOriginInvalid",
   );
 
-export const domainSchema = z.string({ error: "emailCallbacks.form.validation.domainInvalid" }).trim().toLowerCase().min(1, "emailCallbacks.form.validation.domainInvalid");
+export const domainSchema = z
+  .string({ error: "emailCallbacks.form.validation.domainInvalid" })
+  .trim()
+  .toLowerCase()
+  .min(1, "emailCallbacks.form.validation.domainInvalid");
 
 export const createEmailCallbackSchema = z.object({
   domain: domainSchema,
   username: usernameSchema,
   webhookUrl: webhookUrlSchema,
   webhookSecret: webhookSecretSchema.optional(),
-  allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany").default([]),
+  allowedOrigins: z
+    .array(allowedOriginSchema)
+    .max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany")
+    .default([]),
 });
 
 export const updateEmailCallbackSchema = z
@@ -92,7 +102,9 @@ export const emailCallbackFormSchema = z.object({
   username: usernameSchema,
   webhookUrl: webhookUrlSchema,
   webhookSecret: webhookSecretSchema,
-  allowedOrigins: z.array(z.object({ value: allowedOriginSchema })).max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
+  allowedOrigins: z
+    .array(z.object({ value: allowedOriginSchema }))
+    .max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
 });
 
 export type EmailCallbackFormValues = z.input<typeof emailCallbackFormSchema>;

@@ -26,15 +26,7 @@ export function getMaxEmailCallbacks(rules: EmailCallbackRules, planId: string):
   return getPlanLimits(planId, rules).maxEmails;
 }
 
-function ensureAddressRules({
-  domain,
-  username,
-  rules,
-}: {
-  domain: string;
-  username: string;
-  rules: EmailCallbackRules;
-}) {
+function ensureAddressRules({ domain, username, rules }: { domain: string; username: string; rules: EmailCallbackRules }) {
   if (!rules.emailDomains.includes(domain)) throw createInvalidDomainError(rules.emailDomains);
   if (RESERVED_USERNAMES.has(username)) throw createUsernameNotAllowedError();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { usernameSchema } from "./email-callbacks.schemas";
 import { RESERVED_USERNAMES } from "./email-callbacks.constants";
+import { usernameSchema } from "./email-callbacks.schemas";
 import { generateRandomUsername, USERNAME_ADJECTIVES, USERNAME_ANIMALS } from "./random-username";
 
 describe("generateRandomUsername", () => {
@@ -12,9 +12,7 @@ describe("generateRandomUsername", () => {
 
   it("draws the number from 0 to 999", () => {
     expect(generateRandomUsername(() => 0)).toBe(`${USERNAME_ADJECTIVES[0]}-${USERNAME_ANIMALS[0]}-0`);
-    expect(generateRandomUsername(() => 0.999_999)).toBe(
-      `${USERNAME_ADJECTIVES.at(-1)}-${USERNAME_ANIMALS.at(-1)}-999`,
-    );
+    expect(generateRandomUsername(() => 0.999_999)).toBe(`${USERNAME_ADJECTIVES.at(-1)}-${USERNAME_ANIMALS.at(-1)}-999`);
   });
 
   it("produces usernames the email form accepts", () => {

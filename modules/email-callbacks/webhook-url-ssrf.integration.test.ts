@@ -2,7 +2,7 @@
 // non-global address is refused, and the answer says only that the URL is not allowed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as collection from "@/app/api/email-callbacks/route";
-import { startRouteTestApp, type RouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 
 let app: RouteTestApp;
 let owner: TestUser;
@@ -11,7 +11,12 @@ const create = (webhookUrl: string) =>
   app.call(collection.POST, {
     path: "/api/email-callbacks",
     method: "POST",
-    body: { domain: "hookmail.test", username: `user-${Math.random().toString(36).slice(2, 10)}`, webhookUrl, allowedOrigins: [] },
+    body: {
+      domain: "hookmail.test",
+      username: `user-${Math.random().toString(36).slice(2, 10)}`,
+      webhookUrl,
+      allowedOrigins: [],
+    },
     headers: owner.headers,
   });
 

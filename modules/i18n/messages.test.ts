@@ -44,7 +44,9 @@ function findUsage(sources: string[]) {
   const dynamicPrefixes = new Set<string>();
   for (const source of sources) {
     for (const match of source.matchAll(/["'`]([A-Za-z0-9_.-]+)["'`]/g)) literals.add(match[1] ?? "");
-    for (const match of source.matchAll(/(?:useTranslations|getTranslations)\(\s*(?:\{\s*namespace:\s*)?["']([A-Za-z0-9_.]+)["']/g)) {
+    for (const match of source.matchAll(
+      /(?:useTranslations|getTranslations)\(\s*(?:\{\s*namespace:\s*)?["']([A-Za-z0-9_.]+)["']/g,
+    )) {
       namespaces.add(match[1] ?? "");
     }
     for (const match of source.matchAll(/`([A-Za-z0-9_.]+\.)\$\{/g)) dynamicPrefixes.add(match[1] ?? "");
@@ -73,7 +75,9 @@ describe("message catalogues", () => {
     const { literals, namespaces, dynamicPrefixes } = findUsage(readSources());
     const isUsed = (key: string) =>
       literals.has(key) ||
-      [...namespaces].some((namespace) => namespace && key.startsWith(`${namespace}.`) && literals.has(key.slice(namespace.length + 1))) ||
+      [...namespaces].some(
+        (namespace) => namespace && key.startsWith(`${namespace}.`) && literals.has(key.slice(namespace.length + 1)),
+      ) ||
       [...namespaces].some((namespace) =>
         [...dynamicPrefixes].some((prefix) => key.startsWith(namespace ? `${namespace}.${prefix}` : prefix)),
       );

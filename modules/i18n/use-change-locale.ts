@@ -8,6 +8,7 @@ export function useChangeLocale() {
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
   function changeLocale(locale: Locale) {
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from Firefox and older Safari
     document.cookie = `${LOCALE_COOKIE_NAME}=${locale}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; samesite=lax`;
     document.documentElement.lang = locale;
     startTransition(() => router.refresh());

@@ -1,8 +1,8 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { decodeCharset } from "./charsets";
-import { buildWebhookPayload, parseMail } from "./webhook-payload";
 import { CHARSET_SAMPLES } from "./test-support/charset-samples";
+import { buildWebhookPayload, parseMail } from "./webhook-payload";
 
 describe("decodeCharset (iconv-lite)", () => {
   it.each(CHARSET_SAMPLES)("decodes %s", (charset, text) => {

@@ -12,9 +12,12 @@ function timeDecoding(value: string): number {
 }
 
 describe("decodeEncodedWords", () => {
-  it.each(CHARSET_SAMPLES)("decodes %s words with iconv-lite (windows-1252 0x80–0x9F are not control characters)", (charset, text) => {
-    expect(decodeEncodedWords(`Subject: ${bWord(charset, text)}`)).toBe(`Subject: ${text}`);
-  });
+  it.each(CHARSET_SAMPLES)(
+    "decodes %s words with iconv-lite (windows-1252 0x80–0x9F are not control characters)",
+    (charset, text) => {
+      expect(decodeEncodedWords(`Subject: ${bWord(charset, text)}`)).toBe(`Subject: ${text}`);
+    },
+  );
 
   it("decodes a windows-1252 Q word's 0x80–0x9F bytes as € ‘ ’ “ ” – —", () => {
     expect(decodeEncodedWords("=?windows-1252?Q?=80_=91a=92_=93b=94_=96_=97?=")).toBe("€ ‘a’ “b” – —");

@@ -7,7 +7,9 @@ const ENCODED_WORD = /=\?([^?\s]+)\?([bBqQ])\?([^?]*)\?=/g;
 
 function decodeWordBytes(encoding: string, text: string): Buffer {
   if (encoding.toUpperCase() === "B") return Buffer.from(text, "base64");
-  const binary = text.replace(/_/g, " ").replace(/=([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const binary = text
+    .replace(/_/g, " ")
+    .replace(/=([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(binary, "latin1");
 }
 

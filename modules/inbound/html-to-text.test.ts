@@ -3,7 +3,9 @@ import { htmlToPlainText, MAX_FORMATTED_HTML_CHARS, measureNesting, stripTags } 
 
 describe("htmlToPlainText", () => {
   it("lays ordinary mail HTML out as html-to-text does: paragraphs, line breaks, links with their address", () => {
-    const text = htmlToPlainText('<html><head><style>p{color:red}</style></head><body><p>Hello <b>Alice</b>,</p><p>See <a href="https://example.com/x">the report</a>.<br>Bye</p></body></html>');
+    const text = htmlToPlainText(
+      '<html><head><style>p{color:red}</style></head><body><p>Hello <b>Alice</b>,</p><p>See <a href="https://example.com/x">the report</a>.<br>Bye</p></body></html>',
+    );
     expect(text).toBe("Hello Alice,\n\nSee the report [https://example.com/x].\nBye");
   });
 
@@ -17,13 +19,16 @@ describe("htmlToPlainText", () => {
     const paragraph = "<p>word &amp; more</p>";
     const html = paragraph.repeat(Math.ceil(MAX_FORMATTED_HTML_CHARS / paragraph.length) + 10);
     const text = htmlToPlainText(html);
-    expect(text.split("\n").filter((line) => line === "word & more")).toHaveLength(Math.ceil(MAX_FORMATTED_HTML_CHARS / paragraph.length) + 10);
+    expect(text.split("\n").filter((line) => line === "word & more")).toHaveLength(
+      Math.ceil(MAX_FORMATTED_HTML_CHARS / paragraph.length) + 10,
+    );
   });
 });
 
 describe("stripTags", () => {
   it("drops comments, scripts, styles and the head, turns blocks into lines and decodes entities", () => {
-    const html = "<head><title>T</title></head><!-- note --><script>var a = '<p>';</script><STYLE>x</style><h1>Title</h1>one&nbsp;&lt;two&gt; &#233;&#x1F600; &bogus;<li>item</li>";
+    const html =
+      "<head><title>T</title></head><!-- note --><script>var a = '<p>';</script><STYLE>x</style><h1>Title</h1>one&nbsp;&lt;two&gt; &#233;&#x1F600; &bogus;<li>item</li>";
     expect(stripTags(html)).toBe("Title\none <two> é😀 &bogus;\nitem");
   });
 

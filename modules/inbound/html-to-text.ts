@@ -25,8 +25,35 @@ export function htmlToPlainText(html: string): string {
 }
 
 const BLOCK_TAGS = new Set([
-  "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "footer", "form", "h1", "h2", "h3",
-  "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tr", "ul",
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "br",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "tr",
+  "ul",
 ]);
 
 /** Elements whose content is not text. */
@@ -35,7 +62,21 @@ const SKIPPED_ELEMENTS = new Set(["script", "style", "head", "title"]);
 /** A start or end tag at a position; it cannot contain "<", so a failed match never scans past the next tag. */
 const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>/y;
 
-const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
 
 /** How deep elements nest, about (unclosed elements count as open): one linear pass over the tags. */
 export function measureNesting(html: string): number {

@@ -273,7 +273,11 @@ describe("acceptMessage routing", () => {
     const callback = await createCallback({ allowedOrigins: ["@example.org"] });
     const to = [`${callback.username}@hookmail.test`];
     const send = (from: string) => acceptMessage({ raw: buildMessage(), envelope: { from, to }, repository, rules });
-    const [domain, subdomain, other] = [await send("anyone@example.org"), await send("x@sub.example.org"), await send("x@example.com")];
+    const [domain, subdomain, other] = [
+      await send("anyone@example.org"),
+      await send("x@sub.example.org"),
+      await send("x@example.com"),
+    ];
     const statusOf = async (id: string | undefined) =>
       (await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: id ?? "" } })).error ?? "pending";
     expect(await statusOf(domain.processingIds[0])).toBe("pending");
@@ -347,7 +351,11 @@ describe("acceptMessage routing", () => {
       raw: buildMessage(),
       envelope: {
         from: "bob@example.org",
-        to: [`${callback.username}@hookmail.test`, `<${callback.username.toUpperCase()}@hookmail.test>`, `${callback.username}+news@hookmail.test`],
+        to: [
+          `${callback.username}@hookmail.test`,
+          `<${callback.username.toUpperCase()}@hookmail.test>`,
+          `${callback.username}+news@hookmail.test`,
+        ],
       },
       repository,
       rules,
@@ -452,7 +460,9 @@ describe("createProcessings", () => {
       lockedUntil: null,
       createdAt: now,
     });
-    await expect(repository.createProcessings([row(callback.id), row("ecb_missing")], { duplicatesSince: now })).rejects.toThrow();
+    await expect(
+      repository.createProcessings([row(callback.id), row("ecb_missing")], { duplicatesSince: now }),
+    ).rejects.toThrow();
     expect(await processingsOf(callback.id)).toHaveLength(0);
   });
 });

@@ -38,12 +38,18 @@ describe("parseRecipient", () => {
   });
 
   it("strips surrounding whitespace and angle brackets", () => {
-    expect(parseRecipient("  <Alice@hookmail.test>  ", domains)).toMatchObject({ username: "alice", address: "alice@hookmail.test" });
+    expect(parseRecipient("  <Alice@hookmail.test>  ", domains)).toMatchObject({
+      username: "alice",
+      address: "alice@hookmail.test",
+    });
     expect(parseRecipient("< alice@hookmail.test >", domains)).toMatchObject({ username: "alice" });
   });
 
   it("accepts a fully qualified domain with its trailing dot", () => {
-    expect(parseRecipient("alice@hookmail.test.", domains)).toMatchObject({ domain: "hookmail.test", address: "alice@hookmail.test" });
+    expect(parseRecipient("alice@hookmail.test.", domains)).toMatchObject({
+      domain: "hookmail.test",
+      address: "alice@hookmail.test",
+    });
   });
 
   it.each([

@@ -13,6 +13,7 @@ export type RoutedRecipient = {
 };
 
 // Whitespace, control characters, and what no address may hold unquoted.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const FORBIDDEN_ADDRESS_CHARACTERS = /[\s\u0000-\u001f\u007f<>(),;:\\"[\]]/;
 
 /** Strips surrounding whitespace and one pair of angle brackets: ` <a@b> ` → `a@b`. */

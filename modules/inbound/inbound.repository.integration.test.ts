@@ -22,7 +22,13 @@ beforeAll(async () => {
   emailCallbackIds = [];
   for (const username of ["first", "second"]) {
     const { id } = await database.prisma.emailCallback.create({
-      data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: "https://hooks.example.com/incoming" },
+      data: {
+        id: createId("emailCallback"),
+        userId,
+        domain: "hookmail.test",
+        username,
+        webhookUrl: "https://hooks.example.com/incoming",
+      },
     });
     emailCallbackIds.push(id);
   }
@@ -35,10 +41,14 @@ function recordLargestParameter(executor: SqlExecutor, largest: { bytes: number 
     for (const param of params) if (param instanceof Uint8Array) largest.bytes = Math.max(largest.bytes, param.byteLength);
   };
   return {
-    query: (sql, params) => (note(params), executor.query(sql, params)),
+    query: (sql, params) => {
+      note(params);
+      return executor.query(sql, params);
+    },
     exec: (sql) => executor.exec(sql),
     withConnection: (fn) => executor.withConnection((connection) => fn(recordLargestParameter(connection, largest))),
-    transaction: (fn, options) => executor.transaction((transaction) => fn(recordLargestParameter(transaction, largest)), options),
+    transaction: (fn, options) =>
+      executor.transaction((transaction) => fn(recordLargestParameter(transaction, largest)), options),
   };
 }
 

@@ -3,8 +3,8 @@
 // through the executor (one round trip per statement). No rules here.
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
+import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
-import { prepared, utcTimestampParameter, type SqlExecutor } from "@/modules/db/sql-executor";
 
 export type InboundCallback = {
   id: string;
@@ -45,7 +45,10 @@ const utc = utcTimestampParameter;
  * same round trip as BEGIN.
  */
 function toDuplicateLockKey({ emailCallbackId, messageId, recipient }: DuplicateKey): bigint {
-  return createHash("sha256").update(`hookmail:inbound-duplicate:${emailCallbackId}:${recipient}:${messageId}`).digest().readBigInt64BE(0);
+  return createHash("sha256")
+    .update(`hookmail:inbound-duplicate:${emailCallbackId}:${recipient}:${messageId}`)
+    .digest()
+    .readBigInt64BE(0);
 }
 
 const CALLBACK_COLUMNS = `id, domain, username, "isEnabled", "allowedOrigins", "webhookUrl", "webhookSecret"`;
@@ -134,16 +137,19 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
     /** The live (not deleted) callbacks, enabled or not, of these addresses. */
     findLiveCallbacks: async (addresses: { domain: string; username: string }[]): Promise<InboundCallback[]> => {
       if (addresses.length === 0) return [];
-      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(
-        FIND_LIVE_CALLBACKS,
-        [addresses.map(({ domain }) => domain), addresses.map(({ username }) => username)],
-      );
+      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(FIND_LIVE_CALLBACKS, [
+        addresses.map(({ domain }) => domain),
+        addresses.map(({ username }) => username),
+      ]);
       return rows.map((row) => ({ ...row, allowedOrigins: row.allowedOrigins ?? [] }));
     },
 
     /** The live callback, enabled or not, holding this address. */
     findLiveCallback: async (domain: string, username: string): Promise<InboundCallback | null> => {
-      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(FIND_LIVE_CALLBACK, [domain, username]);
+      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(FIND_LIVE_CALLBACK, [
+        domain,
+        username,
+      ]);
       const [row] = rows;
       return row ? { ...row, allowedOrigins: row.allowedOrigins ?? [] } : null;
     },
@@ -186,33 +192,39 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
         // Locks are taken in one order (sorted keys), so two transactions cannot deadlock.
         .sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
       const opening = lockKeys.map((key) => `SELECT pg_advisory_xact_lock(${key.toString()});`).join(" ");
-      return executor.transaction(async (transaction) => {
-        const written: string[] = [];
-        for (const row of rows) {
-          const inserted = await transaction.query<{ id: string }>(INSERT_PROCESSING, [
-            row.id,
-            row.emailCallbackId,
-            row.fromAddress,
-            row.subject,
-            row.messageId,
-            row.recipient,
-            row.tag,
-            row.status,
-            row.error,
-            unlessLarge(row.rawMessage),
-            unlessLarge(row.payload),
-            row.attemptCount,
-            row.nextAttemptAt?.toISOString() ?? null,
-            row.createdAt.toISOString(),
-            duplicatesSince.toISOString(),
-            row.lockedUntil?.toISOString() ?? null,
-          ]);
-          if (inserted.length > 0) written.push(row.id);
-        }
-        const isWritten = new Set(written);
-        await writeLargeValues(transaction, rows.filter((row) => isWritten.has(row.id)));
-        return written;
-      }, { opening });
+      return executor.transaction(
+        async (transaction) => {
+          const written: string[] = [];
+          for (const row of rows) {
+            const inserted = await transaction.query<{ id: string }>(INSERT_PROCESSING, [
+              row.id,
+              row.emailCallbackId,
+              row.fromAddress,
+              row.subject,
+              row.messageId,
+              row.recipient,
+              row.tag,
+              row.status,
+              row.error,
+              unlessLarge(row.rawMessage),
+              unlessLarge(row.payload),
+              row.attemptCount,
+              row.nextAttemptAt?.toISOString() ?? null,
+              row.createdAt.toISOString(),
+              duplicatesSince.toISOString(),
+              row.lockedUntil?.toISOString() ?? null,
+            ]);
+            if (inserted.length > 0) written.push(row.id);
+          }
+          const isWritten = new Set(written);
+          await writeLargeValues(
+            transaction,
+            rows.filter((row) => isWritten.has(row.id)),
+          );
+          return written;
+        },
+        { opening },
+      );
     },
   };
 }

@@ -2,17 +2,18 @@
 // callback, parse the message once in a parsing thread (parse-pool.ts), and record one processing
 // per callback (the user's inbox row and, when it is to be delivered, the delivery queue entry) in
 // one transaction.
-import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
-import { createId } from "@/modules/shared/ids";
-import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
-import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
-import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
-import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
+
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
-import type { WebhookPayloadRequest } from "./webhook-payload";
+import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
+import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { createId } from "@/modules/shared/ids";
+import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
 import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
+import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
+import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
 import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
+import type { WebhookPayloadRequest } from "./webhook-payload";
 
 export type InboundEnvelope = { from: string | null; to: string[] };
 
@@ -47,7 +48,9 @@ async function routeRecipients({
   const callbacks = await repository.findLiveCallbacks([...recipients.values()]);
   const routes = new Map<string, { callback: InboundCallback; recipients: RoutedRecipient[] }>();
   for (const recipient of recipients.values()) {
-    const callback = callbacks.find((candidate) => candidate.domain === recipient.domain && candidate.username === recipient.username);
+    const callback = callbacks.find(
+      (candidate) => candidate.domain === recipient.domain && candidate.username === recipient.username,
+    );
     if (!callback) continue;
     const route = routes.get(callback.id) ?? { callback, recipients: [] };
     route.recipients.push(recipient);
@@ -138,7 +141,14 @@ async function buildProcessings({
   const planned = routes.map(({ callback, recipients }) => {
     const [first] = recipients as [RoutedRecipient, ...RoutedRecipient[]];
     const decision = decideStatus(callback, sender);
-    return { id: createId("emailProcessing"), callback, recipients, first, decision, isPending: decision.status === PROCESSING_STATUS.PENDING };
+    return {
+      id: createId("emailProcessing"),
+      callback,
+      recipients,
+      first,
+      decision,
+      isPending: decision.status === PROCESSING_STATUS.PENDING,
+    };
   });
   const payloadRequests: WebhookPayloadRequest[] = planned
     .filter((plan) => plan.isPending)

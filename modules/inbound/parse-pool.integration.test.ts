@@ -8,17 +8,17 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
+import { receiveFromProvider } from "@/modules/inbound/providers/inbound-providers.usecases";
 import { withErrors } from "@/modules/shared/api/route-handler";
 import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
-import { receiveFromProvider } from "@/modules/inbound/providers/inbound-providers.usecases";
+import { generateExoticMessages, loadFixtureCorpus } from "@/tests/reliability/support/mail-corpus";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "@/tests/support/heavy-messages";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { generateExoticMessages, loadFixtureCorpus } from "@/tests/reliability/support/mail-corpus";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
 import { acceptMessage } from "./inbound.usecases";
-import { buildMessageOutputs } from "./webhook-payload";
 import { createParsePool, type MessageParser } from "./parse-pool";
+import { buildMessageOutputs } from "./webhook-payload";
 
 const rules = { emailDomains: ["hookmail.test"] };
 const MAX_MESSAGE_BYTES = 26_214_400;
@@ -64,7 +64,13 @@ function startPool(options: Parameters<typeof createParsePool>[0] = {}) {
 async function createCallback() {
   counter += 1;
   return database.prisma.emailCallback.create({
-    data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username: `parse${counter}`, webhookUrl: "https://hooks.example.com/in" },
+    data: {
+      id: createId("emailCallback"),
+      userId,
+      domain: "hookmail.test",
+      username: `parse${counter}`,
+      webhookUrl: "https://hooks.example.com/in",
+    },
   });
 }
 
@@ -72,10 +78,20 @@ const processingsOf = (emailCallbackId: string) => database.prisma.emailProcessi
 
 /** The generated hostile messages of the reliability corpus, one of 19,000 MIME parts, a large HTML-only one. */
 function buildHostileMessages(to: string): Buffer[] {
-  return [...generateExoticMessages({ oversizeBytes: 1024 * 1024 }).map(({ raw }) => raw), buildManyPartsMessage({ to }), buildHtmlOnlyMessage({ to })];
+  return [
+    ...generateExoticMessages({ oversizeBytes: 1024 * 1024 }).map(({ raw }) => raw),
+    buildManyPartsMessage({ to }),
+    buildHtmlOnlyMessage({ to }),
+  ];
 }
 
-const payloadRequest = { processingId: "p1", emailCallbackId: "c1", address: "someone@hookmail.test", tag: null, envelope: { from: "bob@example.org", to: ["someone@hookmail.test"] } };
+const payloadRequest = {
+  processingId: "p1",
+  emailCallbackId: "c1",
+  address: "someone@hookmail.test",
+  tag: null,
+  envelope: { from: "bob@example.org", to: ["someone@hookmail.test"] },
+};
 
 /** A pool that has parsed a message already, as in a running process: no message waits for a thread to start. */
 async function startWarmPool() {
@@ -117,9 +133,12 @@ describe("parsing off the main thread", () => {
     const onMainThread = await watchEventLoop(() =>
       Promise.all(
         messages.map((raw) =>
-          buildMessageOutputs({ raw: Buffer.from(raw), sender: "bob@example.org", receivedAt: new Date(), payloads: [payloadRequest] }).catch(
-            () => undefined,
-          ),
+          buildMessageOutputs({
+            raw: Buffer.from(raw),
+            sender: "bob@example.org",
+            receivedAt: new Date(),
+            payloads: [payloadRequest],
+          }).catch(() => undefined),
         ),
       ),
     );
@@ -129,7 +148,8 @@ describe("parsing off the main thread", () => {
       Promise.all(
         messages.map((raw) =>
           parser.parse({ raw, sender: "bob@example.org", receivedAt: new Date(), payloads: [payloadRequest] }).then(
-            (outcome) => outcomes.push(outcome.kind === "parsed" ? `parsed ${outcome.summary.subject.slice(0, 20)}` : outcome.kind),
+            (outcome) =>
+              outcomes.push(outcome.kind === "parsed" ? `parsed ${outcome.summary.subject.slice(0, 20)}` : outcome.kind),
             (error: unknown) => outcomes.push(`failed ${String(error)}`),
           ),
         ),
@@ -145,35 +165,39 @@ describe("parsing off the main thread", () => {
     expect(watched.worstGapMs).toBeLessThan(onMainThread.worstGapMs * MAX_STALL_SHARE_OF_MAIN_THREAD);
   }, 300_000);
 
-  it(
-    `never stalls the event loop over ${MAX_STALL_WITH_WRITES_MS} ms while a 25 MiB message and hostile messages are accepted and stored`,
-    async () => {
-      const callback = await createCallback();
-      const large = buildLargeMessage({ to: `${callback.username}@hookmail.test` });
-      const largeSize = large.length;
-      const messages = [large, ...buildHostileMessages(`${callback.username}@hookmail.test`)];
-      const parser = await startWarmPool();
-      const outcomes: string[] = [];
-      const watched = await watchEventLoop(() =>
-        Promise.all(
-          messages.map((raw, index) =>
-            acceptMessage({ raw, envelope: { from: "bob@example.org", to: [`${callback.username}+m${index}@hookmail.test`] }, repository, rules, parser }).then(
-              ({ accepted }) => outcomes.push(`accepted ${accepted}`),
-              (error: { code?: string }) => outcomes.push(`refused ${error.code ?? String(error)}`),
-            ),
+  it(`never stalls the event loop over ${MAX_STALL_WITH_WRITES_MS} ms while a 25 MiB message and hostile messages are accepted and stored`, async () => {
+    const callback = await createCallback();
+    const large = buildLargeMessage({ to: `${callback.username}@hookmail.test` });
+    const largeSize = large.length;
+    const messages = [large, ...buildHostileMessages(`${callback.username}@hookmail.test`)];
+    const parser = await startWarmPool();
+    const outcomes: string[] = [];
+    const watched = await watchEventLoop(() =>
+      Promise.all(
+        messages.map((raw, index) =>
+          acceptMessage({
+            raw,
+            envelope: { from: "bob@example.org", to: [`${callback.username}+m${index}@hookmail.test`] },
+            repository,
+            rules,
+            parser,
+          }).then(
+            ({ accepted }) => outcomes.push(`accepted ${accepted}`),
+            (error: { code?: string }) => outcomes.push(`refused ${error.code ?? String(error)}`),
           ),
         ),
-      );
-      console.log(`event loop while accepting ${messages.length} messages: ${formatWatch(watched)}`);
-      expect(outcomes).toHaveLength(messages.length);
-      expect(outcomes.filter((outcome) => outcome.startsWith("refused") && outcome !== "refused inbound.invalid_message")).toEqual([]);
-      expect(watched.worstGapMs).toBeLessThan(MAX_STALL_WITH_WRITES_MS);
-      const largeRow = (await processingsOf(callback.id)).find((row) => row.tag === "m0");
-      expect(largeRow?.subject).toBe("a large message");
-      expect(largeRow?.rawMessage?.length).toBe(largeSize);
-    },
-    300_000,
-  );
+      ),
+    );
+    console.log(`event loop while accepting ${messages.length} messages: ${formatWatch(watched)}`);
+    expect(outcomes).toHaveLength(messages.length);
+    expect(outcomes.filter((outcome) => outcome.startsWith("refused") && outcome !== "refused inbound.invalid_message")).toEqual(
+      [],
+    );
+    expect(watched.worstGapMs).toBeLessThan(MAX_STALL_WITH_WRITES_MS);
+    const largeRow = (await processingsOf(callback.id)).find((row) => row.tag === "m0");
+    expect(largeRow?.subject).toBe("a large message");
+    expect(largeRow?.rawMessage?.length).toBe(largeSize);
+  }, 300_000);
 
   it("refuses a message that takes longer than the time limit to parse for good (SMTP 554 5.6.0, HTTP 400), logs it, writes nothing, and parses the next one", async () => {
     const callback = await createCallback();
@@ -186,7 +210,15 @@ describe("parsing off the main thread", () => {
     // SMTP: the listener answers the refusal as a permanent failure.
     const listener = createSmtpListener({
       config: {
-        smtp: { host: "127.0.0.1", port: 0, tls: undefined, maxClients: 10, maxClientsPerIp: 10, maxUnknownRecipients: 10, maxSessionMs: 600_000 },
+        smtp: {
+          host: "127.0.0.1",
+          port: 0,
+          tls: undefined,
+          maxClients: 10,
+          maxClientsPerIp: 10,
+          maxUnknownRecipients: 10,
+          maxSessionMs: 600_000,
+        },
         inbound: { maxMessageBytes: MAX_MESSAGE_BYTES, secret: undefined, mailgunSigningKey: undefined },
       },
       isAcceptableRecipient: async () => true,
@@ -230,7 +262,10 @@ describe("parsing off the main thread", () => {
     expect(await processingsOf(callback.id)).toHaveLength(0);
 
     // The stopped thread was replaced: the next message goes through.
-    const next = await accept({ raw: Buffer.from(`To: ${address}\r\nSubject: next\r\n\r\nbody\r\n`), envelope: { from: "bob@example.org", to: [address] } });
+    const next = await accept({
+      raw: Buffer.from(`To: ${address}\r\nSubject: next\r\n\r\nbody\r\n`),
+      envelope: { from: "bob@example.org", to: [address] },
+    });
     expect(next.accepted).toBe(1);
   }, 300_000);
 
@@ -260,11 +295,25 @@ describe("parsing off the main thread", () => {
         sender: "bob@example.org",
         receivedAt: new Date("2026-11-21T10:00:00.000Z"),
         payloads: [
-          { processingId: "p1", emailCallbackId: "c1", address: "a@hookmail.test", tag: null, envelope: { from: "bob@example.org", to: ["a@hookmail.test"] } },
-          { processingId: "p2", emailCallbackId: "c2", address: "b@hookmail.test", tag: "x", envelope: { from: "bob@example.org", to: ["b+x@hookmail.test"] } },
+          {
+            processingId: "p1",
+            emailCallbackId: "c1",
+            address: "a@hookmail.test",
+            tag: null,
+            envelope: { from: "bob@example.org", to: ["a@hookmail.test"] },
+          },
+          {
+            processingId: "p2",
+            emailCallbackId: "c2",
+            address: "b@hookmail.test",
+            tag: "x",
+            envelope: { from: "bob@example.org", to: ["b+x@hookmail.test"] },
+          },
         ],
       };
-      const onMainThread = await buildMessageOutputs({ raw: Buffer.from(raw), ...input }).catch((error: { code: string }) => error.code);
+      const onMainThread = await buildMessageOutputs({ raw: Buffer.from(raw), ...input }).catch(
+        (error: { code: string }) => error.code,
+      );
       const inPool = await parser.parse({ raw: Buffer.from(raw), ...input });
       if (typeof onMainThread === "string" || inPool.kind !== "parsed") {
         expect(inPool.kind, name).toBe("invalid");
@@ -272,7 +321,10 @@ describe("parsing off the main thread", () => {
         continue;
       }
       expect(inPool.summary, name).toEqual(onMainThread.summary);
-      expect(inPool.payloads.map((payload) => payload.toString("base64")), name).toEqual(onMainThread.payloads.map((payload) => payload.toString("base64")));
+      expect(
+        inPool.payloads.map((payload) => payload.toString("base64")),
+        name,
+      ).toEqual(onMainThread.payloads.map((payload) => payload.toString("base64")));
       expect(inPool.raw.equals(raw), name).toBe(true);
     }
   }, 120_000);

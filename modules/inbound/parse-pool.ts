@@ -10,14 +10,9 @@ import path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { getProjectDir } from "@/modules/shared/project-dir";
-import {
-  PARSE_IDLE_TIMEOUT_MS,
-  PARSE_MOVE_MIN_BYTES,
-  PARSE_QUEUE_LIMIT,
-  PARSE_TIME_LIMIT_MS,
-} from "./inbound.constants";
-import type { MailSummary, WebhookPayloadRequest } from "./webhook-payload";
+import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
 import type { MovedBytes, ParseResult, ParseTask } from "./parse-worker";
+import type { MailSummary, WebhookPayloadRequest } from "./webhook-payload";
 
 export type MessageParseInput = {
   /** Handed over: from PARSE_MOVE_MIN_BYTES up its memory moves to the thread, and reads as empty after. */
@@ -125,7 +120,8 @@ export function createParsePool({
  */
 function handOver(raw: Buffer): MovedBytes {
   const { buffer } = raw;
-  const isMovable = buffer instanceof ArrayBuffer && raw.byteLength >= PARSE_MOVE_MIN_BYTES && raw.byteLength * 2 >= buffer.byteLength;
+  const isMovable =
+    buffer instanceof ArrayBuffer && raw.byteLength >= PARSE_MOVE_MIN_BYTES && raw.byteLength * 2 >= buffer.byteLength;
   if (isMovable) return { buffer, byteOffset: raw.byteOffset, byteLength: raw.byteLength };
   const copy = new ArrayBuffer(raw.byteLength);
   new Uint8Array(copy).set(raw);

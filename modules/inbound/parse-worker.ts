@@ -30,7 +30,12 @@ export default async function parseMessage(task: ParseTask) {
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   let outputs: Awaited<ReturnType<typeof buildMessageOutputs>>;
   try {
-    outputs = await buildMessageOutputs({ raw, sender: task.sender, receivedAt: new Date(task.receivedAt), payloads: task.payloads });
+    outputs = await buildMessageOutputs({
+      raw,
+      sender: task.sender,
+      receivedAt: new Date(task.receivedAt),
+      payloads: task.payloads,
+    });
   } catch (error) {
     if (isAppError(error) && error.code === "inbound.invalid_message") {
       const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";

@@ -8,7 +8,7 @@ import { getConfig } from "@/modules/config/config";
 import { getDatabase } from "@/modules/db/db";
 import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createInboundRepository } from "./inbound.repository";
-import { acceptMessage, isAcceptableRecipient, type InboundEnvelope } from "./inbound.usecases";
+import { acceptMessage, type InboundEnvelope, isAcceptableRecipient } from "./inbound.usecases";
 import { createRecipientCache, withRecipientCache } from "./recipient-cache";
 
 const recipients = createRecipientCache();

@@ -50,7 +50,9 @@ describe("withRecipientCache", () => {
   function setUp() {
     const repository = {
       findLiveCallback: vi.fn(async (_domain: string, username: string) => (username === "nobody" ? null : callback(username))),
-      findLiveCallbacks: vi.fn(async (addresses: { domain: string; username: string }[]) => addresses.map(({ username }) => callback(username))),
+      findLiveCallbacks: vi.fn(async (addresses: { domain: string; username: string }[]) =>
+        addresses.map(({ username }) => callback(username)),
+      ),
       createProcessings: vi.fn(async () => []),
     } satisfies InboundRepository;
     return { repository, cached: withRecipientCache(repository, createRecipientCache()) };

@@ -20,7 +20,11 @@ export function createRecipientCache({
   ttlMs = RECIPIENT_CACHE_DEFAULTS.ttlMs,
   maxEntries = RECIPIENT_CACHE_DEFAULTS.maxEntries,
   now = Date.now,
-}: { ttlMs?: number; maxEntries?: number; now?: () => number } = {}): RecipientCache {
+}: {
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+} = {}): RecipientCache {
   const entries = new Map<string, { callback: InboundCallback; expiresAt: number; uses: number }>();
   const evict = () => {
     const current = now();

@@ -43,7 +43,6 @@ export type WebhookPayload = {
   };
 };
 
-
 /** The decoded bytes behind the `content` of the attachments buildWebhookPayload made. */
 const attachmentBytes = new WeakMap<WebhookAttachment, Buffer>();
 
@@ -65,10 +64,13 @@ export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
   }
   // `{…,"attachments":[]}}` without its last three characters, then each attachment, then `]}}`.
   const parts: (string | Buffer)[] = [JSON.stringify({ ...payload, data: { ...data, attachments: [] } }).slice(0, -3)];
-  attachments.forEach((attachment, index) => {
+  for (const [index, attachment] of attachments.entries()) {
     const separator = index === 0 ? "" : ",";
     const bytes = attachmentBytes.get(attachment);
-    if (!bytes) return void parts.push(separator + JSON.stringify(attachment));
+    if (!bytes) {
+      parts.push(separator + JSON.stringify(attachment));
+      continue;
+    }
     // The metadata in its key order, then `"content":"` (the last key), the base64 and `"}`.
     const metadata = Object.fromEntries(
       Object.keys(attachment)
@@ -76,7 +78,7 @@ export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
         .map((key) => [key, attachment[key as keyof WebhookAttachment]]),
     );
     parts.push(`${separator}${JSON.stringify({ ...metadata, content: "" }).slice(0, -2)}`, bytes, '"}');
-  });
+  }
   parts.push("]}}");
 
   const length = parts.reduce(

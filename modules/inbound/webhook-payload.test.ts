@@ -5,14 +5,8 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
 import { decodeEncodedWords } from "./encoded-words";
 import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "./inbound.constants";
-import {
-  buildWebhookPayload,
-  parseMail,
-  summarizeMail,
-  type ParsedMail,
-  type WebhookPayload,
-} from "./webhook-payload";
 import { serializeWebhookPayload } from "./webhook-body";
+import { buildWebhookPayload, type ParsedMail, parseMail, summarizeMail, type WebhookPayload } from "./webhook-payload";
 
 // A copy of shared/fixtures/mail-corpus (MIT, see its LICENSE), kept in the repository so the
 // suite runs from any checkout.
@@ -208,8 +202,20 @@ describe("buildWebhookPayload on a message built by hand", () => {
   it("gives the inline image and both attachments with their metadata and their exact bytes", async () => {
     const { data } = buildFor(await parseMail(HANDMADE_MESSAGE));
     expect(data.attachments.map(({ content: _content, ...metadata }) => metadata)).toEqual([
-      { filename: "logo.png", contentType: "image/png", size: PNG_BYTES.length, contentId: "<logo@example.org>", disposition: "inline" },
-      { filename: "report.pdf", contentType: "application/pdf", size: PDF_BYTES.length, contentId: null, disposition: "attachment" },
+      {
+        filename: "logo.png",
+        contentType: "image/png",
+        size: PNG_BYTES.length,
+        contentId: "<logo@example.org>",
+        disposition: "inline",
+      },
+      {
+        filename: "report.pdf",
+        contentType: "application/pdf",
+        size: PDF_BYTES.length,
+        contentId: null,
+        disposition: "attachment",
+      },
       {
         filename: "données.csv",
         contentType: "text/csv",
@@ -241,7 +247,8 @@ describe("buildWebhookPayload on a message built by hand", () => {
 describe("a message of several MiB", () => {
   // Attachments longer than one base64 slice (768 KiB) and not a multiple of 3 bytes, in a message
   // longer than one parser slice (256 KiB), with a body of non-ASCII text after them.
-  const bytes = (length: number, seed: number) => Buffer.from(Array.from({ length }, (_, i) => (i * 31 + seed * 7 + (i >> 8)) & 0xff));
+  const bytes = (length: number, seed: number) =>
+    Buffer.from(Array.from({ length }, (_, i) => (i * 31 + seed * 7 + (i >> 8)) & 0xff));
   const LARGE = [bytes(2 * 1024 * 1024 + 1, 1), bytes(786_432 * 2 + 2, 2), bytes(0, 3)];
   const TEXT = `Zoë ✓ 🎉 ${"ligne de texte\r\n".repeat(20_000)}`;
   const message = Buffer.from(
@@ -271,7 +278,9 @@ describe("a message of several MiB", () => {
   it("parses every attachment and the text intact", async () => {
     const { data } = buildFor(await parseMail(message));
     expect(data.attachments.map((attachment) => attachment.size)).toEqual(LARGE.map((content) => content.length));
-    data.attachments.forEach((attachment, index) => expect(Buffer.from(attachment.content, "base64").equals(LARGE[index]!)).toBe(true));
+    for (const [index, attachment] of data.attachments.entries()) {
+      expect(Buffer.from(attachment.content, "base64").equals(LARGE[index]!)).toBe(true);
+    }
     // mailparser gives text with LF line breaks
     expect(data.text).toBe(TEXT.replace(/\r\n/g, "\n"));
   });
@@ -331,7 +340,9 @@ describe("buildWebhookPayload on sparse messages", () => {
     ].join("\r\n");
     const { data } = buildFor(await parseMail(Buffer.from(message)));
     expect(data.text).toBe("Delivery failed.");
-    expect(data.attachments.map((attachment) => [attachment.contentType, Buffer.from(attachment.content, "base64").toString()])).toEqual([
+    expect(
+      data.attachments.map((attachment) => [attachment.contentType, Buffer.from(attachment.content, "base64").toString()]),
+    ).toEqual([
       ["message/delivery-status", "Status: 5.1.1"],
       ["message/rfc822", forwarded],
     ]);
@@ -350,7 +361,12 @@ describe("buildWebhookPayload on sparse messages", () => {
       "",
     ].join("\r\n");
     const { data } = buildFor(await parseMail(Buffer.from(message)));
-    expect(data.attachments[0]).toMatchObject({ filename: "a.pdf", contentType: "application/octet-stream", disposition: "attachment", size: 4 });
+    expect(data.attachments[0]).toMatchObject({
+      filename: "a.pdf",
+      contentType: "application/octet-stream",
+      disposition: "attachment",
+      size: 4,
+    });
   });
 });
 
@@ -375,8 +391,14 @@ describe("parseMail", () => {
   }, 30_000);
 
   it("reads a message with 1,500 attachments, past mailparser's default of 1,000 parts", async () => {
-    const parts = Array.from({ length: 1500 }, (_, index) => `--x\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\nfile ${index}\r\n`);
-    const raw = Buffer.from(`Subject: many\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: text/plain\r\n\r\nbody\r\n${parts.join("")}--x--\r\n`);
+    const parts = Array.from(
+      { length: 1500 },
+      (_, index) =>
+        `--x\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\nfile ${index}\r\n`,
+    );
+    const raw = Buffer.from(
+      `Subject: many\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: text/plain\r\n\r\nbody\r\n${parts.join("")}--x--\r\n`,
+    );
     const parsed = await parseMail(raw);
     expect(parsed.attachments).toHaveLength(1500);
     expect(parsed.attachments[1499]?.content.toString()).toBe("file 1499");
@@ -402,7 +424,11 @@ describe("summarizeMail", () => {
 
   it("falls back to the envelope sender without a readable From, and to an empty one without either", async () => {
     const parsed = await parseMail(Buffer.from("From: undisclosed\r\nSubject: hi\r\n\r\nbody\r\n"));
-    expect(summarizeMail(parsed, "bounce@example.org")).toEqual({ fromAddress: "bounce@example.org", subject: "hi", messageId: null });
+    expect(summarizeMail(parsed, "bounce@example.org")).toEqual({
+      fromAddress: "bounce@example.org",
+      subject: "hi",
+      messageId: null,
+    });
     expect(summarizeMail(parsed, null).fromAddress).toBe("");
   });
 

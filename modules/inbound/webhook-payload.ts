@@ -3,7 +3,9 @@
 // parser in slices, and the attachments' base64 is written straight from their decoded bytes into
 // the one Buffer of the body, never held as strings (webhook-body.ts, bench/large-message.ts).
 import { Readable } from "node:stream";
-import { simpleParser, type AddressObject, type Attachment, type EmailAddress, type ParsedMail } from "mailparser";
+import { type AddressObject, type Attachment, type EmailAddress, type ParsedMail, simpleParser } from "mailparser";
+import { decodeEncodedWords } from "./encoded-words";
+import { htmlToPlainText } from "./html-to-text";
 import {
   MAIL_PARSER_OPTIONS,
   MAX_FROM_ADDRESS_LENGTH,
@@ -11,14 +13,17 @@ import {
   MAX_SUBJECT_LENGTH,
   WEBHOOK_EVENT_TYPE,
 } from "./inbound.constants";
-import { decodeEncodedWords } from "./encoded-words";
-import { htmlToPlainText } from "./html-to-text";
-import { rememberAttachmentBytes, serializeWebhookPayload, type WebhookAddress, type WebhookAttachment, type WebhookPayload } from "./webhook-body";
 import { createInvalidMessageError } from "./inbound.errors";
-
-export type { ParsedMail };
+import {
+  rememberAttachmentBytes,
+  serializeWebhookPayload,
+  type WebhookAddress,
+  type WebhookAttachment,
+  type WebhookPayload,
+} from "./webhook-body";
 
 export type { WebhookAddress, WebhookAttachment, WebhookPayload } from "./webhook-body";
+export type { ParsedMail };
 
 export type MailSummary = { fromAddress: string; subject: string; messageId: string | null };
 
@@ -230,7 +235,7 @@ function formatAttachment(attachment: Attachment): WebhookAttachment {
 
 /** PostgreSQL's text type cannot hold U+0000. */
 function removeNul(value: string): string {
-  return value.replace(/\u0000/g, "");
+  return value.replaceAll("\u0000", "");
 }
 
 function truncateCodePoints(value: string, maxLength: number): string {

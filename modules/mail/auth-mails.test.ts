@@ -2,16 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "@/modules/config/config";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
+import { loadConfig } from "@/modules/config/config";
 import type { Locale } from "@/modules/i18n/i18n.constants";
-import {
-  renderPasswordResetMail,
-  renderVerificationMail,
-  sendPasswordResetMail,
-  sendVerificationMail,
-} from "./auth-mails";
+import { renderPasswordResetMail, renderVerificationMail, sendPasswordResetMail, sendVerificationMail } from "./auth-mails";
 import { createMailerFromConfig, type Mailer, type OutgoingMail } from "./mailer";
 
 const URL_WITH_QUERY = "https://hookmail.test/api/auth/verify-email?token=abc.def&callbackURL=%2Femail-callbacks";
@@ -110,7 +105,9 @@ describe("account mails in production without SMTP_URL", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-auth-mails-"));
     try {
       const lines: string[] = [];
-      const mailer = createMailerFromConfig(loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir }), (line) => lines.push(line));
+      const mailer = createMailerFromConfig(loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir }), (line) =>
+        lines.push(line),
+      );
 
       await send({ mailer, to: "ada@example.com", name: "Ada", url: URL_WITH_QUERY, locale: "en" });
 

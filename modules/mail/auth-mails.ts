@@ -69,7 +69,7 @@ export async function sendPasswordResetMail({ mailer, to, ...input }: AuthMailIn
 }
 
 function renderAuthMail({ locale, url, texts }: { locale: Locale; url: string; texts: AuthMailTexts }): RenderedMail {
-  const text = [texts.greeting, texts.body, url, texts.ignore].join("\n\n") + "\n";
+  const text = `${[texts.greeting, texts.body, url, texts.ignore].join("\n\n")}\n`;
   const e = escapeHtml;
   const html = `<!doctype html>
 <html lang="${e(locale)}">

@@ -5,10 +5,17 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpSink, type SmtpSink } from "@/tests/support/smtp-sink";
-import { isAppError } from "@/modules/shared/errors/app-error";
 import { loadConfig } from "@/modules/config/config";
-import { createMailer, createMailerFromConfig, describeMissingSmtpWarning, type MailerLog, type OutboxMail, type OutgoingMail } from "./mailer";
+import { isAppError } from "@/modules/shared/errors/app-error";
+import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
+import {
+  createMailer,
+  createMailerFromConfig,
+  describeMissingSmtpWarning,
+  type MailerLog,
+  type OutboxMail,
+  type OutgoingMail,
+} from "./mailer";
 
 const FROM = "Hookmail <no-reply@hookmail.test>";
 const MAIL: OutgoingMail = {
@@ -137,22 +144,25 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
   it.each([
     ["NODE_ENV=production", { NODE_ENV: "production" }],
     ["an https BASE_URL", { BASE_URL: "https://hookmail.example.com" }],
-  ])("in production (%s), never writes a verification or reset link to the log; the owner-only outbox keeps it", async (_label, environment) => {
-    const dataDir = path.join(outboxRoot, `production-${Math.random().toString(36).slice(2)}`);
-    const { log, infos, errors } = createLogCollector();
-    const mailer = createMailerFromConfig(loadConfig({ DATA_DIR: dataDir, ...environment }), log);
+  ])(
+    "in production (%s), never writes a verification or reset link to the log; the owner-only outbox keeps it",
+    async (_label, environment) => {
+      const dataDir = path.join(outboxRoot, `production-${Math.random().toString(36).slice(2)}`);
+      const { log, infos, errors } = createLogCollector();
+      const mailer = createMailerFromConfig(loadConfig({ DATA_DIR: dataDir, ...environment }), log);
 
-    await mailer.send(MAIL);
+      await mailer.send(MAIL);
 
-    const logged = infos.join("\n");
-    expect(logged).toContain("ada@example.com");
-    expect(logged).not.toContain("token=abc");
-    expect(logged).not.toContain("https://hookmail.test/verify");
-    expect(errors).toEqual([]);
-    const [file] = await readdir(path.join(dataDir, "outbox"));
-    const written = JSON.parse(await readFile(path.join(dataDir, "outbox", file!), "utf8")) as OutboxMail;
-    expect(written.links).toEqual(["https://hookmail.test/verify?token=abc&next=%2F"]);
-  });
+      const logged = infos.join("\n");
+      expect(logged).toContain("ada@example.com");
+      expect(logged).not.toContain("token=abc");
+      expect(logged).not.toContain("https://hookmail.test/verify");
+      expect(errors).toEqual([]);
+      const [file] = await readdir(path.join(dataDir, "outbox"));
+      const written = JSON.parse(await readFile(path.join(dataDir, "outbox", file!), "utf8")) as OutboxMail;
+      expect(written.links).toEqual(["https://hookmail.test/verify?token=abc&next=%2F"]);
+    },
+  );
 
   it("in development (no NODE_ENV, an http BASE_URL), still logs the links so sign-up can be finished from the log", async () => {
     const dataDir = path.join(outboxRoot, "development");
@@ -224,19 +234,24 @@ describe("the start-up warning about a missing SMTP_URL", () => {
   it.each([
     ["NODE_ENV=production", { NODE_ENV: "production" }],
     ["an https BASE_URL", { BASE_URL: "https://hookmail.example.com" }],
-  ])("in production (%s) without SMTP_URL, says loudly that verification and reset mails cannot be sent and where they go", (_label, environment) => {
-    const lines = describeMissingSmtpWarning(loadConfig({ DATA_DIR: "/srv/hookmail", ...environment }));
-    expect(lines.length).toBeGreaterThanOrEqual(3);
-    for (const line of lines) expect(line).toMatch(/^WARNING: /);
-    const text = lines.join("\n");
-    expect(text).toContain("SMTP_URL is not set");
-    expect(text).toMatch(/verification and password reset mails CANNOT BE SENT/);
-    expect(text).toContain(path.join("/srv/hookmail", "outbox"));
-    expect(text).toMatch(/links are NOT written to the log/);
-  });
+  ])(
+    "in production (%s) without SMTP_URL, says loudly that verification and reset mails cannot be sent and where they go",
+    (_label, environment) => {
+      const lines = describeMissingSmtpWarning(loadConfig({ DATA_DIR: "/srv/hookmail", ...environment }));
+      expect(lines.length).toBeGreaterThanOrEqual(3);
+      for (const line of lines) expect(line).toMatch(/^WARNING: /);
+      const text = lines.join("\n");
+      expect(text).toContain("SMTP_URL is not set");
+      expect(text).toMatch(/verification and password reset mails CANNOT BE SENT/);
+      expect(text).toContain(path.join("/srv/hookmail", "outbox"));
+      expect(text).toMatch(/links are NOT written to the log/);
+    },
+  );
 
   it("says nothing with SMTP_URL set, or in development", () => {
-    expect(describeMissingSmtpWarning(loadConfig({ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com:587" }))).toEqual([]);
+    expect(describeMissingSmtpWarning(loadConfig({ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com:587" }))).toEqual(
+      [],
+    );
     expect(describeMissingSmtpWarning(loadConfig({ BASE_URL: "http://localhost:3000" }))).toEqual([]);
     expect(describeMissingSmtpWarning(loadConfig({}))).toEqual([]);
   });

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { createTransport } from "nodemailer";
-import { getConfig, type Config } from "@/modules/config/config";
+import { type Config, getConfig } from "@/modules/config/config";
 import { createPrivateDirectory, writePrivateFile } from "@/modules/shared/fs/private-files";
 import { createMailSendFailedError } from "./mail.errors";
 

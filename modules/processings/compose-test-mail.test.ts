@@ -9,7 +9,9 @@ describe("composeTestMail", () => {
     expect(envelope).toEqual({ from: "test@hookmail.test", to: ["orders@hookmail.test"] });
     const parsed = await simpleParser(raw);
     expect(parsed.from?.value).toEqual([{ address: "test@hookmail.test", name: "Hookmail" }]);
-    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value : []).toEqual([{ address: "orders@hookmail.test", name: "" }]);
+    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value : []).toEqual([
+      { address: "orders@hookmail.test", name: "" },
+    ]);
     expect(parsed.subject).toBe("Hookmail test mail");
     expect(parsed.date?.toISOString()).toBe(now.toISOString());
     expect(parsed.messageId).toMatch(/^<.+@hookmail\.test>$/);
@@ -20,7 +22,9 @@ describe("composeTestMail", () => {
   it("gives every test mail its own Message-ID, so the pipeline never drops one as a duplicate", async () => {
     const first = await composeTestMail({ address: "a@hookmail.test", domain: "hookmail.test" });
     const second = await composeTestMail({ address: "a@hookmail.test", domain: "hookmail.test" });
-    const [firstId, secondId] = await Promise.all([simpleParser(first.raw), simpleParser(second.raw)]).then((mails) => mails.map((mail) => mail.messageId));
+    const [firstId, secondId] = await Promise.all([simpleParser(first.raw), simpleParser(second.raw)]).then((mails) =>
+      mails.map((mail) => mail.messageId),
+    );
     expect(firstId).not.toBe(secondId);
   });
 });

@@ -9,7 +9,15 @@ export function getTestMailSender(domain: string): string {
   return `${TEST_MAIL_SENDER_LOCAL_PART}@${domain}`;
 }
 
-export async function composeTestMail({ address, domain, now = new Date() }: { address: string; domain: string; now?: Date }): Promise<TestMail> {
+export async function composeTestMail({
+  address,
+  domain,
+  now = new Date(),
+}: {
+  address: string;
+  domain: string;
+  now?: Date;
+}): Promise<TestMail> {
   const sender = getTestMailSender(domain);
   const text = [
     `This is a test mail sent by Hookmail to ${address}.`,

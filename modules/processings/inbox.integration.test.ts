@@ -7,7 +7,7 @@ import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR, openDatabase, type Database } from "@/modules/db/db";
+import { type Database, MIGRATIONS_DIR, openDatabase } from "@/modules/db/db";
 import { applyMigrations } from "@/modules/db/migrations";
 import { createInboundRepository, type NewProcessing } from "@/modules/inbound/inbound.repository";
 import { createId } from "@/modules/shared/ids";
@@ -30,10 +30,10 @@ const START = Date.parse("2026-11-01T00:00:00.000Z");
 async function seedOwnerAndCallback(db: Database = database) {
   const userId = createId("user");
   const emailCallbackId = createId("emailCallback");
-  await db.executor.query(
-    `INSERT INTO "user" (id, name, email, "updatedAt") VALUES ($1, 'Inbox owner', $2, now())`,
-    [userId, `${userId.toLowerCase()}@example.com`],
-  );
+  await db.executor.query(`INSERT INTO "user" (id, name, email, "updatedAt") VALUES ($1, 'Inbox owner', $2, now())`, [
+    userId,
+    `${userId.toLowerCase()}@example.com`,
+  ]);
   await db.executor.query(
     `INSERT INTO email_callback (id, "userId", domain, username, "webhookUrl", "updatedAt")
      VALUES ($1, $2, 'hookmail.test', $3, 'https://hooks.example.com/in', now())`,
@@ -72,7 +72,10 @@ async function bulkInsert(rows: NewProcessing[], db: Database = database) {
 }
 
 async function countRows(emailCallbackId: string, db: Database = database) {
-  const [row] = await db.executor.query<{ n: number }>(`SELECT count(*)::int AS n FROM email_processing WHERE "emailCallbackId" = $1`, [emailCallbackId]);
+  const [row] = await db.executor.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM email_processing WHERE "emailCallbackId" = $1`,
+    [emailCallbackId],
+  );
   return row!.n;
 }
 
@@ -116,11 +119,15 @@ describe("the inbox pages and total", () => {
     // some received one by one and some inserted in bulk; another callback's rows in between.
     const perHour = [40, 1, 0, 23, 7];
     const rows = perHour.flatMap((count, hour) =>
-      Array.from({ length: count }, (_, index) => newProcessing(emailCallbackId, new Date(START + hour * HOUR_MS + Math.floor(index / 3) * 1000))),
+      Array.from({ length: count }, (_, index) =>
+        newProcessing(emailCallbackId, new Date(START + hour * HOUR_MS + Math.floor(index / 3) * 1000)),
+      ),
     );
     await receive(rows.filter((_, index) => index % 2 === 0));
     await bulkInsert(rows.filter((_, index) => index % 2 === 1));
-    await receive(Array.from({ length: 9 }, (_, index) => newProcessing(other.emailCallbackId, new Date(START + index * 1800_000))));
+    await receive(
+      Array.from({ length: 9 }, (_, index) => newProcessing(other.emailCallbackId, new Date(START + index * 1800_000))),
+    );
 
     const expected = await newestFirstIds(emailCallbackId);
     expect(expected).toHaveLength(71);
@@ -133,9 +140,19 @@ describe("the inbox pages and total", () => {
 
   it("answer an empty page with the total past the last page, and an empty inbox with 0", async () => {
     const { userId, emailCallbackId } = await seedOwnerAndCallback();
-    expect(await listPage(emailCallbackId, userId, 0, 15)).toEqual({ emailProcessings: [], emailProcessingsCount: 0, pageIndex: 0, pageSize: 15 });
+    expect(await listPage(emailCallbackId, userId, 0, 15)).toEqual({
+      emailProcessings: [],
+      emailProcessingsCount: 0,
+      pageIndex: 0,
+      pageSize: 15,
+    });
     await receive([newProcessing(emailCallbackId, new Date(START)), newProcessing(emailCallbackId, new Date(START + 1))]);
-    expect(await listPage(emailCallbackId, userId, 1, 2)).toEqual({ emailProcessings: [], emailProcessingsCount: 2, pageIndex: 1, pageSize: 2 });
+    expect(await listPage(emailCallbackId, userId, 1, 2)).toEqual({
+      emailProcessings: [],
+      emailProcessingsCount: 2,
+      pageIndex: 1,
+      pageSize: 2,
+    });
   });
 
   it("answer email_callback.not_found for another user's callback, with no rows", async () => {
@@ -154,7 +171,9 @@ describe("the counts behind the total", () => {
     await bulkInsert(rows);
     await receive([newProcessing(other.emailCallbackId, new Date(START))]);
     await database.prisma.emailProcessing.delete({ where: { id: rows[0]!.id } });
-    await database.executor.query(`DELETE FROM email_processing WHERE id = ANY($1::text[])`, [rows.slice(10, 20).map(({ id }) => id)]);
+    await database.executor.query(`DELETE FROM email_processing WHERE id = ANY($1::text[])`, [
+      rows.slice(10, 20).map(({ id }) => id),
+    ]);
 
     expect((await listPage(emailCallbackId, userId, 0, 100)).emailProcessingsCount).toBe(19);
     expect(await countRows(emailCallbackId)).toBe(19);
@@ -165,13 +184,22 @@ describe("the counts behind the total", () => {
   it("follow a row moved to another hour or callback, and ignore updates of other columns", async () => {
     const { userId, emailCallbackId } = await seedOwnerAndCallback();
     const other = await seedOwnerAndCallback();
-    const [moved, retimed] = [newProcessing(emailCallbackId, new Date(START)), newProcessing(emailCallbackId, new Date(START + 1000))];
+    const [moved, retimed] = [
+      newProcessing(emailCallbackId, new Date(START)),
+      newProcessing(emailCallbackId, new Date(START + 1000)),
+    ];
     await receive([moved!, retimed!, newProcessing(emailCallbackId, new Date(START + 2000))]);
     const countRowsBefore = await countCountRows(emailCallbackId);
-    await database.prisma.emailProcessing.updateMany({ where: { emailCallbackId }, data: { status: "error", error: "webhook-failed" } });
+    await database.prisma.emailProcessing.updateMany({
+      where: { emailCallbackId },
+      data: { status: "error", error: "webhook-failed" },
+    });
     expect(await countCountRows(emailCallbackId)).toBe(countRowsBefore);
 
-    await database.prisma.emailProcessing.update({ where: { id: retimed!.id }, data: { createdAt: new Date(START + 5 * HOUR_MS) } });
+    await database.prisma.emailProcessing.update({
+      where: { id: retimed!.id },
+      data: { createdAt: new Date(START + 5 * HOUR_MS) },
+    });
     await database.prisma.emailProcessing.update({ where: { id: moved!.id }, data: { emailCallbackId: other.emailCallbackId } });
 
     const page = await listPage(emailCallbackId, userId, 0, 15);
@@ -222,14 +250,24 @@ describe("the inbox-counts migration", () => {
     try {
       const names = (await readdir(MIGRATIONS_DIR)).filter((name) => !name.endsWith(".toml")).sort();
       const countsMigration = names.findIndex((name) => name.endsWith("_inbox_counts"));
-      for (const name of names.slice(0, countsMigration)) await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+      for (const name of names.slice(0, countsMigration))
+        await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
       await applyMigrations({ executor: legacy.executor, migrationsDir: before, log: () => undefined });
       const { userId, emailCallbackId } = await seedOwnerAndCallback(legacy);
-      await receive(Array.from({ length: 12 }, (_, index) => newProcessing(emailCallbackId, new Date(START + index * 1800_000))), legacy);
+      await receive(
+        Array.from({ length: 12 }, (_, index) => newProcessing(emailCallbackId, new Date(START + index * 1800_000))),
+        legacy,
+      );
 
       await applyMigrations({ executor: legacy.executor, migrationsDir: MIGRATIONS_DIR, log: () => undefined });
       const legacyRepository = createProcessingsRepository(legacy.prisma);
-      const page = await listEmailProcessings({ emailCallbackId, userId, pageIndex: 1, pageSize: 5, repository: legacyRepository });
+      const page = await listEmailProcessings({
+        emailCallbackId,
+        userId,
+        pageIndex: 1,
+        pageSize: 5,
+        repository: legacyRepository,
+      });
       expect(page.emailProcessingsCount).toBe(12);
       expect(page.emailProcessings).toHaveLength(5);
     } finally {

@@ -11,7 +11,7 @@ import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
 import { createId } from "@/modules/shared/ids";
-import { startRouteTestApp, type RouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 
 let app: RouteTestApp;
 let owner: TestUser;
@@ -21,7 +21,12 @@ let strangerKey: Record<string, string>;
 const dispatched: string[] = [];
 
 async function createKey(user: TestUser) {
-  const response = await app.call(apiKeys.POST, { path: "/api/api-keys", method: "POST", body: { name: "processings" }, headers: user.headers });
+  const response = await app.call(apiKeys.POST, {
+    path: "/api/api-keys",
+    method: "POST",
+    body: { name: "processings" },
+    headers: user.headers,
+  });
   expect(response.status).toBe(201);
   return { Authorization: `Bearer ${response.body?.token}` };
 }
@@ -35,7 +40,11 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   dispatched.length = 0;
-  setDeliveryDispatcher({ deliverSoon: (ids) => dispatched.push(...ids), getClaimLeaseMs: () => null, deliverClaimed: () => undefined });
+  setDeliveryDispatcher({
+    deliverSoon: (ids) => dispatched.push(...ids),
+    getClaimLeaseMs: () => null,
+    deliverClaimed: () => undefined,
+  });
 });
 afterEach(() => setDeliveryDispatcher(undefined));
 afterAll(() => app.close());
@@ -109,7 +118,11 @@ async function seedProcessing(
   return id;
 }
 
-async function seedAttempt(emailProcessingId: string, attemptedAt: string, overrides: { statusCode?: number | null; error?: string | null; responseBody?: string | null } = {}) {
+async function seedAttempt(
+  emailProcessingId: string,
+  attemptedAt: string,
+  overrides: { statusCode?: number | null; error?: string | null; responseBody?: string | null } = {},
+) {
   const id = createId("deliveryAttempt");
   await app.database.prisma.deliveryAttempt.create({
     data: {
@@ -207,8 +220,14 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
   it.each([
     ["a delivered processing whose body was dropped after the retention", { status: "success", hasPayload: false }],
     ["a failed processing whose body was dropped", { status: "error", hasPayload: false }],
-    ["a not-processed processing (sender not allowed), which never had a body", { status: "not-processed", error: "from-address-not-allowed", hasPayload: false }],
-    ["a not-processed processing (email disabled), which never had a body", { status: "not-processed", error: "not-enabled", hasPayload: false }],
+    [
+      "a not-processed processing (sender not allowed), which never had a body",
+      { status: "not-processed", error: "from-address-not-allowed", hasPayload: false },
+    ],
+    [
+      "a not-processed processing (email disabled), which never had a body",
+      { status: "not-processed", error: "not-enabled", hasPayload: false },
+    ],
   ])("refuses %s with 409 email_processing.message_gone and changes nothing", async (_case, seed) => {
     const callbackId = await seedCallback();
     const id = await seedProcessing(callbackId, seed);
@@ -216,7 +235,11 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
     const response = await redeliver(callbackId, id);
     expect(response.status).toBe(409);
     expect(response.body?.error.code).toBe("email_processing.message_gone");
-    expect(await findProcessing(id)).toMatchObject({ status: before.status, error: before.error, attemptCount: before.attemptCount });
+    expect(await findProcessing(id)).toMatchObject({
+      status: before.status,
+      error: before.error,
+      attemptCount: before.attemptCount,
+    });
     expect(dispatched).toEqual([]);
   });
 
@@ -291,7 +314,12 @@ describe("redelivery through the delivery worker", () => {
 
     expect(sink.requests).toHaveLength(1);
     expect(sink.requests[0]?.headers["webhook-id"]).toBe(id);
-    expect(await findProcessing(id)).toMatchObject({ status: "success", error: null, webhookResponseStatusCode: 200, attemptCount: 1 });
+    expect(await findProcessing(id)).toMatchObject({
+      status: "success",
+      error: null,
+      webhookResponseStatusCode: 200,
+      attemptCount: 1,
+    });
     const listed = await listAttempts(callbackId, id);
     expect(listed.body?.deliveryAttempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([200, 400]);
     expect(listed.body?.deliveryAttempts[0].responseBody).toBe("thanks");
@@ -304,7 +332,11 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
     const id = await seedProcessing(callbackId);
     const other = await seedProcessing(callbackId);
     const middle = await seedAttempt(id, "2026-11-20T10:00:30Z", { statusCode: 503, responseBody: "busy" });
-    const oldest = await seedAttempt(id, "2026-11-20T10:00:00Z", { statusCode: null, error: "timeout: no answer within 15000 ms", responseBody: null });
+    const oldest = await seedAttempt(id, "2026-11-20T10:00:00Z", {
+      statusCode: null,
+      error: "timeout: no answer within 15000 ms",
+      responseBody: null,
+    });
     const newest = await seedAttempt(id, "2026-11-20T10:02:30Z");
     await seedAttempt(other, "2026-11-20T10:05:00Z");
 
@@ -312,9 +344,30 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
       const response = await listAttempts(callbackId, id, headers);
       expect(response.status).toBe(200);
       expect(response.body?.deliveryAttempts).toEqual([
-        { id: newest, attemptedAt: "2026-11-20T10:02:30.000Z", statusCode: 400, durationMs: 37, error: null, responseBody: '{"error":"bad request"}' },
-        { id: middle, attemptedAt: "2026-11-20T10:00:30.000Z", statusCode: 503, durationMs: 37, error: null, responseBody: "busy" },
-        { id: oldest, attemptedAt: "2026-11-20T10:00:00.000Z", statusCode: null, durationMs: 37, error: "timeout: no answer within 15000 ms", responseBody: null },
+        {
+          id: newest,
+          attemptedAt: "2026-11-20T10:02:30.000Z",
+          statusCode: 400,
+          durationMs: 37,
+          error: null,
+          responseBody: '{"error":"bad request"}',
+        },
+        {
+          id: middle,
+          attemptedAt: "2026-11-20T10:00:30.000Z",
+          statusCode: 503,
+          durationMs: 37,
+          error: null,
+          responseBody: "busy",
+        },
+        {
+          id: oldest,
+          attemptedAt: "2026-11-20T10:00:00.000Z",
+          statusCode: null,
+          durationMs: 37,
+          error: "timeout: no answer within 15000 ms",
+          responseBody: null,
+        },
       ]);
     }
   });
@@ -359,7 +412,12 @@ describe("POST /api/email-callbacks/{id}/test-mail", () => {
     const rows = await app.database.prisma.emailProcessing.findMany({ where: { emailCallbackId: callbackId } });
     expect(rows).toHaveLength(1);
     const [row] = rows;
-    expect(row).toMatchObject({ fromAddress: "test@hookmail.test", subject: "Hookmail test mail", recipient: address, status: "pending" });
+    expect(row).toMatchObject({
+      fromAddress: "test@hookmail.test",
+      subject: "Hookmail test mail",
+      recipient: address,
+      status: "pending",
+    });
     expect(dispatched).toEqual([row?.id]);
     const payload = JSON.parse(Buffer.from(row?.payload ?? []).toString("utf8"));
     expect(payload.data).toMatchObject({
@@ -402,7 +460,9 @@ describe("POST /api/email-callbacks/{id}/test-mail", () => {
     }
     const deletedId = await seedCallback({ deletedAt: new Date() });
     expect((await sendTestMail(deletedId)).status).toBe(404);
-    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: { in: [callbackId, deletedId] } } })).toBe(0);
+    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: { in: [callbackId, deletedId] } } })).toBe(
+      0,
+    );
     expect((await sendTestMail(callbackId, {})).status).toBe(401);
   });
 });
@@ -441,7 +501,9 @@ describe("rate limits per address (docs/security.md)", () => {
       expect(response.body?.error.code).toBe("request.rate_limited");
       expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     }
-    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "pending" } })).toBe(60);
+    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "pending" } })).toBe(
+      60,
+    );
     expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "error" } })).toBe(40);
     expect(dispatched).toHaveLength(60);
   });

@@ -2,8 +2,8 @@
 // processing's delivery attempts, and of redelivering a processing and sending a test mail.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/modules/shared/api/api-client";
-import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiProcessingsPage } from "./processings.models";
 import { PROCESSING_STATUS } from "./processings.constants";
+import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiProcessingsPage } from "./processings.models";
 
 export const INBOX_PAGE_SIZES = [15, 50, 100] as const;
 export const DEFAULT_INBOX_PAGE_SIZE = INBOX_PAGE_SIZES[0];

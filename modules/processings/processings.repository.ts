@@ -2,8 +2,8 @@
 // delivery attempts. No rules here; ownership is part of every query (a callback is looked up by its
 // id and owner, a processing within its callback).
 import type { PrismaClient } from "@/modules/db/generated/client";
-import type { StoredDeliveryAttempt, ProcessingRecord } from "./processings.models";
 import { PROCESSING_STATUS } from "./processings.constants";
+import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
 
 /** The columns of an inbox row (ProcessingRecord), shared by every query that lists or reads one. */
 export const PROCESSING_FIELDS = {
@@ -49,7 +49,13 @@ export function createProcessingsRepository(prisma: PrismaClient) {
      * after `skip` of them. `page` is null past the last row. `foldableRows`: count rows beyond one
      * per hour.
      */
-    findInboxPosition: async ({ emailCallbackId, offset }: { emailCallbackId: string; offset: number }): Promise<InboxPosition> => {
+    findInboxPosition: async ({
+      emailCallbackId,
+      offset,
+    }: {
+      emailCallbackId: string;
+      offset: number;
+    }): Promise<InboxPosition> => {
       const [position] = await prisma.$queryRaw<
         { total: number; foldableRows: number; createdBefore: Date | null; skip: number | null }[]
       >`

@@ -7,9 +7,9 @@ import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
 import type { RateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { ensureWithinRateLimit } from "@/modules/rate-limit/rate-limit.usecases";
 import { composeTestMail } from "./compose-test-mail";
+import { PROCESSING_STATUS } from "./processings.constants";
 import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
-import { PROCESSING_STATUS } from "./processings.constants";
 import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.repository";
 
 type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string };

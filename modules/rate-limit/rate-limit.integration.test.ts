@@ -19,7 +19,9 @@ afterAll(() => database.close());
 
 describe("the action rate limiter", () => {
   it("allows exactly the limit out of 50 parallel actions on one subject, and counts other subjects apart", async () => {
-    const verdicts = await Promise.all(Array.from({ length: 50 }, () => consumeRateLimit({ rule, subject: "parallel", repository })));
+    const verdicts = await Promise.all(
+      Array.from({ length: 50 }, () => consumeRateLimit({ rule, subject: "parallel", repository })),
+    );
     expect(verdicts.filter((verdict) => verdict.isAllowed)).toHaveLength(5);
     for (const verdict of verdicts) expect(verdict.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     for (const verdict of verdicts) expect(verdict.retryAfterSeconds).toBeLessThanOrEqual(60);
@@ -35,7 +37,9 @@ describe("the action rate limiter", () => {
     });
     const verdict = await consumeRateLimit({ rule, subject: "patient", repository });
     expect(verdict.isAllowed).toBe(true);
-    expect((await database.prisma.actionRateLimit.findUniqueOrThrow({ where: { key: getRateLimitKey(rule, "patient") } })).count).toBe(1);
+    expect(
+      (await database.prisma.actionRateLimit.findUniqueOrThrow({ where: { key: getRateLimitKey(rule, "patient") } })).count,
+    ).toBe(1);
   });
 
   it("answers how long until the window ends, from the window's start", async () => {
@@ -62,6 +66,8 @@ describe("the action rate limiter", () => {
     await consumeRateLimit({ rule, subject: "refunded", repository });
     await refundRateLimit({ rule, subject: "refunded", repository });
     await refundRateLimit({ rule, subject: "refunded", repository });
-    expect((await database.prisma.actionRateLimit.findUniqueOrThrow({ where: { key: getRateLimitKey(rule, "refunded") } })).count).toBe(0);
+    expect(
+      (await database.prisma.actionRateLimit.findUniqueOrThrow({ where: { key: getRateLimitKey(rule, "refunded") } })).count,
+    ).toBe(0);
   });
 });

@@ -35,7 +35,6 @@ export function createRateLimitRepository(db: Queryable) {
     decrementCount: async (key: string): Promise<void> => {
       await db.$queryRaw`UPDATE action_rate_limit SET count = greatest(count - 1, 0) WHERE key = ${key} RETURNING key`;
     },
-
   };
 }
 

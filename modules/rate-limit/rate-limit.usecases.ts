@@ -18,7 +18,10 @@ export async function consumeRateLimit({
   subject: string;
   repository: RateLimitRepository;
 }): Promise<RateLimitVerdict> {
-  const { count, retryAfterSeconds } = await repository.incrementCount({ key: getRateLimitKey(rule, subject), windowMs: rule.windowMs });
+  const { count, retryAfterSeconds } = await repository.incrementCount({
+    key: getRateLimitKey(rule, subject),
+    windowMs: rule.windowMs,
+  });
   return { isAllowed: count <= rule.limit, retryAfterSeconds };
 }
 

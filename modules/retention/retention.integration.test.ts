@@ -14,14 +14,22 @@ async function seedOwner(planId: "free" | "pro") {
   await database.prisma.user.create({ data: { id: userId, email: `${userId}@example.com`, name: planId, planId } });
   const emailCallbackId = createId("emailCallback");
   await database.prisma.emailCallback.create({
-    data: { id: emailCallbackId, userId, domain: "hookmail.test", username: emailCallbackId.toLowerCase(), webhookUrl: "https://x.test/h" },
+    data: {
+      id: emailCallbackId,
+      userId,
+      domain: "hookmail.test",
+      username: emailCallbackId.toLowerCase(),
+      webhookUrl: "https://x.test/h",
+    },
   });
   const processing = async (ageDays: number, status = "success") => {
     const id = createId("emailProcessing");
     await database.prisma.emailProcessing.create({
       data: { id, emailCallbackId, fromAddress: "a@b.test", recipient: "r@hookmail.test", status, createdAt: daysAgo(ageDays) },
     });
-    await database.prisma.deliveryAttempt.create({ data: { id: createId("deliveryAttempt"), emailProcessingId: id, durationMs: 5, statusCode: 200 } });
+    await database.prisma.deliveryAttempt.create({
+      data: { id: createId("deliveryAttempt"), emailProcessingId: id, durationMs: 5, statusCode: 200 },
+    });
     return id;
   };
   return { processing, emailCallbackId };
@@ -37,7 +45,11 @@ describe("deleteExpiredProcessings", () => {
     const free = await seedOwner("free");
     const pro = await seedOwner("pro");
     const freeKept = await free.processing(29);
-    const freeExpired = [await free.processing(31), await free.processing(45, "error"), await free.processing(100, "not-processed")];
+    const freeExpired = [
+      await free.processing(31),
+      await free.processing(45, "error"),
+      await free.processing(100, "not-processed"),
+    ];
     const freePending = await free.processing(40, "pending");
     const proKept = [await pro.processing(31), await pro.processing(89)];
     const proExpired = await pro.processing(91);
@@ -48,7 +60,9 @@ describe("deleteExpiredProcessings", () => {
     const remaining = (await database.prisma.emailProcessing.findMany({ select: { id: true } })).map(({ id }) => id);
     expect(remaining).toEqual(expect.arrayContaining([freeKept, freePending, ...proKept]));
     for (const id of [...freeExpired, proExpired]) expect(remaining).not.toContain(id);
-    expect(await database.prisma.deliveryAttempt.count({ where: { emailProcessingId: { in: [...freeExpired, proExpired] } } })).toBe(0);
+    expect(
+      await database.prisma.deliveryAttempt.count({ where: { emailProcessingId: { in: [...freeExpired, proExpired] } } }),
+    ).toBe(0);
   });
 });
 

@@ -5,9 +5,9 @@
 // so that the counts of inboxes nobody opens stay small too, and drops the rate-limit counters
 // whose window is long over (docs/security.md: anyone may make one per email they try).
 import type { SqlExecutor } from "@/modules/db/sql-executor";
-import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
-import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { DEFAULT_PLAN_ID, PLAN_IDS, PLAN_RETENTION_DAYS } from "@/modules/plans/plans.constants";
+import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
 import {
   COUNT_FOLD_BATCH_SIZE,
   RETENTION_BATCH_SIZE,

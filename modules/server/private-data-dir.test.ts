@@ -34,7 +34,11 @@ describe("DATA_DIR owner-only", () => {
     for (const directory of [dataDir, path.join(dataDir, "outbox")]) {
       expect({ directory, mode: modeOf(directory) }).toEqual({ directory, mode: 0o700 });
     }
-    for (const file of [path.join(dataDir, "auth-secret"), path.join(dataDir, "postgres-password"), path.join(dataDir, "outbox", "mail.json")]) {
+    for (const file of [
+      path.join(dataDir, "auth-secret"),
+      path.join(dataDir, "postgres-password"),
+      path.join(dataDir, "outbox", "mail.json"),
+    ]) {
       expect({ file, mode: modeOf(file) }).toEqual({ file, mode: 0o600 });
     }
     expect(modeOf(path.join(dataDir, "notes.txt"))).toBe(0o644);

@@ -25,9 +25,9 @@ describe("buildSecurityHeaders", () => {
     expect(buildSecurityHeaders({ baseUrl: "http://localhost:3000", analytics: noAnalytics })).not.toHaveProperty(
       "Strict-Transport-Security",
     );
-    expect(buildSecurityHeaders({ baseUrl: "https://hookmail.example.com", analytics: noAnalytics })["Strict-Transport-Security"]).toBe(
-      "max-age=63072000; includeSubDomains",
-    );
+    expect(
+      buildSecurityHeaders({ baseUrl: "https://hookmail.example.com", analytics: noAnalytics })["Strict-Transport-Security"],
+    ).toBe("max-age=63072000; includeSubDomains");
   });
 });
 
@@ -48,9 +48,13 @@ describe("buildContentSecurityPolicy", () => {
     );
     expect(selfHosted["connect-src"]).toEqual(["'self'", "https://ph.example.org"]);
     expect(selfHosted["script-src"]).toContain("https://ph.example.org");
-    const cloud = parsePolicy(buildContentSecurityPolicy({ analytics: { posthogKey: "phc_x", posthogHost: "https://eu.i.posthog.com" } }));
+    const cloud = parsePolicy(
+      buildContentSecurityPolicy({ analytics: { posthogKey: "phc_x", posthogHost: "https://eu.i.posthog.com" } }),
+    );
     expect(cloud["script-src"]).toEqual(["'self'", "'unsafe-inline'", "https://eu.i.posthog.com", "https://*.posthog.com"]);
-    const hostWithoutKey = parsePolicy(buildContentSecurityPolicy({ analytics: { posthogKey: undefined, posthogHost: "https://ph.example.org" } }));
+    const hostWithoutKey = parsePolicy(
+      buildContentSecurityPolicy({ analytics: { posthogKey: undefined, posthogHost: "https://ph.example.org" } }),
+    );
     expect(hostWithoutKey["connect-src"]).toEqual(["'self'"]);
   });
 });

@@ -1,16 +1,16 @@
 // Starts one Hookmail process: validates the configuration, opens and migrates the database,
 // then starts the roles of HOOKMAIL_ROLES: web (the app and API), smtp (the MX), worker (retries).
 import { getAuthSecret } from "@/modules/config/auth-secret";
-import { ConfigError, getConfig, type Config } from "@/modules/config/config";
-import { migrateDatabase, openConfiguredDatabase, setProcessDatabase, type Database } from "@/modules/db/db";
+import { type Config, ConfigError, getConfig } from "@/modules/config/config";
+import { type Database, migrateDatabase, openConfiguredDatabase, setProcessDatabase } from "@/modules/db/db";
 import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
-import { setProjectDir } from "@/modules/shared/project-dir";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
+import { setProjectDir } from "@/modules/shared/project-dir";
 import { buildApp, isBuildCurrent } from "./build";
 import { startDeliveryDispatch, startSmtpRole } from "./mail-roles";
 import { protectDataDir } from "./private-data-dir";
-import { startWebRole, type RunningRole } from "./web-role";
+import { type RunningRole, startWebRole } from "./web-role";
 
 const log = (line: string, cause?: unknown) =>
   cause === undefined ? console.log(`[hookmail] ${line}`) : console.error(`[hookmail] ${line}:`, cause);
@@ -104,7 +104,8 @@ function registerShutdown({
     isStopping = true;
     log(`${signal} received, stopping…`);
     // Stop taking work first (web, smtp), then let the delivery attempts in flight finish.
-    for (const role of [...running].reverse()) await role.stop().catch((error: unknown) => log(`Stopping ${role.name} failed`, error));
+    for (const role of [...running].reverse())
+      await role.stop().catch((error: unknown) => log(`Stopping ${role.name} failed`, error));
     await database.close().catch(() => undefined);
     await afterShutdown?.().catch(() => undefined);
     process.exit(0);

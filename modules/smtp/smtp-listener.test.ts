@@ -29,7 +29,16 @@ async function startListener(
   const logged: string[] = [];
   const listener = createSmtpListener({
     config: {
-      smtp: { host, port: 0, tls, maxClients: 1000, maxClientsPerIp: 20, maxUnknownRecipients: 20, maxSessionMs: 600_000, ...limits },
+      smtp: {
+        host,
+        port: 0,
+        tls,
+        maxClients: 1000,
+        maxClientsPerIp: 20,
+        maxUnknownRecipients: 20,
+        maxSessionMs: 600_000,
+        ...limits,
+      },
       inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined },
     },
     isAcceptableRecipient: async (address) => address.toLowerCase().endsWith("@hookmail.test") && !address.startsWith("nobody"),
@@ -82,7 +91,10 @@ describe("SMTP listener", () => {
       ].join("\r\n"),
     );
     const size = sizeError === undefined ? undefined : raw.length + sizeError;
-    await transport.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"], ...(size ? { size } : {}) } as never, raw });
+    await transport.sendMail({
+      envelope: { from: "bob@example.org", to: ["alice@hookmail.test"], ...(size ? { size } : {}) } as never,
+      raw,
+    });
     expect(received).toHaveLength(1);
     expect(received[0]!.raw.equals(raw)).toBe(true);
   });
@@ -104,7 +116,11 @@ describe("SMTP listener", () => {
   it("refuses a message over the size limit with 552 and records nothing", async () => {
     const { received, transport } = await startListener({}, 10 * 1024);
     const error = await transport
-      .sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "big", text: "x".repeat(50 * 1024) })
+      .sendMail({
+        envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] },
+        subject: "big",
+        text: "x".repeat(50 * 1024),
+      })
       .catch((caught: { responseCode?: number }) => caught);
     expect(error).toMatchObject({ responseCode: 552 });
     expect(received).toHaveLength(0);
@@ -160,7 +176,11 @@ describe("SMTP listener", () => {
       requireTLS: true,
       tls: { rejectUnauthorized: false },
     });
-    const info = await secured.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "tls", text: "x" });
+    const info = await secured.sendMail({
+      envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] },
+      subject: "tls",
+      text: "x",
+    });
     expect(info.response).toMatch(/^250 /);
     expect(received).toHaveLength(1);
   });
@@ -168,7 +188,9 @@ describe("SMTP listener", () => {
   it("does not offer STARTTLS without a certificate", async () => {
     const { port } = await startListener();
     const requiresTls = createTransport({ host: "127.0.0.1", port, secure: false, requireTLS: true });
-    await expect(requiresTls.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "x", text: "x" })).rejects.toThrow(/STARTTLS/i);
+    await expect(
+      requiresTls.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "x", text: "x" }),
+    ).rejects.toThrow(/STARTTLS/i);
   });
 });
 
@@ -205,11 +227,14 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
     const second = await open(port);
     expect(second.greeting).toMatch(/^220 /);
     second.client.destroy();
-    await vi.waitFor(async () => {
-      const next = await open(port);
-      next.client.destroy();
-      expect(next.greeting).toMatch(/^220 /);
-    }, { timeout: 3_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const next = await open(port);
+        next.client.destroy();
+        expect(next.greeting).toMatch(/^220 /);
+      },
+      { timeout: 3_000, interval: 100 },
+    );
   });
 
   it("refuses a session over SMTP_MAX_CLIENTS with 421 whatever its address, and admits one again when a session ends", async () => {
@@ -222,17 +247,23 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
     await refused.client.closed;
     expect(logged.join("\n")).toMatch(/refused a session from 127\.0\.0\.3: 2 sessions open in all/);
     await first.client.command("QUIT");
-    await vi.waitFor(async () => expect((await open(port, { localAddress: "127.0.0.3" })).greeting).toMatch(/^220 /), { timeout: 3_000, interval: 100 });
+    await vi.waitFor(async () => expect((await open(port, { localAddress: "127.0.0.3" })).greeting).toMatch(/^220 /), {
+      timeout: 3_000,
+      interval: 100,
+    });
   });
 
   it.each([
-    ["trickles a byte into DATA every 200 ms", async (client: RawSmtpClient) => {
-      await client.command("MAIL FROM:<bob@example.org>");
-      expect(await client.command("RCPT TO:<alice@hookmail.test>")).toMatch(/^250 /);
-      expect(await client.command("DATA")).toMatch(/^354 /);
-      client.write("Subject: slow\r\n\r\n");
-      return setInterval(() => client.write("x"), 200);
-    }],
+    [
+      "trickles a byte into DATA every 200 ms",
+      async (client: RawSmtpClient) => {
+        await client.command("MAIL FROM:<bob@example.org>");
+        expect(await client.command("RCPT TO:<alice@hookmail.test>")).toMatch(/^250 /);
+        expect(await client.command("DATA")).toMatch(/^354 /);
+        client.write("Subject: slow\r\n\r\n");
+        return setInterval(() => client.write("x"), 200);
+      },
+    ],
     ["sends a NOOP every 200 ms", async (client: RawSmtpClient) => setInterval(() => client.write("NOOP\r\n"), 200)],
   ])("ends a session at SMTP_MAX_SESSION_MS with 421 4.4.2 and closes it while the client %s", async (_name, keepBusy) => {
     const { port, received, logged } = await startListener({}, undefined, undefined, { maxSessionMs: 1_500 });
@@ -289,7 +320,8 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
     expect(await client.command("DATA")).toMatch(/^354 /);
     expect(await client.command("Subject: first\r\n\r\nbody\r\n.")).toMatch(/^250 /);
     await client.command("MAIL FROM:<bob@example.org>");
-    for (const name of ["nobody1", "nobody2"]) expect(await client.command(`RCPT TO:<${name}@hookmail.test>`)).toMatch(/^550 5\.1\.1 /);
+    for (const name of ["nobody1", "nobody2"])
+      expect(await client.command(`RCPT TO:<${name}@hookmail.test>`)).toMatch(/^550 5\.1\.1 /);
     expect(await client.command("RCPT TO:<carol@hookmail.test>")).toMatch(/^250 /);
     expect(await client.command("RCPT TO:<mallory@elsewhere.example>")).toMatch(/^550 5\.1\.1 /);
     expect(await client.command("RCPT TO:<nobody4@hookmail.test>")).toMatch(/^421 4\.7\.0 /);

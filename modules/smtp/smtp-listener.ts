@@ -77,7 +77,9 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
         .then((isAcceptable) => {
           if (isAcceptable) return callback();
           if (clientLimits.recordUnknownRecipient(session.id)) {
-            log(`SMTP: closed the session of ${session.remoteAddress} after ${config.smtp.maxUnknownRecipients} unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)`);
+            log(
+              `SMTP: closed the session of ${session.remoteAddress} after ${config.smtp.maxUnknownRecipients} unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)`,
+            );
             return callback(createReply(421, "4.7.0 Too many unknown recipients, closing connection"));
           }
           callback(createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`));
@@ -92,7 +94,8 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
       const callback = holdSessionUntilReplied(stream, session.id, reply);
       readMessage(stream, readDeclaredSize(session, maxBytes))
         .then(async (raw) => {
-          if (stream.sizeExceeded) return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
+          if (stream.sizeExceeded)
+            return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
           const { accepted } = await receive({ raw, envelope: readEnvelope(session) });
           callback(null, `2.0.0 Accepted for ${accepted} address(es)`);
         })
@@ -118,7 +121,11 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
   server.on("error", (error) => log("SMTP server error", error));
 
   /** Once the message is in, the session's deadline waits for the reply to it (client-limits.ts). */
-  function holdSessionUntilReplied(stream: SMTPServerDataStream, sessionId: string, reply: (error?: Error | null, message?: string) => void) {
+  function holdSessionUntilReplied(
+    stream: SMTPServerDataStream,
+    sessionId: string,
+    reply: (error?: Error | null, message?: string) => void,
+  ) {
     stream.once("end", () => clientLimits.holdForReply(sessionId));
     return (error?: Error | null, message?: string) => {
       reply(error, message);

@@ -8,9 +8,9 @@ import { createTransport } from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { setProcessDatabase, type Database } from "@/modules/db/db";
+import { type Database, setProcessDatabase } from "@/modules/db/db";
+import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
-import { createDeliveryWorker, setDeliveryDispatcher, type DeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -48,7 +48,14 @@ beforeAll(async () => {
   await database.prisma.user.create({ data: { id: userId, email: "relay@example.com", name: "Relay" } });
   emailCallbackId = createId("emailCallback");
   await database.prisma.emailCallback.create({
-    data: { id: emailCallbackId, userId, domain: "hookmail.test", username: "relay", webhookUrl: sink.url("/hook"), webhookSecret: SECRET },
+    data: {
+      id: emailCallbackId,
+      userId,
+      domain: "hookmail.test",
+      username: "relay",
+      webhookUrl: sink.url("/hook"),
+      webhookSecret: SECRET,
+    },
   });
   address = "relay@hookmail.test";
 
@@ -116,7 +123,12 @@ describe("SMTP to webhook", () => {
     });
     expect(payload.data.text.trim()).toBe("Plain text body ✓");
     expect(payload.data.html).toContain('src="cid:logo@hookmail"');
-    const attachments = payload.data.attachments as { filename: string; content: string; contentId: string | null; size: number }[];
+    const attachments = payload.data.attachments as {
+      filename: string;
+      content: string;
+      contentId: string | null;
+      size: number;
+    }[];
     const byName = (name: string) => attachments.find((attachment) => attachment.filename === name);
     expect(sha256(Buffer.from(byName("logo.png")?.content ?? "", "base64"))).toBe(sha256(image));
     expect(byName("logo.png")?.contentId).toBe("<logo@hookmail>");
@@ -136,7 +148,11 @@ describe("SMTP to webhook", () => {
       .catch((error: { responseCode?: number }) => error);
     expect(unknown).toMatchObject({ responseCode: 550 });
     const big = await transport()
-      .sendMail({ envelope: { from: "bob@example.org", to: [address] }, subject: "big", text: "x".repeat(MAX_MESSAGE_BYTES + 1024) })
+      .sendMail({
+        envelope: { from: "bob@example.org", to: [address] },
+        subject: "big",
+        text: "x".repeat(MAX_MESSAGE_BYTES + 1024),
+      })
       .catch((error: { responseCode?: number }) => error);
     expect(big).toMatchObject({ responseCode: 552 });
     expect(await database.prisma.emailProcessing.count()).toBe(before);
@@ -158,9 +174,12 @@ describe("SMTP to webhook", () => {
       await client.command("MAIL FROM:<bob@example.org>");
       expect(await client.command(`RCPT TO:<${address}>`)).toMatch(/^250 /);
       expect(await client.command("DATA")).toMatch(/^354 /);
-      expect(await client.command("Message-ID: <probe-1@example.org>\r\nSubject: before the probing\r\n\r\nbody\r\n.", 30_000)).toMatch(/^250 /);
+      expect(
+        await client.command("Message-ID: <probe-1@example.org>\r\nSubject: before the probing\r\n\r\nbody\r\n.", 30_000),
+      ).toMatch(/^250 /);
       await client.command("MAIL FROM:<bob@example.org>");
-      for (const name of ["admin", "info"]) expect(await client.command(`RCPT TO:<${name}@hookmail.test>`)).toMatch(/^550 5\.1\.1 /);
+      for (const name of ["admin", "info"])
+        expect(await client.command(`RCPT TO:<${name}@hookmail.test>`)).toMatch(/^550 5\.1\.1 /);
       expect(await client.command("RCPT TO:<sales@hookmail.test>")).toMatch(/^421 4\.7\.0 /);
       await client.closed;
 

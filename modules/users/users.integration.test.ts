@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, PUT } from "@/app/api/users/me/route";
 import { createAuth, setProcessAuth } from "@/modules/auth/auth.server";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { setProcessDatabase, type Database } from "@/modules/db/db";
+import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createAuthTestClient, TEST_BASE_URL } from "@/tests/support/auth-client";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -36,8 +36,7 @@ afterAll(() => database.close());
 const putName = (
   name: unknown,
   headers: Record<string, string> = { Cookie: cookie, Origin: TEST_BASE_URL, "Content-Type": "application/json" },
-) =>
-  PUT(new Request(`${TEST_BASE_URL}/api/users/me`, { method: "PUT", headers, body: JSON.stringify({ name }) }), noParams);
+) => PUT(new Request(`${TEST_BASE_URL}/api/users/me`, { method: "PUT", headers, body: JSON.stringify({ name }) }), noParams);
 
 describe("GET /api/users/me", () => {
   it("answers the signed-in user, with no secret field", async () => {

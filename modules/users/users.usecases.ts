@@ -1,6 +1,7 @@
 // Rules of the account: a user reads and renames only themselves.
-import type { UpdateUserInput } from "./users.schemas";
+
 import type { UserRecord, UsersRepository } from "./users.repository";
+import type { UpdateUserInput } from "./users.schemas";
 
 export async function updateUser({
   userId,

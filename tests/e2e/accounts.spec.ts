@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { signUpThroughApi } from "./support/auth";
 import { findLink, waitForMail } from "./support/mail-sink";
 import { DEFAULT_SERVER, VERIFYING_SERVER } from "./support/servers";
@@ -135,7 +135,11 @@ test.describe("without email verification", () => {
 const VALIDATION = {
   en: {
     register: ["Please enter an email address", "Please enter a name", "Password must be at least 8 characters"],
-    registerInvalid: ["This is not a valid email address", "Name must be at most 64 characters", "Password must be at most 128 characters"],
+    registerInvalid: [
+      "This is not a valid email address",
+      "Name must be at most 64 characters",
+      "Password must be at most 128 characters",
+    ],
     reset: "Password must be at least 8 characters long",
     resetTooLong: "Password must be at most 128 characters long",
     requestReset: "Please enter your email address",
@@ -147,7 +151,10 @@ const VALIDATION = {
 
 test.describe("validation messages", () => {
   for (const locale of ["en", "fr"] as const) {
-    test(`register, reset, request-reset and full name show the translated validation messages in ${locale}`, async ({ page, context }) => {
+    test(`register, reset, request-reset and full name show the translated validation messages in ${locale}`, async ({
+      page,
+      context,
+    }) => {
       await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
       const texts = locale === "en" ? VALIDATION.en : await loadFrenchTexts(page);
 
@@ -188,8 +195,16 @@ test.describe("validation messages", () => {
 async function loadFrenchTexts(_page: Page): Promise<typeof VALIDATION.en> {
   const fr = (await import("../../messages/fr.json", { with: { type: "json" } })).default;
   return {
-    register: [fr.register.validation.emailRequired, fr.register.validation.nameRequired, fr.register.validation.passwordTooShort],
-    registerInvalid: [fr.register.validation.emailInvalid, fr.register.validation.nameTooLong, fr.register.validation.passwordTooLong],
+    register: [
+      fr.register.validation.emailRequired,
+      fr.register.validation.nameRequired,
+      fr.register.validation.passwordTooShort,
+    ],
+    registerInvalid: [
+      fr.register.validation.emailInvalid,
+      fr.register.validation.nameTooLong,
+      fr.register.validation.passwordTooLong,
+    ],
     reset: fr.resetPassword.validation.passwordTooShort,
     resetTooLong: fr.resetPassword.validation.passwordTooLong,
     requestReset: fr.requestPasswordReset.validation.emailRequired,

@@ -4,7 +4,10 @@ import { expect, test } from "@playwright/test";
 import { createEmailCallbackThroughApi } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
 
-test("a free user upgrades: checkout in a new tab, payment, webhook, pro plan, 11th address allowed", async ({ page, context }) => {
+test("a free user upgrades: checkout in a new tab, payment, webhook, pro plan, 11th address allowed", async ({
+  page,
+  context,
+}) => {
   await signUpThroughApi(page.request);
   for (let index = 0; index < 10; index += 1) await createEmailCallbackThroughApi(page.request, `stripe-${Date.now()}-${index}`);
   await page.goto("/email-callbacks");
@@ -13,7 +16,10 @@ test("a free user upgrades: checkout in a new tab, payment, webhook, pro plan, 1
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Upgrade to pro" })).toBeVisible();
   await expect(dialog.getByRole("row", { name: /Max emails/ })).toContainText("100");
-  const [checkout] = await Promise.all([context.waitForEvent("page"), dialog.getByRole("button", { name: "Upgrade now" }).click()]);
+  const [checkout] = await Promise.all([
+    context.waitForEvent("page"),
+    dialog.getByRole("button", { name: "Upgrade now" }).click(),
+  ]);
   await checkout.waitForLoadState();
   await expect(checkout.getByText("Fake Stripe Checkout")).toBeVisible();
 

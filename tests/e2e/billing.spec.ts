@@ -1,7 +1,7 @@
 // Browser journeys of plans, checkout, the billing portal and product analytics.
 // The payments API is answered in the browser with page.route as the server
 // contract describes it; analytics go to a loopback host the e2e server is configured with.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { signUpThroughApi } from "./support/auth";
 import {
   ANALYTICS_HOST,
@@ -18,9 +18,11 @@ import { DEFAULT_SERVER, VERIFYING_SERVER } from "./support/servers";
 
 /** The stand-in Stripe pages a new tab lands on. */
 async function routeStripePages(page: Page) {
-  await page.context().route(/^https:\/\/(checkout|billing)\.stripe\.test\//, (route) =>
-    route.fulfill({ contentType: "text/html", body: "<title>Stripe</title><h1>Stripe</h1>" }),
-  );
+  await page
+    .context()
+    .route(/^https:\/\/(checkout|billing)\.stripe\.test\//, (route) =>
+      route.fulfill({ contentType: "text/html", body: "<title>Stripe</title><h1>Stripe</h1>" }),
+    );
 }
 
 test("a free user sees the Upgrade to pro button and the dialog comparing free and pro", async ({ page }) => {
@@ -168,7 +170,9 @@ test.describe("analytics", () => {
     await expect(page).toHaveURL(/\/api-keys$/);
 
     const pageViews = () =>
-      events.filter((event) => event.event === "$pageview").map((event) => new URL(String(event.properties?.$current_url)).pathname);
+      events
+        .filter((event) => event.event === "$pageview")
+        .map((event) => new URL(String(event.properties?.$current_url)).pathname);
     await expect.poll(pageViews, { timeout: 15_000 }).toEqual(expect.arrayContaining(["/email-callbacks", "/api-keys"]));
     await expect
       .poll(() => events.find((event) => event.event === "$identify"), { timeout: 15_000 })

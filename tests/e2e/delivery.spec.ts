@@ -2,7 +2,7 @@
 // receiver the test runs on loopback, and the inbox shows the outcome; a refused delivery is
 // inspected in the attempts view and redelivered; "Send test mail" lands in the inbox and the
 // receiver.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { startWebhookSink, type WebhookSink } from "../../modules/delivery/test-support/webhook-sink";
 import { createEmailCallbackThroughApi } from "./support/api";
@@ -30,7 +30,10 @@ async function sendMail({ to, subject }: { to: string; subject: string }) {
 function readWebhookBody(index: number) {
   const request = sink.requests[index];
   if (!request) throw new Error(`no webhook request #${index}`);
-  return JSON.parse(request.body.toString("utf8")) as { type: string; data: { id: string; subject: string; from: { address: string } } };
+  return JSON.parse(request.body.toString("utf8")) as {
+    type: string;
+    data: { id: string; subject: string; from: { address: string } };
+  };
 }
 
 const inboxRow = (page: Page, subject: string) => page.getByRole("row").filter({ hasText: subject });

@@ -70,7 +70,9 @@ test("the 11th address on the free plan shows the limit message", async ({ page 
   await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
   await page.getByRole("button", { name: "Create email" }).click();
   await expect(
-    page.getByText("You have reached the maximum number of emails you can create, please upgrade your plan to create more emails."),
+    page.getByText(
+      "You have reached the maximum number of emails you can create, please upgrade your plan to create more emails.",
+    ),
   ).toBeVisible();
 });
 

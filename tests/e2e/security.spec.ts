@@ -1,7 +1,7 @@
 // Security headers on every response, no page broken by the content security policy, and no
 // write from a page on another port of the same host (docs/security.md).
 import http from "node:http";
-import { expect, test, type APIResponse, type Response } from "@playwright/test";
+import { type APIResponse, expect, type Response, test } from "@playwright/test";
 import { createEmailCallbackThroughApi } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
 import { DEFAULT_SERVER } from "./support/servers";
@@ -48,7 +48,9 @@ test("the content security policy breaks no page: no violation while signed out 
   expect(violations).toEqual([]);
 });
 
-test("a page on another port of the same host cannot create an API key or an address with the user's cookie", async ({ page }) => {
+test("a page on another port of the same host cannot create an API key or an address with the user's cookie", async ({
+  page,
+}) => {
   await signUpThroughApi(page.request);
   // A page served from localhost:4999: the same site (cookies go along), another origin.
   const attacker = http.createServer((_, response) => {
@@ -64,7 +66,12 @@ test("a page on another port of the same host cannot create an API key or an add
           (response) => `status ${response.status}`,
           (error: unknown) => `failed: ${String(error)}`,
         );
-      const address = { domain: "hookmail.test", username: `stolen-${Date.now()}`, webhookUrl: "https://evil.example/hook", allowedOrigins: [] };
+      const address = {
+        domain: "hookmail.test",
+        username: `stolen-${Date.now()}`,
+        webhookUrl: "https://evil.example/hook",
+        allowedOrigins: [],
+      };
       return [
         // "Simple" requests: no preflight, the cookie goes along, the answer is opaque.
         await send("/api/api-keys", { name: "stolen" }, { mode: "no-cors", headers: { "Content-Type": "text/plain" } }),
@@ -78,7 +85,9 @@ test("a page on another port of the same host cannot create an API key or an add
   }
   const keys = (await (await page.request.get(`${DEFAULT_SERVER.url}/api/api-keys`)).json()) as { apiKeys: unknown[] };
   expect(keys.apiKeys).toEqual([]);
-  const addresses = (await (await page.request.get(`${DEFAULT_SERVER.url}/api/email-callbacks`)).json()) as { emailCallbacks: unknown[] };
+  const addresses = (await (await page.request.get(`${DEFAULT_SERVER.url}/api/email-callbacks`)).json()) as {
+    emailCallbacks: unknown[];
+  };
   expect(addresses.emailCallbacks).toEqual([]);
 });
 

@@ -1,7 +1,7 @@
 // Sessions that go bad (docs/security.md): a session cookie whose signature no longer verifies
 // (AUTH_SECRET changed) or whose session is gone counts as signed out: the visitor lands on /login
 // once, the cookie is cleared, and signing in works again.
-import { expect, request as playwrightRequest, test, type BrowserContext, type Page } from "@playwright/test";
+import { type BrowserContext, expect, type Page, request as playwrightRequest, test } from "@playwright/test";
 import { signUpThroughApi } from "./support/auth";
 import { DEFAULT_SERVER } from "./support/servers";
 
@@ -22,7 +22,7 @@ function recordPageRequests(page: Page) {
     if (url.origin !== DEFAULT_SERVER.url || url.pathname.startsWith("/api/") || url.pathname.startsWith("/_next/")) return;
     const headers = request.headers();
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) requests.push(`document ${url.pathname}`);
-    else if (headers["rsc"] === "1" && !headers["next-router-prefetch"]) requests.push(`route ${url.pathname}`);
+    else if (headers.rsc === "1" && !headers["next-router-prefetch"]) requests.push(`route ${url.pathname}`);
   });
   return requests;
 }

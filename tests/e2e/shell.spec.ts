@@ -33,7 +33,9 @@ test("the server-unreachable screen retries, and a second failure shows a toast"
   await page.goto("/login");
   await expect(page.getByRole("heading", { name: "Server unreachable" })).toBeVisible();
   await expect(
-    page.getByText("The server seems to be unreachable, if you are self-hosting, make sure the server is running and properly configured."),
+    page.getByText(
+      "The server seems to be unreachable, if you are self-hosting, make sure the server is running and properly configured.",
+    ),
   ).toBeVisible();
 
   await page.getByRole("button", { name: "Retry" }).click();

@@ -2,7 +2,10 @@ import { expect, test } from "@playwright/test";
 import { signUpThroughApi } from "./support/auth";
 import { DEFAULT_SERVER } from "./support/servers";
 
-test("the webhook format page: opened from the account menu, headers, snippets in tabs, and the public JSON Schema", async ({ page, playwright }) => {
+test("the webhook format page: opened from the account menu, headers, snippets in tabs, and the public JSON Schema", async ({
+  page,
+  playwright,
+}) => {
   await signUpThroughApi(page.request);
   await page.goto("/");
   await page.getByRole("button", { name: "Account menu" }).click();

@@ -16,18 +16,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createAccountWithCallbacks } from "./support/app-account";
-import { createAppProcess, tail, type AppProcess } from "./support/app-process";
+import { type AppProcess, createAppProcess, tail } from "./support/app-process";
 import {
+  type CorpusMessage,
   createRandom,
   generateExoticMessages,
   loadFixtureCorpus,
-  mutateMessages,
   MUTATION_BASE_FOLDERS,
-  type CorpusMessage,
+  mutateMessages,
 } from "./support/mail-corpus";
-import { postRawInbound, sendRawSmtp, type HttpOutcome, type SmtpOutcome } from "./support/raw-senders";
-import { startWebhookSink, type WebhookSink } from "./support/webhook-sink";
+import { type HttpOutcome, postRawInbound, type SmtpOutcome, sendRawSmtp } from "./support/raw-senders";
 import { setUpReliabilityTest } from "./support/reliability-setup";
+import { startWebhookSink, type WebhookSink } from "./support/webhook-sink";
 
 const MUTATION_COUNT = 150;
 const MAX_MESSAGE_BYTES = 4 * 1_048_576;
@@ -64,7 +64,8 @@ function judgeSmtp(outcome: SmtpOutcome): Pick<Sending, "verdict" | "status" | "
   if (outcome.code >= 200 && outcome.code < 300 && outcome.stage === "message") {
     return { verdict: /Accepted for 1 address/.test(outcome.text) ? "accepted" : "unclear", status: outcome.code, answer };
   }
-  if (outcome.code >= 500 && outcome.code < 600 && outcome.text.trim().length > 0) return { verdict: "rejected", status: outcome.code, answer };
+  if (outcome.code >= 500 && outcome.code < 600 && outcome.text.trim().length > 0)
+    return { verdict: "rejected", status: outcome.code, answer };
   if (outcome.code >= 400 && outcome.code < 500) return { verdict: "temporary", status: outcome.code, answer };
   return { verdict: "unclear", status: outcome.code, answer };
 }
@@ -77,9 +78,14 @@ function judgeHttp(outcome: HttpOutcome): Pick<Sending, "verdict" | "status" | "
   if (outcome.kind === "no-response") return { verdict: "no-answer", status: null, answer: outcome.error };
   const { status, body, json } = outcome;
   const answer = `${status} ${body.slice(0, 300)}`;
-  if (status === 200) return { verdict: (json as { accepted?: unknown } | null)?.accepted === 1 ? "accepted" : "unclear", status, answer };
+  if (status === 200)
+    return { verdict: (json as { accepted?: unknown } | null)?.accepted === 1 ? "accepted" : "unclear", status, answer };
   const error = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  const isClear = typeof error?.code === "string" && error.code !== "internal.error" && typeof error.message === "string" && error.message.length > 0;
+  const isClear =
+    typeof error?.code === "string" &&
+    error.code !== "internal.error" &&
+    typeof error.message === "string" &&
+    error.message.length > 0;
   if (status >= 400 && status < 500 && isClear) return { verdict: "rejected", status, answer };
   if (status === 503 && isClear) return { verdict: "temporary", status, answer };
   return { verdict: "unclear", status, answer };
@@ -115,7 +121,9 @@ async function runCorpus(): Promise<Run> {
   const testStartedAt = Date.now();
   const fixtures = loadFixtureCorpus();
   const generated = generateExoticMessages({ oversizeBytes: OVERSIZE_BYTES });
-  const bases = fixtures.filter((message) => MUTATION_BASE_FOLDERS.some((folder) => message.name.startsWith(`corpus/${folder}/`)));
+  const bases = fixtures.filter((message) =>
+    MUTATION_BASE_FOLDERS.some((folder) => message.name.startsWith(`corpus/${folder}/`)),
+  );
   const mutations = mutateMessages({ bases, count: MUTATION_COUNT, random: createRandom(seed) });
   const messages = [...fixtures, ...generated, ...mutations];
   console.log(
@@ -153,7 +161,15 @@ async function runCorpus(): Promise<Run> {
     const startedAt = Date.now();
     const judged =
       route === "smtp"
-        ? judgeSmtp(await sendRawSmtp({ port: app.smtpPort, from: ENVELOPE_FROM, to: [recipient], raw: message.raw, replyTimeoutMs: ANSWER_TIMEOUT_MS }))
+        ? judgeSmtp(
+            await sendRawSmtp({
+              port: app.smtpPort,
+              from: ENVELOPE_FROM,
+              to: [recipient],
+              raw: message.raw,
+              replyTimeoutMs: ANSWER_TIMEOUT_MS,
+            }),
+          )
         : judgeHttp(
             await postRawInbound({
               baseUrl: app.baseUrl,
@@ -166,7 +182,10 @@ async function runCorpus(): Promise<Run> {
           );
     sendings.push({ message, route, tag, ...judged, elapsedMs: Date.now() - startedAt });
   };
-  await Promise.all([runPool(messages, CONCURRENCY_PER_ROUTE, sendOver("smtp")), runPool(messages, CONCURRENCY_PER_ROUTE, sendOver("http"))]);
+  await Promise.all([
+    runPool(messages, CONCURRENCY_PER_ROUTE, sendOver("smtp")),
+    runPool(messages, CONCURRENCY_PER_ROUTE, sendOver("http")),
+  ]);
   const sendingMs = Date.now() - sendStartedAt;
 
   // Every accepted message is delivered: wait for the processings to be final (the sink answers 200).
@@ -180,10 +199,13 @@ async function runCorpus(): Promise<Run> {
   const health = await fetch(`${app.baseUrl}/api/health`)
     .then((response) => response.status)
     .catch((error: unknown) => String(error));
-  const processings = await database.prisma.emailProcessing.findMany({ select: { id: true, status: true, error: true, tag: true } });
+  const processings = await database.prisma.emailProcessing.findMany({
+    select: { id: true, status: true, error: true, tag: true },
+  });
 
   const delivered = sink.deliveredIds();
-  const byVerdict = (route: "smtp" | "http", verdict: Verdict) => sendings.filter((sending) => sending.route === route && sending.verdict === verdict).length;
+  const byVerdict = (route: "smtp" | "http", verdict: Verdict) =>
+    sendings.filter((sending) => sending.route === route && sending.verdict === verdict).length;
   const statusHistogram = (route: "smtp" | "http") =>
     Object.entries(
       sendings
@@ -224,7 +246,8 @@ async function runCorpus(): Promise<Run> {
   return { messages, sendings, app, startedPid: started.pid, health, processings, sink };
 }
 
-const explain = (sending: Sending) => `${sending.route} ${sending.message.name}: ${sending.verdict}: ${sending.answer.slice(0, 300)}`;
+const explain = (sending: Sending) =>
+  `${sending.route} ${sending.message.name}: ${sending.verdict}: ${sending.answer.slice(0, 300)}`;
 
 describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () => {
   let run: Run;
@@ -232,7 +255,8 @@ describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () 
     run = await runCorpus();
   }, TEST_TIMEOUT_MS);
 
-  const answerOf = (name: string, route: "smtp" | "http") => run.sendings.find((sending) => sending.message.name === name && sending.route === route);
+  const answerOf = (name: string, route: "smtp" | "http") =>
+    run.sendings.find((sending) => sending.message.name === name && sending.route === route);
   const nameOfTag = (tag: string | null) => {
     const sending = run.sendings.find((candidate) => candidate.tag === tag);
     return sending ? `${sending.route} ${sending.message.name}` : `(tag ${tag})`;
@@ -240,8 +264,14 @@ describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () 
 
   it("answers every message: accepted, or refused for good with a clear SMTP reply or HTTP error code", () => {
     expect(run.sendings).toHaveLength(run.messages.length * 2);
-    expect(run.sendings.filter((sending) => sending.verdict === "no-answer").map(explain), "messages without an answer (hang or crash)").toEqual([]);
-    expect(run.sendings.filter((sending) => sending.verdict === "unclear").map(explain), "answers that are neither an acceptance nor a clear error").toEqual([]);
+    expect(
+      run.sendings.filter((sending) => sending.verdict === "no-answer").map(explain),
+      "messages without an answer (hang or crash)",
+    ).toEqual([]);
+    expect(
+      run.sendings.filter((sending) => sending.verdict === "unclear").map(explain),
+      "answers that are neither an acceptance nor a clear error",
+    ).toEqual([]);
     expect(
       run.sendings.filter((sending) => sending.verdict === "temporary").map(explain),
       "temporary failures with the database up: the message broke the pipeline, and a sender would retry it for days",
@@ -256,8 +286,13 @@ describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () 
 
   it("delivers every accepted message, signed, and records none it refused", () => {
     // Accepted ⇔ recorded: one processing per accepted sending (found by its tag), none for a refused one.
-    const acceptedTags = run.sendings.filter((sending) => sending.verdict === "accepted").map((sending) => sending.tag).sort();
-    expect(run.processings.map((processing) => processing.tag ?? "(no tag)").sort(), "processings ≠ accepted sendings").toEqual(acceptedTags);
+    const acceptedTags = run.sendings
+      .filter((sending) => sending.verdict === "accepted")
+      .map((sending) => sending.tag)
+      .sort();
+    expect(run.processings.map((processing) => processing.tag ?? "(no tag)").sort(), "processings ≠ accepted sendings").toEqual(
+      acceptedTags,
+    );
     expect(
       run.processings
         .filter((processing) => processing.status !== "success")
@@ -266,7 +301,10 @@ describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () 
     ).toEqual([]);
     const delivered = run.sink.deliveredIds();
     const undelivered = run.processings.filter((processing) => !delivered.has(processing.id));
-    expect(undelivered.map((processing) => nameOfTag(processing.tag)), "webhook-ids the sink never got").toEqual([]);
+    expect(
+      undelivered.map((processing) => nameOfTag(processing.tag)),
+      "webhook-ids the sink never got",
+    ).toEqual([]);
     const badSignatures = run.sink.requests.filter((request) => request.signatureError !== null);
     expect(badSignatures.map((request) => `${nameOfTag(request.tag)}: ${request.signatureError}`)).toEqual([]);
     expect(run.sink.requests.filter((request) => request.payloadId !== request.webhookId)).toEqual([]);
@@ -284,9 +322,13 @@ describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () 
   // valid mail as unparseable. Now MAX_MIME_PARTS and htmlToPlainText (modules/inbound).
   it("accepts and delivers well-formed exotic mail: 1,000 attachments, an HTML-only body nested 50,000 deep", () => {
     const wellFormed = ["generated/attachments-1000", "generated/html-50000-nested-divs"];
-    const refused = run.sendings.filter((sending) => wellFormed.includes(sending.message.name) && sending.verdict !== "accepted").map(explain);
+    const refused = run.sendings
+      .filter((sending) => wellFormed.includes(sending.message.name) && sending.verdict !== "accepted")
+      .map(explain);
     expect(refused, "well-formed messages refused as unparseable").toEqual([]);
-    const thousand = run.sink.requests.filter((request) => nameOfTag(request.tag).endsWith("generated/attachments-1000") && request.answeredStatus === 200);
+    const thousand = run.sink.requests.filter(
+      (request) => nameOfTag(request.tag).endsWith("generated/attachments-1000") && request.answeredStatus === 200,
+    );
     expect(thousand.map((request) => request.attachmentCount)).toEqual([1000, 1000]);
   });
 
@@ -294,7 +336,9 @@ describe("bad input: malformed, exotic and mutated mail over SMTP and HTTP", () 
   // (obsolete syntax, a broken fold), which the SMTP route accepts; readHeaderFields now passes such
   // lines over once the block has started with a field.
   it("accepts over /api/inbound/raw every real-world corpus message the SMTP route accepts", () => {
-    const fixtureNames = new Set(run.messages.filter((message) => message.name.startsWith("corpus/")).map((message) => message.name));
+    const fixtureNames = new Set(
+      run.messages.filter((message) => message.name.startsWith("corpus/")).map((message) => message.name),
+    );
     const inconsistent = [...fixtureNames]
       .filter((name) => answerOf(name, "smtp")?.verdict === "accepted" && answerOf(name, "http")?.verdict !== "accepted")
       .map((name) => explain(answerOf(name, "http") as Sending));

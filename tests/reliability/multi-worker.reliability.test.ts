@@ -2,13 +2,13 @@
 // holding 1,000 due deliveries. Every delivery must reach the webhook exactly once — never two
 // attempts of one webhook-id in flight at the same time, none skipped — and be recorded once as a
 // success after a single attempt. The database is a fresh migrated one on the test run's server.
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/modules/db/db";
+import { type Database, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { setUpReliabilityTest } from "./support/reliability-setup";
@@ -48,10 +48,13 @@ async function startCountingSink() {
     response.on("close", done);
     request.resume();
     request.on("end", () => {
-      setTimeout(() => {
-        response.writeHead(200, { "content-type": "text/plain" });
-        response.end("ok", done);
-      }, 1 + Math.floor(Math.random() * 20));
+      setTimeout(
+        () => {
+          response.writeHead(200, { "content-type": "text/plain" });
+          response.end("ok", done);
+        },
+        1 + Math.floor(Math.random() * 20),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -77,7 +80,14 @@ async function seedDueDeliveries(database: Database, webhookUrl: string): Promis
     const id = createId("emailCallback");
     callbackIds.push(id);
     await database.prisma.emailCallback.create({
-      data: { id, userId, domain: "hookmail.test", username: `multi-${index}`, webhookUrl, webhookSecret: "reliability-secret-123456" },
+      data: {
+        id,
+        userId,
+        domain: "hookmail.test",
+        username: `multi-${index}`,
+        webhookUrl,
+        webhookSecret: "reliability-secret-123456",
+      },
     });
   }
   const rows = Array.from({ length: DELIVERY_COUNT }, (_, index) => {
@@ -86,7 +96,14 @@ async function seedDueDeliveries(database: Database, webhookUrl: string): Promis
     const payload = JSON.stringify({
       type: "email.received",
       timestamp: now.toISOString(),
-      data: { id, emailCallbackId, address: `multi-${index % CALLBACK_COUNT}@hookmail.test`, subject: `Mail ${index}`, text: "hello", attachments: [] },
+      data: {
+        id,
+        emailCallbackId,
+        address: `multi-${index % CALLBACK_COUNT}@hookmail.test`,
+        subject: `Mail ${index}`,
+        text: "hello",
+        attachments: [],
+      },
     });
     return {
       id,
@@ -198,7 +215,8 @@ describe("multi-worker delivery (two processes, one PostgreSQL)", () => {
       });
       expect(processings).toHaveLength(DELIVERY_COUNT);
       const wrong = processings.filter(
-        (row) => row.status !== "success" || row.attemptCount !== 1 || row.lockedUntil !== null || row._count.deliveryAttempts !== 1,
+        (row) =>
+          row.status !== "success" || row.attemptCount !== 1 || row.lockedUntil !== null || row._count.deliveryAttempts !== 1,
       );
       expect(wrong).toEqual([]);
       const attempts = await database.prisma.deliveryAttempt.count({ where: { statusCode: 200 } });

@@ -11,9 +11,9 @@
 // and be recorded once as a success; then SIGTERM must stop the app and its database server
 // cleanly: exit code 0, no postmaster.pid, no server process left.
 import { describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/modules/db/db";
-import { createAccountWithCallbacks, type CreatedCallback } from "./support/app-account";
-import { createAppProcess, tail, type AppProcess } from "./support/app-process";
+import { type Database, openDatabase } from "@/modules/db/db";
+import { type CreatedCallback, createAccountWithCallbacks } from "./support/app-account";
+import { type AppProcess, createAppProcess, tail } from "./support/app-process";
 import {
   findLiveProcesses,
   findProcessesNamingCluster,
@@ -23,7 +23,7 @@ import {
   readEmbeddedServerLock,
 } from "./support/embedded-server-processes";
 import { setUpReliabilityTest } from "./support/reliability-setup";
-import { attemptSmtp, createSmtpTransport, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
+import { attemptSmtp, createSmtpTransport, type SendOutcome, sendLikeAnMta } from "./support/retrying-senders";
 import { buildRaw, buildTestMail, findMailIdOfMessageId, runPool, type TestMail } from "./support/test-mails";
 import { startWebhookSink } from "./support/webhook-sink";
 
@@ -69,7 +69,11 @@ function buildMails(callbacks: CreatedCallback[]): TestMail[] {
   );
 }
 
-async function crashAndRestart(app: AppProcess, { killsServer }: { killsServer: boolean }, acceptedAtKill: number): Promise<Crash> {
+async function crashAndRestart(
+  app: AppProcess,
+  { killsServer }: { killsServer: boolean },
+  acceptedAtKill: number,
+): Promise<Crash> {
   const killedAt = Date.now();
   await app.kill();
   const lockAfterAppKill = readEmbeddedServerLock(app.dataDir);
@@ -120,10 +124,17 @@ describe("zero loss on the zero-config default: the app and its embedded Postgre
       cleanUps.push(() => app.removeDataDir());
       cleanUps.push(() => app.stop());
       const firstStart = await app.start();
-      console.log(`zero-loss-embedded: app ready after ${firstStart.readyAfterMs} ms (includes the cluster's initialisation, and a build when the sources changed)`);
+      console.log(
+        `zero-loss-embedded: app ready after ${firstStart.readyAfterMs} ms (includes the cluster's initialisation, and a build when the sources changed)`,
+      );
       expect(app.readLog()).toContain("Embedded PostgreSQL started");
 
-      const callbacks = await createAccountWithCallbacks({ baseUrl: app.baseUrl, domain: app.emailDomain, usernames: USERNAMES, sinkUrl: sink.url });
+      const callbacks = await createAccountWithCallbacks({
+        baseUrl: app.baseUrl,
+        domain: app.emailDomain,
+        usernames: USERNAMES,
+        sinkUrl: sink.url,
+      });
       for (const callback of callbacks) secrets.set(callback.username, callback.webhookSecret);
       const mails = buildMails(callbacks);
       const rawById = new Map<string, Buffer>();
@@ -152,9 +163,12 @@ describe("zero loss on the zero-config default: the app and its embedded Postgre
       const deadline = Date.now() + SEND_DEADLINE_MS;
       const sendStartedAt = Date.now();
       await runPool(mails, SMTP_SESSIONS, async (mail) => {
-        const outcome = await sendLikeAnMta(() => attemptSmtp(transport, { envelope: mail.message.envelope, raw: rawById.get(mail.id) as Buffer }), {
-          deadline,
-        });
+        const outcome = await sendLikeAnMta(
+          () => attemptSmtp(transport, { envelope: mail.message.envelope, raw: rawById.get(mail.id) as Buffer }),
+          {
+            deadline,
+          },
+        );
         if (outcome.outcome === "accepted") onAccepted();
         sent.push({ ...mail, ...outcome });
       });
@@ -170,7 +184,9 @@ describe("zero loss on the zero-config default: the app and its embedded Postgre
       const { statuses, processings } = await (async () => {
         try {
           const statuses = await waitForDeliveries(database, () => acceptedIds.every((id) => delivered().has(id)));
-          const processings = await database.prisma.emailProcessing.findMany({ select: { id: true, status: true, error: true, messageId: true } });
+          const processings = await database.prisma.emailProcessing.findMany({
+            select: { id: true, status: true, error: true, messageId: true },
+          });
           return { statuses, processings };
         } finally {
           await database.close();
@@ -193,8 +209,13 @@ describe("zero loss on the zero-config default: the app and its embedded Postgre
       );
 
       // Every mail was accepted in the end, and the app exited only when killed.
-      expect(sent.filter((mail) => mail.outcome !== "accepted").map((mail) => `${mail.id}: ${mail.outcome} ${mail.answer}`)).toEqual([]);
-      expect(app.exits.filter((exit) => !exit.wasExpected), `unexpected exits; log:\n${tail(app.readLog(), 3_000)}`).toEqual([]);
+      expect(
+        sent.filter((mail) => mail.outcome !== "accepted").map((mail) => `${mail.id}: ${mail.outcome} ${mail.answer}`),
+      ).toEqual([]);
+      expect(
+        app.exits.filter((exit) => !exit.wasExpected),
+        `unexpected exits; log:\n${tail(app.readLog(), 3_000)}`,
+      ).toEqual([]);
 
       // The first crash left a stale postmaster.pid and the next start ran a new server; the
       // second left the server running and the next start used it.
@@ -210,12 +231,19 @@ describe("zero loss on the zero-config default: the app and its embedded Postgre
       // Every accepted mail reached the webhook with a valid signature, and was recorded once as a success.
       expect(sink.requests.filter((request) => request.signatureError !== null)).toEqual([]);
       const deliveredIds = delivered();
-      expect(acceptedIds.filter((id) => !deliveredIds.has(id)), "accepted mails that never reached the webhook").toEqual([]);
-      const mailIds = processings.map((processing) => findMailIdOfMessageId(processing.messageId) ?? `(unknown ${processing.messageId})`);
-      expect(mailIds.sort(), "one processing per accepted mail").toEqual(acceptedIds);
-      expect(processings.filter((processing) => processing.status !== "success").map((processing) => `${processing.id} ${processing.status} ${processing.error}`)).toEqual(
-        [],
+      expect(
+        acceptedIds.filter((id) => !deliveredIds.has(id)),
+        "accepted mails that never reached the webhook",
+      ).toEqual([]);
+      const mailIds = processings.map(
+        (processing) => findMailIdOfMessageId(processing.messageId) ?? `(unknown ${processing.messageId})`,
       );
+      expect(mailIds.sort(), "one processing per accepted mail").toEqual(acceptedIds);
+      expect(
+        processings
+          .filter((processing) => processing.status !== "success")
+          .map((processing) => `${processing.id} ${processing.status} ${processing.error}`),
+      ).toEqual([]);
 
       // SIGTERM stopped the server cleanly before the app exited.
       expect(serverPids.length).toBeGreaterThan(0);

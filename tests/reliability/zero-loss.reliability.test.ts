@@ -16,14 +16,14 @@
 // The app runs on a fresh migrated database on the test run's server (DATABASE_URL's, or the
 // embedded one); zero-loss-embedded.reliability.test.ts runs the zero-config default itself.
 import { describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/modules/db/db";
+import { type Database, openDatabase } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
-import { createAccountWithCallbacks, type CreatedCallback } from "./support/app-account";
-import { createAppProcess, tail, type AppProcess } from "./support/app-process";
-import { attemptRawInbound, attemptSmtp, createSmtpTransport, sendLikeAnMta, type SendOutcome } from "./support/retrying-senders";
-import { startWebhookSink } from "./support/webhook-sink";
+import { type CreatedCallback, createAccountWithCallbacks } from "./support/app-account";
+import { type AppProcess, createAppProcess, tail } from "./support/app-process";
 import { setUpReliabilityTest } from "./support/reliability-setup";
+import { attemptRawInbound, attemptSmtp, createSmtpTransport, type SendOutcome, sendLikeAnMta } from "./support/retrying-senders";
 import { buildRaw, buildTestMail, ENVELOPE_FROM, findMailIdOfMessageId, runPool, type TestMail } from "./support/test-mails";
+import { startWebhookSink } from "./support/webhook-sink";
 
 const MAILS_PER_ROUTE = 1000;
 const TOTAL_MAILS = MAILS_PER_ROUTE * 2;
@@ -112,7 +112,9 @@ describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL
         const killedAt = Date.now();
         await app.kill();
         // Attempts the dead process had claimed: another worker may take them only once their lease ends.
-        leasedAtKill = await database.prisma.emailProcessing.count({ where: { status: "pending", lockedUntil: { gt: new Date() } } });
+        leasedAtKill = await database.prisma.emailProcessing.count({
+          where: { status: "pending", lockedUntil: { gt: new Date() } },
+        });
         const restarted = await app.start();
         downtimeMs = Date.now() - killedAt;
         console.log(
@@ -178,13 +180,22 @@ describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL
         statuses = await countByStatus(database);
         if (Date.now() - lastProgressAt > 20_000) {
           lastProgressAt = Date.now();
-          console.log(`zero-loss: waiting for deliveries: ${JSON.stringify(statuses)}, sink: ${sink.deliveredIds().size} delivered ids`);
+          console.log(
+            `zero-loss: waiting for deliveries: ${JSON.stringify(statuses)}, sink: ${sink.deliveredIds().size} delivered ids`,
+          );
         }
       }
       const drainMs = Date.now() - waitStartedAt;
 
       const processings = await database.prisma.emailProcessing.findMany({
-        select: { id: true, status: true, error: true, messageId: true, attemptCount: true, deliveryAttempts: { select: { statusCode: true } } },
+        select: {
+          id: true,
+          status: true,
+          error: true,
+          messageId: true,
+          attemptCount: true,
+          deliveryAttempts: { select: { statusCode: true } },
+        },
       });
       const delivered = sink.deliveredIds();
       const deliveredRequests = [...delivered.values()].reduce((sum, requests) => sum + requests.length, 0);
@@ -207,7 +218,10 @@ describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL
         "mails never accepted",
       ).toEqual([]);
       // The app never exited on its own: the one exit is the SIGKILL.
-      expect(app.exits.filter((exit) => !exit.wasExpected), `unexpected exits; log:\n${tail(app.readLog(), 3_000)}`).toEqual([]);
+      expect(
+        app.exits.filter((exit) => !exit.wasExpected),
+        `unexpected exits; log:\n${tail(app.readLog(), 3_000)}`,
+      ).toEqual([]);
       expect(app.exits).toHaveLength(1);
       expect(app.isRunning()).toBe(true);
 
@@ -228,28 +242,39 @@ describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL
         "mails recorded more than once",
       ).toEqual([]);
       expect(
-        processings.filter((processing) => processing.status !== "success").map((processing) => `${processing.id} ${processing.status} ${processing.error}`),
+        processings
+          .filter((processing) => processing.status !== "success")
+          .map((processing) => `${processing.id} ${processing.status} ${processing.error}`),
         "processings not delivered",
       ).toEqual([]);
       // One recorded 2xx attempt per processing: a delivery the killed process made but never recorded is retried, and only the retry is recorded.
       expect(
         processings
-          .filter((processing) => processing.deliveryAttempts.filter(({ statusCode }) => statusCode !== null && statusCode >= 200 && statusCode < 300).length !== 1)
+          .filter(
+            (processing) =>
+              processing.deliveryAttempts.filter(({ statusCode }) => statusCode !== null && statusCode >= 200 && statusCode < 300)
+                .length !== 1,
+          )
           .map((processing) => processing.id),
         "processings without exactly one successful attempt",
       ).toEqual([]);
 
       // Every accepted mail reached the sink, through its processing's webhook-id, at least once.
       const mailIdsDelivered = new Set([...delivered.values()].flat().map((request) => request.mailId));
-      expect(acceptedIds.filter((id) => !mailIdsDelivered.has(id)), "accepted mails that never reached the webhook").toEqual([]);
-      expect(processings.filter((processing) => !delivered.has(processing.id)).map((processing) => processing.id), "webhook-ids never delivered").toEqual(
-        [],
-      );
+      expect(
+        acceptedIds.filter((id) => !mailIdsDelivered.has(id)),
+        "accepted mails that never reached the webhook",
+      ).toEqual([]);
+      expect(
+        processings.filter((processing) => !delivered.has(processing.id)).map((processing) => processing.id),
+        "webhook-ids never delivered",
+      ).toEqual([]);
       for (const processing of processings) {
         const requests = delivered.get(processing.id) ?? [];
-        expect(requests.every((request) => request.mailId === findMailIdOfMessageId(processing.messageId)), `webhook-id ${processing.id} carried another mail`).toBe(
-          true,
-        );
+        expect(
+          requests.every((request) => request.mailId === findMailIdOfMessageId(processing.messageId)),
+          `webhook-id ${processing.id} carried another mail`,
+        ).toBe(true);
       }
       // The refusals happened: mails of the first half were refused at least once and delivered by a retry.
       expect(sink.countAnswered(503)).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 // Child process of the durability test: opens the database it is given, accepts one message
 // through the pipeline (no delivery dispatcher, as if the process died before its first attempt),
 // prints the processing id, then waits to be killed.
-import { migrateDatabase, openDatabase, type DatabaseLocation } from "@/modules/db/db";
+import { type DatabaseLocation, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { createInboundRepository } from "@/modules/inbound/inbound.repository";
 import { acceptMessage } from "@/modules/inbound/inbound.usecases";
 import { createId } from "@/modules/shared/ids";
@@ -13,9 +13,18 @@ await migrateDatabase(database, () => undefined);
 const userId = createId("user");
 await database.prisma.user.create({ data: { id: userId, email: `${userId}@example.com`, name: "Durable" } });
 await database.prisma.emailCallback.create({
-  data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username: "durable", webhookUrl, webhookSecret: "durability-secret-123456" },
+  data: {
+    id: createId("emailCallback"),
+    userId,
+    domain: "hookmail.test",
+    username: "durable",
+    webhookUrl,
+    webhookSecret: "durability-secret-123456",
+  },
 });
-const raw = Buffer.from("From: bob@example.org\r\nTo: durable@hookmail.test\r\nSubject: survive\r\nMessage-ID: <d1@example.org>\r\n\r\nstill here\r\n");
+const raw = Buffer.from(
+  "From: bob@example.org\r\nTo: durable@hookmail.test\r\nSubject: survive\r\nMessage-ID: <d1@example.org>\r\n\r\nstill here\r\n",
+);
 const { pendingIds } = await acceptMessage({
   raw,
   envelope: { from: "bob@example.org", to: ["durable@hookmail.test"] },

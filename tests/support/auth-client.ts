@@ -1,6 +1,7 @@
 // Drives a better-auth instance through its HTTP handler, as the browser would, keeping cookies.
-import type { Auth } from "@/modules/auth/auth.server";
+
 import { CLIENT_IP_HEADER } from "@/modules/auth/auth.constants";
+import type { Auth } from "@/modules/auth/auth.server";
 
 export const TEST_BASE_URL = "http://localhost:3000";
 

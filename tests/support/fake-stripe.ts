@@ -35,7 +35,10 @@ export type FakeSubscription = StripeObject & {
   object: "subscription";
   customer: string;
   status: string;
-  items: { object: "list"; data: { id: string; object: "subscription_item"; price: { id: string; object: "price" }; quantity: number }[] };
+  items: {
+    object: "list";
+    data: { id: string; object: "subscription_item"; price: { id: string; object: "price" }; quantity: number }[];
+  };
 };
 
 export type FakeStripeEvent = { id: string; object: "event"; type: string; created: number; data: { object: StripeObject } };
@@ -92,10 +95,7 @@ export async function startFakeStripe({ port = 0, defaultPriceId = "price_pro_te
     if (!session.customer) session.customer = nextId("cus");
     const subscription = createSubscription(session.customer, session.line_items_price ?? defaultPriceId);
     Object.assign(session, { status: "complete", payment_status: "paid", subscription: subscription.id });
-    const events = [
-      buildEvent("customer.subscription.created", subscription),
-      buildEvent("checkout.session.completed", session),
-    ];
+    const events = [buildEvent("customer.subscription.created", subscription), buildEvent("checkout.session.completed", session)];
     return { session, subscription, events };
   }
 
@@ -164,7 +164,13 @@ export async function startFakeStripe({ port = 0, defaultPriceId = "price_pro_te
       const id = nextId("bps");
       return {
         status: 200,
-        json: { id, object: "billing_portal.session", url: `${baseUrl}/portal/${id}`, customer: body.customer, return_url: body.return_url ?? null },
+        json: {
+          id,
+          object: "billing_portal.session",
+          url: `${baseUrl}/portal/${id}`,
+          customer: body.customer,
+          return_url: body.return_url ?? null,
+        },
       };
     }
     if (method === "GET" && path === "/v1/subscriptions") {
@@ -247,12 +253,12 @@ function sendHtml(response: http.ServerResponse, status: number, html: string) {
 }
 
 function renderCheckoutPage(session: FakeCheckoutSession) {
-  const escape = (value: string) => value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+  const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
   return [
     "<h1>Fake Stripe Checkout</h1>",
-    `<p>Session <code>${escape(session.id)}</code> · status ${escape(session.status)}</p>`,
+    `<p>Session <code>${escapeHtml(session.id)}</code> · status ${escapeHtml(session.status)}</p>`,
     `<form method="post" action="/checkout/${encodeURIComponent(session.id)}/pay"><button type="submit">Pay</button></form>`,
-    session.cancel_url ? `<a href="${escape(session.cancel_url)}">Cancel</a>` : "",
+    session.cancel_url ? `<a href="${escapeHtml(session.cancel_url)}">Cancel</a>` : "",
   ].join("\n");
 }
 

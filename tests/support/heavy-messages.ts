@@ -6,7 +6,13 @@ import crypto from "node:crypto";
 const DEFAULT_MAX_MESSAGE_BYTES = 26_214_400;
 
 /** A real large message (default just under 25 MiB): text and HTML bodies of 1 MiB and base64 attachments of random bytes. */
-export function buildLargeMessage({ to, totalBytes = DEFAULT_MAX_MESSAGE_BYTES - 64 * 1024 }: { to: string; totalBytes?: number }): Buffer {
+export function buildLargeMessage({
+  to,
+  totalBytes = DEFAULT_MAX_MESSAGE_BYTES - 64 * 1024,
+}: {
+  to: string;
+  totalBytes?: number;
+}): Buffer {
   const lorem = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt.\r\n";
   const text = lorem.repeat(Math.ceil((1024 * 1024) / lorem.length));
   const head = [
@@ -51,7 +57,9 @@ export function buildLargeMessage({ to, totalBytes = DEFAULT_MAX_MESSAGE_BYTES -
 export function buildManyPartsMessage({ to, count = 19_000 }: { to: string; count?: number }): Buffer {
   const parts = [`To: ${to}\r\nSubject: many parts\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n`];
   for (let index = 0; index < count; index += 1) {
-    parts.push(`--b\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\npart ${index}\r\n`);
+    parts.push(
+      `--b\r\nContent-Type: text/plain; name="f${index}.txt"\r\nContent-Disposition: attachment; filename="f${index}.txt"\r\n\r\npart ${index}\r\n`,
+    );
   }
   parts.push("--b--\r\n");
   return Buffer.from(parts.join(""));
@@ -61,5 +69,7 @@ export function buildManyPartsMessage({ to, count = 19_000 }: { to: string; coun
 export function buildHtmlOnlyMessage({ to }: { to: string }): Buffer {
   const row = "<tr><td>cell</td><td><b>bold</b> and <i>italic</i> text</td></tr>\r\n";
   const html = `<html><body><table>\r\n${row.repeat(Math.floor((8 * 1024 * 1024) / row.length))}</table></body></html>`;
-  return Buffer.from(`To: ${to}\r\nSubject: html only\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`);
+  return Buffer.from(
+    `To: ${to}\r\nSubject: html only\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`,
+  );
 }

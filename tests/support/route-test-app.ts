@@ -2,9 +2,9 @@
 // auth set to it, users signed up through better-auth, and a helper calling route handlers.
 import os from "node:os";
 import path from "node:path";
-import { createAuth, setProcessAuth, type Auth } from "@/modules/auth/auth.server";
-import { loadConfig, setProcessConfig, type Config } from "@/modules/config/config";
-import { setProcessDatabase, type Database } from "@/modules/db/db";
+import { type Auth, createAuth, setProcessAuth } from "@/modules/auth/auth.server";
+import { type Config, loadConfig, setProcessConfig } from "@/modules/config/config";
+import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createAuthTestClient, TEST_BASE_URL } from "./auth-client";
 import { createTestDatabase } from "./test-database";
 
@@ -59,7 +59,11 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
       });
       const response = await handler(request, { params: Promise.resolve((params ?? {}) as Params) });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: text ? (JSON.parse(text) as Record<string, any>) : null,
+      };
     },
     close: () => database.close(),
   };

@@ -3,7 +3,7 @@
 // tests and by the Playwright test server. Self-contained on purpose: it checks the product's
 // mail from the outside, with none of the product's code.
 import type { AddressInfo } from "node:net";
-import { simpleParser, type AddressObject } from "mailparser";
+import { type AddressObject, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export type ReceivedMail = {

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { openDatabase, type Database } from "@/modules/db/db";
+import { type Database, openDatabase } from "@/modules/db/db";
 
 export type TestDatabaseServer = {
   /** A connection string to the server's maintenance database (`postgres`), for CREATE/DROP DATABASE. */

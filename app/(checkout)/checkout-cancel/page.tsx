@@ -1,5 +1,5 @@
-import { CheckoutCancel } from "@/modules/billing/components/checkout-cancel";
 import { PublicLayout } from "@/modules/app-shell/components/public-layout";
+import { CheckoutCancel } from "@/modules/billing/components/checkout-cancel";
 
 export default function CheckoutCancelPage() {
   return (

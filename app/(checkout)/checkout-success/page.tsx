@@ -1,6 +1,6 @@
 import { Suspense } from "react";
-import { CheckoutSuccess } from "@/modules/billing/components/checkout-success";
 import { PublicLayout } from "@/modules/app-shell/components/public-layout";
+import { CheckoutSuccess } from "@/modules/billing/components/checkout-success";
 
 export default function CheckoutSuccessPage() {
   return (

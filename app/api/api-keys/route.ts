@@ -2,9 +2,9 @@ import { formatApiKeyForApi } from "@/modules/api-keys/api-keys.models";
 import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
 import { createApiKeySchema } from "@/modules/api-keys/api-keys.schemas";
 import { createApiKey, listApiKeys } from "@/modules/api-keys/api-keys.usecases";
+import { withCaller } from "@/modules/auth/with-caller";
 import { getPrisma } from "@/modules/db/db";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
 import { createEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
 import { createEmailCallback, listEmailCallbacks } from "@/modules/email-callbacks/email-callbacks.usecases";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -1,13 +1,13 @@
 "use client";
+import { usePathname, useSearchParams } from "next/navigation";
 // Product analytics in the browser. The server passes the PostHog key
 // and host read at request time; without them posthog-js is not even loaded and nothing is sent.
 // With them: a $pageview on each route change, the signed-in user identified by id with {email}.
 import type { PostHog } from "posthog-js";
-import { usePathname, useSearchParams } from "next/navigation";
-import { createContext, Suspense, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, type ReactNode, Suspense, useContext, useEffect, useState } from "react";
 import { authClient } from "@/modules/auth/auth.client";
 import { ANALYTICS_EVENTS, POSTHOG_SETTINGS } from "../analytics.constants";
-import { isAnalyticsConfigured, type AnalyticsSettings } from "../analytics.models";
+import { type AnalyticsSettings, isAnalyticsConfigured } from "../analytics.models";
 
 const AnalyticsContext = createContext<PostHog | null>(null);
 

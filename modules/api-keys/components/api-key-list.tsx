@@ -4,13 +4,13 @@
 import { KeyRoundIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { toast } from "@/components/ui/sonner";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { LoadError } from "@/modules/shared/components/load-error";
-import { useApiKeysQuery, useDeleteApiKeyMutation, type ApiKeySummary } from "../api-keys.queries";
+import { type ApiKeySummary, useApiKeysQuery, useDeleteApiKeyMutation } from "../api-keys.queries";
 import { ApiKeysPageHeader } from "./api-keys-page-header";
 
 export function ApiKeyList() {

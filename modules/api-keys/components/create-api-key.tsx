@@ -2,19 +2,19 @@
 // Creating an API key: the name form, then, once created, the token
 // shown this one time with a copy button.
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useTranslations } from "next-intl";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
+import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { useCreateApiKeyMutation } from "../api-keys.queries";
-import { createApiKeySchema, type CreateApiKeyInput } from "../api-keys.schemas";
+import { type CreateApiKeyInput, createApiKeySchema } from "../api-keys.schemas";
 import { ApiKeysPageHeader } from "./api-keys-page-header";
 import { CopyApiKeyButton } from "./copy-api-key-button";
 
@@ -24,11 +24,7 @@ export function CreateApiKey() {
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
       <ApiKeysPageHeader backHref="/api-keys" backLabel={t("back")} title={t("create.title")} />
-      {createdToken === null ? (
-        <CreateApiKeyForm onCreated={setCreatedToken} />
-      ) : (
-        <ApiKeyCreatedCard token={createdToken} />
-      )}
+      {createdToken === null ? <CreateApiKeyForm onCreated={setCreatedToken} /> : <ApiKeyCreatedCard token={createdToken} />}
     </div>
   );
 }

@@ -15,9 +15,9 @@ import {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { WEBHOOK_DOCS_PATH } from "@/modules/shared/app-paths";
 import { LocaleRadioItems } from "@/modules/i18n/components/language-switcher";
 import { useChangeLocale } from "@/modules/i18n/use-change-locale";
+import { WEBHOOK_DOCS_PATH } from "@/modules/shared/app-paths";
 
 export function AccountMenu({ user }: { user: { name: string; email: string } }) {
   const t = useTranslations("layout");

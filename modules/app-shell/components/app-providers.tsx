@@ -1,7 +1,7 @@
 "use client";
 // Client-side providers of every page: queries, tooltips, toasts and the instance config.
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { Toaster } from "@/components/ui/sonner";
 import { TooltipProvider } from "@/components/ui/tooltip";
 import { ConfigProvider } from "@/modules/config/components/config-provider";

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { UpgradeButton } from "@/modules/billing/components/upgrade-button";
-import { AccountMenu } from "./account-menu";
 import { Logo } from "@/modules/shared/components/logo";
+import { AccountMenu } from "./account-menu";
 
 export function AppTopBar({ user }: { user: { name: string; email: string; planId?: string | null } }) {
   const t = useTranslations("layout");

@@ -4,10 +4,10 @@
 // email form alone. A social button disables itself once clicked, while the browser leaves.
 import { MailIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useState, type ReactNode } from "react";
-import { toast } from "@/components/ui/sonner";
+import { type ReactNode, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
+import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import { authClient } from "../auth.client";
@@ -62,12 +62,7 @@ function SocialProviderButtons({ providers }: { providers: SocialProvider[] }) {
   return (
     <div className="flex flex-col gap-2">
       {providers.map((provider) => (
-        <Button
-          key={provider}
-          variant="outline"
-          disabled={pendingProvider !== null}
-          onClick={() => signInWith(provider)}
-        >
+        <Button key={provider} variant="outline" disabled={pendingProvider !== null} onClick={() => signInWith(provider)}>
           {pendingProvider === provider ? <Spinner /> : icons[provider]}
           {labels[provider]}
         </Button>

@@ -2,9 +2,9 @@
 // The private pages' layout: a spinner while the session is pending, /login when there is none,
 // else the top bar and the page.
 import { useRouter } from "next/navigation";
-import { useEffect, type ReactNode } from "react";
-import { PageSpinner } from "@/modules/shared/components/page-spinner";
+import { type ReactNode, useEffect } from "react";
 import { AppTopBar } from "@/modules/app-shell/components/app-top-bar";
+import { PageSpinner } from "@/modules/shared/components/page-spinner";
 import { authClient } from "../auth.client";
 
 export function AuthenticatedLayout({ children }: { children: ReactNode }) {

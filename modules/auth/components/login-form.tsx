@@ -12,7 +12,7 @@ import { Form, FormControl, FormField, FormItem, FormLabel } from "@/components/
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
-import { loginSchema, type LoginInput } from "../auth.schemas";
+import { type LoginInput, loginSchema } from "../auth.schemas";
 import { AuthCard } from "./auth-card";
 import { AuthMethods } from "./auth-methods";
 import { LegalLinks } from "./legal-links";

@@ -12,7 +12,7 @@ import { Form } from "@/components/ui/form";
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
-import { registerSchema, type RegisterInput } from "../auth.schemas";
+import { type RegisterInput, registerSchema } from "../auth.schemas";
 import { AuthCard } from "./auth-card";
 import { AuthMethods } from "./auth-methods";
 import { LegalLinks } from "./legal-links";
@@ -77,13 +77,7 @@ function EmailRegisterForm() {
           autoComplete="name"
           placeholder={t("namePlaceholder")}
         />
-        <TextFormField
-          control={form.control}
-          name="password"
-          label={t("password")}
-          type="password"
-          autoComplete="new-password"
-        />
+        <TextFormField control={form.control} name="password" label={t("password")} type="password" autoComplete="new-password" />
         <FormErrorMessage message={formError} />
         <SubmitButton isSubmitting={form.formState.isSubmitting}>{t("submit")}</SubmitButton>
       </form>

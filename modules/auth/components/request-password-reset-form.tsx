@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Form } from "@/components/ui/form";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
-import { requestPasswordResetSchema, type RequestPasswordResetInput } from "../auth.schemas";
+import { type RequestPasswordResetInput, requestPasswordResetSchema } from "../auth.schemas";
 import { findMailProvider, getMailProviderUrl } from "../mail-providers";
 import { AuthCard } from "./auth-card";
 import { useAuthErrorMessage } from "./use-auth-error-message";

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Form } from "@/components/ui/form";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
-import { resetPasswordSchema, type ResetPasswordInput } from "../auth.schemas";
+import { type ResetPasswordInput, resetPasswordSchema } from "../auth.schemas";
 import { AuthCard } from "./auth-card";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 import { usePasswordResetGuard } from "./use-password-reset-guard";

@@ -4,9 +4,9 @@
 import { ExternalLinkIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { toast } from "@/components/ui/sonner";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { fetchCustomerPortalUrl, useIsBillingEnabled } from "../billing.queries";
 import { openInNewTab } from "./billing-links.constants";

@@ -2,7 +2,6 @@
 // The upgrade dialog: free versus pro side by side, the sponsor and
 // contact links, and the checkout button that opens the payment page in a new tab.
 import { useTranslations } from "next-intl";
-import { toast } from "@/components/ui/sonner";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -13,9 +12,10 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
+import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { CHECKOUT_PLAN_ID, useCreateCheckoutSessionMutation, type BillingConfig } from "../billing.queries";
+import { type BillingConfig, CHECKOUT_PLAN_ID, useCreateCheckoutSessionMutation } from "../billing.queries";
 import { BILLING_LINKS, openInNewTab } from "./billing-links.constants";
 
 type UpgradeDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; plans: BillingConfig["plans"] };
@@ -82,7 +82,12 @@ export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps)
         <p className="text-muted-foreground text-sm">
           {t.rich("links", {
             sponsor: (chunks) => (
-              <a href={BILLING_LINKS.SPONSOR_URL} target="_blank" rel="noopener noreferrer" className="text-foreground underline underline-offset-4">
+              <a
+                href={BILLING_LINKS.SPONSOR_URL}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="text-foreground underline underline-offset-4"
+              >
                 {chunks}
               </a>
             ),

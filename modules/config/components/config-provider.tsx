@@ -2,7 +2,7 @@
 // Loads the instance configuration before anything renders: a spinner while loading, the
 // "server unreachable" screen when it fails.
 import { useQuery } from "@tanstack/react-query";
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, type ReactNode, useContext } from "react";
 import { PageSpinner } from "@/modules/shared/components/page-spinner";
 import type { PublicConfig } from "../config.models";
 import { configQueryKeys, fetchPublicConfig } from "../config.queries";

@@ -48,17 +48,7 @@ export function WebhookDocs() {
   );
 }
 
-function Section({
-  id,
-  title,
-  action,
-  children,
-}: {
-  id: string;
-  title: string;
-  action?: ReactNode;
-  children: ReactNode;
-}) {
+function Section({ id, title, action, children }: { id: string; title: string; action?: ReactNode; children: ReactNode }) {
   const headingId = `webhook-docs-${id}`;
   return (
     <section id={id} aria-labelledby={headingId} className="flex scroll-mt-20 flex-col gap-4">
@@ -108,7 +98,12 @@ function RequestSection() {
           formula: WEBHOOK_SIGNATURE_FORMULA,
           code: inlineCode,
           link: (chunks) => (
-            <a href={STANDARD_WEBHOOKS_URL} target="_blank" rel="noreferrer" className="text-foreground underline underline-offset-4">
+            <a
+              href={STANDARD_WEBHOOKS_URL}
+              target="_blank"
+              rel="noreferrer"
+              className="text-foreground underline underline-offset-4"
+            >
               {chunks}
             </a>
           ),

@@ -44,7 +44,12 @@ export async function startWebhookSink(): Promise<WebhookSink> {
     });
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      requests.push({ method: request.method ?? "", path: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks) });
+      requests.push({
+        method: request.method ?? "",
+        path: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(chunks),
+      });
       waiters = waiters.filter((waiter) => {
         if (requests.length < waiter.count) return true;
         waiter.resolve();

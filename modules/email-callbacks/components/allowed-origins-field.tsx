@@ -2,7 +2,7 @@
 // The callback form's list of allowed sender addresses (add and remove rows; each one validated).
 import { PlusIcon, XIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useFieldArray, type Control, type FieldErrors } from "react-hook-form";
+import { type Control, type FieldErrors, useFieldArray } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { FormControl, FormField, FormItem } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
@@ -60,9 +60,7 @@ export function AllowedOriginsField({
           ))}
         </ul>
       ) : null}
-      <ArrayErrorMessage
-        message={errors?.root?.message ?? errors?.message}
-      />
+      <ArrayErrorMessage message={errors?.root?.message ?? errors?.message} />
       <div>
         <Button
           type="button"

@@ -12,11 +12,7 @@ import { useAppConfig } from "@/modules/config/components/config-provider";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useCreateEmailCallback } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
-import {
-  EmailCallbackForm,
-  getEmptyEmailCallbackFormValues,
-  type EmailCallbackFormSubmission,
-} from "./email-callback-form";
+import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmptyEmailCallbackFormValues } from "./email-callback-form";
 
 export function CreateEmailCallback() {
   const t = useTranslations("emailCallbacks.create");

@@ -1,15 +1,7 @@
 "use client";
 // One email callback in the list: its address (linking to its detail) with a copy button, the
 // "Disabled" badge when switched off, its webhook URL, and a menu of actions.
-import {
-  EllipsisVerticalIcon,
-  InboxIcon,
-  PowerIcon,
-  PowerOffIcon,
-  SettingsIcon,
-  Trash2Icon,
-  WebhookIcon,
-} from "lucide-react";
+import { EllipsisVerticalIcon, InboxIcon, PowerIcon, PowerOffIcon, SettingsIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -36,10 +28,7 @@ export function EmailCallbackCard({ emailCallback }: { emailCallback: ApiEmailCa
     <Card className="flex-row items-center gap-4 px-5 py-4">
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex min-w-0 items-center gap-1">
-          <Link
-            href={emailCallbackPath(emailCallback.id, "inbox")}
-            className="truncate font-medium hover:underline"
-          >
+          <Link href={emailCallbackPath(emailCallback.id, "inbox")} className="truncate font-medium hover:underline">
             {emailCallback.address}
           </Link>
           <CopyAddressButton address={emailCallback.address} className="text-muted-foreground" />
@@ -69,10 +58,7 @@ function EmailCallbackMenu({ emailCallback }: { emailCallback: ApiEmailCallback 
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end" className="w-48">
-          <DropdownMenuItem
-            disabled={isUpdating}
-            onSelect={() => void setEnabled(emailCallback, !emailCallback.isEnabled)}
-          >
+          <DropdownMenuItem disabled={isUpdating} onSelect={() => void setEnabled(emailCallback, !emailCallback.isEnabled)}>
             {emailCallback.isEnabled ? <PowerOffIcon aria-hidden /> : <PowerIcon aria-hidden />}
             {emailCallback.isEnabled ? t("disable") : t("enable")}
           </DropdownMenuItem>

@@ -10,8 +10,8 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { ApiError } from "@/modules/shared/api/api-client";
+import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { cn } from "@/modules/shared/cn";
 import { LoadError } from "@/modules/shared/components/load-error";
 import type { ApiEmailCallback } from "../email-callbacks.models";
@@ -92,21 +92,14 @@ function EmailCallbackHeader({ emailCallback, actions }: { emailCallback: ApiEma
           <span aria-hidden className="shrink-0">
             ·
           </span>
-          <Link
-            href={WEBHOOK_DOCS_VERIFY_HREF}
-            className="hover:text-foreground shrink-0 underline underline-offset-4"
-          >
+          <Link href={WEBHOOK_DOCS_VERIFY_HREF} className="hover:text-foreground shrink-0 underline underline-offset-4">
             {tWebhookDocs("verifyLink")}
           </Link>
         </p>
       </div>
       <div className="flex flex-wrap items-center gap-2">
         {actions}
-        <Button
-          variant="outline"
-          disabled={isUpdating}
-          onClick={() => void setEnabled(emailCallback, !emailCallback.isEnabled)}
-        >
+        <Button variant="outline" disabled={isUpdating} onClick={() => void setEnabled(emailCallback, !emailCallback.isEnabled)}>
           {emailCallback.isEnabled ? <PowerOffIcon aria-hidden /> : <PowerIcon aria-hidden />}
           {emailCallback.isEnabled ? t("disable") : t("enable")}
         </Button>
@@ -175,7 +168,7 @@ function EmailCallbackNotFound() {
 function EmailCallbackHeaderSkeleton() {
   const t = useTranslations("common");
   return (
-    <div className="flex flex-col gap-6" aria-busy="true" aria-label={t("loading")}>
+    <div className="flex flex-col gap-6" role="status" aria-busy="true" aria-label={t("loading")}>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="flex flex-col gap-2">
           <Skeleton className="h-8 w-72" />

@@ -6,11 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
 import { ApiError } from "@/modules/shared/api/api-client";
-import {
-  EmailCallbackForm,
-  getEmptyEmailCallbackFormValues,
-  type EmailCallbackFormSubmission,
-} from "./email-callback-form";
+import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmptyEmailCallbackFormValues } from "./email-callback-form";
 
 afterEach(cleanup);
 

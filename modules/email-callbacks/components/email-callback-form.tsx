@@ -7,17 +7,17 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { ShuffleIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useId, useMemo, useState } from "react";
-import { useForm, type FieldPath } from "react-hook-form";
+import { type FieldPath, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
+import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import type { ApiEmailCallback } from "../email-callbacks.models";
-import { domainSchema, emailCallbackFormSchema, type EmailCallbackFormValues } from "../email-callbacks.schemas";
+import { domainSchema, type EmailCallbackFormValues, emailCallbackFormSchema } from "../email-callbacks.schemas";
 import { generateRandomUsername } from "../random-username";
 import { generateWebhookSecret } from "../random-webhook-secret";
 import { AllowedOriginsField } from "./allowed-origins-field";
@@ -134,6 +134,7 @@ export function EmailCallbackForm({
   return (
     <Form {...form}>
       <form onSubmit={form.handleSubmit(submit)} className="flex flex-col gap-6" noValidate>
+        {/* biome-ignore lint/a11y/useSemanticElements: a div with role group lays out as a grid everywhere; a fieldset does not */}
         <div role="group" aria-labelledby={addressLabelId} className="grid gap-2">
           <span id={addressLabelId} className="text-sm leading-none font-medium">
             {t("form.address")}
@@ -169,7 +170,12 @@ export function EmailCallbackForm({
                   <FormItem className="min-w-0 flex-1 sm:flex-none">
                     <Select value={field.value} onValueChange={field.onChange} name={field.name}>
                       <FormControl>
-                        <SelectTrigger ref={field.ref} onBlur={field.onBlur} aria-label={t("form.domain")} className="w-full min-w-40 sm:w-fit">
+                        <SelectTrigger
+                          ref={field.ref}
+                          onBlur={field.onBlur}
+                          aria-label={t("form.domain")}
+                          className="w-full min-w-40 sm:w-fit"
+                        >
                           <SelectValue placeholder={t("form.domainPlaceholder")} />
                         </SelectTrigger>
                       </FormControl>
@@ -186,15 +192,16 @@ export function EmailCallbackForm({
                 )}
               />
               {isEditing ? null : (
-                <IconButtonWithTooltip label={t("form.randomUsername")} onClick={() => fill("username", generateRandomUsername())}>
+                <IconButtonWithTooltip
+                  label={t("form.randomUsername")}
+                  onClick={() => fill("username", generateRandomUsername())}
+                >
                   <ShuffleIcon aria-hidden />
                 </IconButtonWithTooltip>
               )}
             </div>
           </div>
-          {domainOptions.length === 0 ? (
-            <p className="text-muted-foreground text-sm">{t("form.noDomains")}</p>
-          ) : null}
+          {domainOptions.length === 0 ? <p className="text-muted-foreground text-sm">{t("form.noDomains")}</p> : null}
         </div>
 
         <FormField
@@ -232,9 +239,7 @@ export function EmailCallbackForm({
                     spellCheck={false}
                     className="font-mono"
                     {...field}
-                    placeholder={
-                      isRemovingWebhookSecret ? t("form.webhookSecretRemoved") : (maskedWebhookSecret ?? undefined)
-                    }
+                    placeholder={isRemovingWebhookSecret ? t("form.webhookSecretRemoved") : (maskedWebhookSecret ?? undefined)}
                     disabled={isRemovingWebhookSecret}
                   />
                 </FormControl>
@@ -282,4 +287,3 @@ export function EmailCallbackForm({
     </Form>
   );
 }
-

@@ -66,7 +66,7 @@ function EmptyEmailCallbackList() {
 function EmailCallbackListSkeleton() {
   const t = useTranslations("common");
   return (
-    <div className="flex flex-col gap-6" aria-busy="true" aria-label={t("loading")}>
+    <div className="flex flex-col gap-6" role="status" aria-busy="true" aria-label={t("loading")}>
       <div className="flex items-center justify-between">
         <Skeleton className="h-8 w-40" />
         <Skeleton className="h-9 w-36" />

@@ -3,17 +3,13 @@
 // creation without the random username; only what changed is sent, the secret only if changed.
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
-import { toast } from "@/components/ui/sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { toast } from "@/components/ui/sonner";
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 import type { UpdateEmailCallbackInput } from "../email-callbacks.schemas";
-import {
-  EmailCallbackForm,
-  getEmailCallbackFormValues,
-  type EmailCallbackFormSubmission,
-} from "./email-callback-form";
+import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmailCallbackFormValues } from "./email-callback-form";
 
 export function EmailCallbackSettings({ emailCallbackId }: { emailCallbackId: string }) {
   const { data: emailCallback } = useEmailCallback(emailCallbackId);

@@ -5,8 +5,8 @@
 import { useTranslations } from "next-intl";
 import { toast } from "@/components/ui/sonner";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
-import { useDeleteEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 import type { ApiEmailCallback } from "../email-callbacks.models";
+import { useDeleteEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 
 const DISABLED_TOAST_DURATION_MS = 7000;
 

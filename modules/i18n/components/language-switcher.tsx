@@ -11,7 +11,7 @@ import {
   DropdownMenuRadioItem,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { LOCALES, LOCALE_NATIVE_NAMES } from "../i18n.constants";
+import { LOCALE_NATIVE_NAMES, LOCALES } from "../i18n.constants";
 import { isLocale } from "../locale.models";
 import { useChangeLocale } from "../use-change-locale";
 import { LocaleLabel } from "./locale-label";

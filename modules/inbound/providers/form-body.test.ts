@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
 import iconv from "iconv-lite";
-import { decodeText, findFormPart, FORM_LIMITS, parseFormBody, readFormText } from "./form-body";
-import { expectAppError } from "./fixtures/inbound-test-helpers";
+import { describe, expect, it } from "vitest";
 import { CHARSET_SAMPLES } from "../test-support/charset-samples";
+import { expectAppError } from "./fixtures/inbound-test-helpers";
+import { decodeText, FORM_LIMITS, findFormPart, parseFormBody, readFormText } from "./form-body";
 
 async function encodeMultipart(form: FormData) {
   const request = new Request("http://hookmail.test/", { method: "POST", body: form });
@@ -80,14 +80,18 @@ const urlencodedFields = (count: number, size: number) =>
 
 function multipartParts(count: number, size: number): Buffer {
   const part = `--b\r\nContent-Disposition: form-data; name="f"\r\n\r\n${"x".repeat(size)}\r\n`;
-  return Buffer.from(part.repeat(count) + "--b--\r\n");
+  return Buffer.from(`${part.repeat(count)}--b--\r\n`);
 }
 
 describe("parseFormBody is linear and capped (docs/security.md)", () => {
   it("refuses a 3 MB urlencoded body of tiny fields with 400 at the field cap, in well under a second", async () => {
     const body = Buffer.from("a&".repeat(1_500_000));
     const started = performance.now();
-    await expectAppError(Promise.resolve().then(() => parseFormBody(body, URLENCODED)), "inbound.invalid_message", 400);
+    await expectAppError(
+      Promise.resolve().then(() => parseFormBody(body, URLENCODED)),
+      "inbound.invalid_message",
+      400,
+    );
     expect(performance.now() - started).toBeLessThan(500);
   });
 
@@ -132,19 +136,31 @@ describe("parseFormBody is linear and capped (docs/security.md)", () => {
       [multipartParts(FORM_LIMITS.maxFields + 1, 1), "multipart/form-data; boundary=b"],
       [Buffer.from(`${"n".repeat(FORM_LIMITS.maxFieldNameBytes + 1)}=1`), URLENCODED],
       [
-        Buffer.from(`--b\r\nContent-Disposition: form-data; name="f"\r\nX-Long: ${"x".repeat(FORM_LIMITS.maxPartHeaderBytes)}\r\n\r\nv\r\n--b--\r\n`),
+        Buffer.from(
+          `--b\r\nContent-Disposition: form-data; name="f"\r\nX-Long: ${"x".repeat(FORM_LIMITS.maxPartHeaderBytes)}\r\n\r\nv\r\n--b--\r\n`,
+        ),
         "multipart/form-data; boundary=b",
       ],
     ];
     for (const [body, contentType] of cases) {
-      await expectAppError(Promise.resolve().then(() => parseFormBody(body, contentType)), "inbound.invalid_message", 400);
+      await expectAppError(
+        Promise.resolve().then(() => parseFormBody(body, contentType)),
+        "inbound.invalid_message",
+        400,
+      );
     }
   });
 
   it("with partial, yields the fields complete so far of a body cut short", () => {
-    const multipart = Buffer.from('--b\r\nContent-Disposition: form-data; name="token"\r\n\r\nt1\r\n--b\r\nContent-Disposition: form-data; name="big"\r\n\r\nxx');
-    expect(parseFormBody(multipart, "multipart/form-data; boundary=b", { partial: true }).map(({ name }) => name)).toEqual(["token"]);
-    expect(parseFormBody(Buffer.from("token=t1&big=xx"), URLENCODED, { partial: true }).map(({ name }) => name)).toEqual(["token"]);
+    const multipart = Buffer.from(
+      '--b\r\nContent-Disposition: form-data; name="token"\r\n\r\nt1\r\n--b\r\nContent-Disposition: form-data; name="big"\r\n\r\nxx',
+    );
+    expect(parseFormBody(multipart, "multipart/form-data; boundary=b", { partial: true }).map(({ name }) => name)).toEqual([
+      "token",
+    ]);
+    expect(parseFormBody(Buffer.from("token=t1&big=xx"), URLENCODED, { partial: true }).map(({ name }) => name)).toEqual([
+      "token",
+    ]);
   });
 });
 
@@ -154,7 +170,10 @@ describe("decodeText", () => {
     expect(decodeText(Buffer.from([0x63, 0x61, 0x66, 0xe9]), "x-unknown")).toBe("caf\u00e9");
   });
 
-  it.each(CHARSET_SAMPLES)("decodes %s with iconv-lite (windows-1252's 0x80–0x9F are not control characters)", (charset, text) => {
-    expect(decodeText(iconv.encode(text, charset), charset)).toBe(text);
-  });
+  it.each(CHARSET_SAMPLES)(
+    "decodes %s with iconv-lite (windows-1252's 0x80–0x9F are not control characters)",
+    (charset, text) => {
+      expect(decodeText(iconv.encode(text, charset), charset)).toBe(text);
+    },
+  );
 });

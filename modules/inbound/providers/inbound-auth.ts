@@ -29,7 +29,9 @@ export type MailgunSignature = { timestamp: string; token: string; signature: st
 
 /** Mailgun's signature: hex HMAC-SHA256 of timestamp + token, keyed with the signing key. */
 export function computeMailgunSignature({ timestamp, token }: Omit<MailgunSignature, "signature">, signingKey: string) {
-  return createHmac("sha256", signingKey).update(timestamp + token).digest("hex");
+  return createHmac("sha256", signingKey)
+    .update(timestamp + token)
+    .digest("hex");
 }
 
 export function isMailgunSignatureValid(fields: MailgunSignature, signingKey: string): boolean {

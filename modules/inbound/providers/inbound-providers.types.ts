@@ -31,7 +31,5 @@ export type InboundProvider = {
    * Throws inbound.not_configured, inbound.unauthorized, inbound.payload_too_large or
    * inbound.invalid_message. `onReceiveFailed` undoes what must not outlive a refused message.
    */
-  readMessage(
-    context: InboundRequestContext,
-  ): Promise<{ message: InboundMessage; onReceiveFailed?: () => Promise<void> | void }>;
+  readMessage(context: InboundRequestContext): Promise<{ message: InboundMessage; onReceiveFailed?: () => Promise<void> | void }>;
 };

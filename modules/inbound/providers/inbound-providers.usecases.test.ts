@@ -10,6 +10,7 @@ import {
 
 const rawRequest = () =>
   createInboundRequest("raw", { body: readFixture("message.eml"), headers: { authorization: `Bearer ${INBOUND_SECRET}` } });
+
 import { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
 import { getInboundProviderOrThrow } from "./inbound-providers.usecases";
 

@@ -1,7 +1,7 @@
 // Mailgun tokens already used are refused by every process: they live in the mailgun_token table.
 // The two handles below are two connection pools on one database, as two web processes have.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/modules/db/db";
+import { type Database, openDatabase } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createInboundRequest, expectAppError, runInbound, signMailgun } from "./fixtures/inbound-test-helpers";
 import { createMailgunTokenRepository, deleteExpiredMailgunTokens } from "./mailgun-token.repository";

@@ -1,7 +1,5 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
-import { createMailgunTokenRegistry } from "./fixtures/memory-mailgun-tokens";
-import { MAILGUN_CREDENTIALS_PREFIX_BYTES } from "./inbound-providers.constants";
 import {
   buildFormData,
   createCountingStream,
@@ -11,9 +9,11 @@ import {
   readJsonFixture,
   runInbound,
   signMailgun,
-  testSettings,
   type TestBody,
+  testSettings,
 } from "./fixtures/inbound-test-helpers";
+import { createMailgunTokenRegistry } from "./fixtures/memory-mailgun-tokens";
+import { MAILGUN_CREDENTIALS_PREFIX_BYTES } from "./inbound-providers.constants";
 
 const PNG_BASE64 = readJsonFixture<{ files: { base64: string }[] }>("mailgun-parsed.form.json").files[0]!.base64;
 

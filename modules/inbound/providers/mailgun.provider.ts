@@ -8,8 +8,8 @@
 // attachments, after the text fields (body-plain, body-html, stripped-*): the body is read and
 // parsed incrementally, and a body whose first MAILGUN_CREDENTIALS_PREFIX_BYTES hold no valid
 // signature is refused (401) without reading the rest (docs/security.md).
-import { composeRawMessage, type ComposedAttachment } from "./compose-message";
-import { findFormPart, parseFormBody, readFormText, type FormPart } from "./form-body";
+import { type ComposedAttachment, composeRawMessage } from "./compose-message";
+import { type FormPart, findFormPart, parseFormBody, readFormText } from "./form-body";
 import { isMailgunSignatureValid, isMailgunTimestampFresh, type MailgunTokenRegistry } from "./inbound-auth";
 import { MAILGUN_CREDENTIALS_PREFIX_BYTES } from "./inbound-providers.constants";
 import {
@@ -21,11 +21,11 @@ import type { InboundMessage, InboundProvider } from "./inbound-providers.types"
 import { mailgunContentIdMapSchema, mailgunMessageHeadersSchema } from "./mailgun.schemas";
 import {
   ensureLooksLikeMessage,
+  type HeaderField,
   parseAddressList,
   parseEnvelopeSender,
   readEnvelopeFromHeaders,
   readHeaderFields,
-  type HeaderField,
 } from "./message-headers";
 import { ensureMessageWithinLimit, readProviderBody } from "./read-body-with-limit";
 

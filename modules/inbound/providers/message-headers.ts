@@ -7,8 +7,20 @@ export type HeaderField = { name: string; value: string };
 
 /** Header fields that any real message carries at least one of. */
 const MESSAGE_HEADER_NAMES = new Set([
-  "from", "to", "cc", "subject", "date", "message-id", "received", "mime-version", "content-type",
-  "return-path", "delivered-to", "x-original-to", "sender", "reply-to",
+  "from",
+  "to",
+  "cc",
+  "subject",
+  "date",
+  "message-id",
+  "received",
+  "mime-version",
+  "content-type",
+  "return-path",
+  "delivered-to",
+  "x-original-to",
+  "sender",
+  "reply-to",
 ]);
 
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;

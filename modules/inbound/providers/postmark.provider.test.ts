@@ -9,8 +9,8 @@ import {
   readFixture,
   readJsonFixture,
   runInbound,
-  testSettings,
   type TestBody,
+  testSettings,
 } from "./fixtures/inbound-test-helpers";
 
 const postmarkHeaders = { authorization: basicAuth("postmark", INBOUND_SECRET), "content-type": "application/json" };

@@ -1,6 +1,6 @@
 // POST /api/inbound/postmark: Postmark's inbound JSON, with `RawEmail` (used as is) or without
 // (the message is rebuilt from the parsed fields); HTTP basic auth whose password is INBOUND_SECRET.
-import { composeRawMessage, type AddressesInput } from "./compose-message";
+import { type AddressesInput, composeRawMessage } from "./compose-message";
 import { isBasicAuthPasswordValid } from "./inbound-auth";
 import { createInboundInvalidMessageError, createInboundUnauthorizedError } from "./inbound-providers.errors";
 import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
@@ -11,7 +11,7 @@ import {
   readEnvelopeFromHeaders,
   readHeaderFields,
 } from "./message-headers";
-import { postmarkInboundSchema, type PostmarkInbound } from "./postmark.schemas";
+import { type PostmarkInbound, postmarkInboundSchema } from "./postmark.schemas";
 import { ensureMessageWithinLimit, readProviderBody } from "./read-body-with-limit";
 
 export const postmarkProvider: InboundProvider = {

@@ -98,7 +98,11 @@ describe("POST /api/inbound/raw", () => {
 
   it("accepts real mail whose header block has lines that are not fields (obsolete syntax, a broken fold, a stray word)", async () => {
     const corpus = path.resolve(import.meta.dirname, "../../../tests/fixtures/mail-corpus");
-    for (const name of ["rfc2822/example13.eml", "error_emails/multiple_references_with_one_invalid.eml", "plain_emails/raw_email_incorrect_header.eml"]) {
+    for (const name of [
+      "rfc2822/example13.eml",
+      "error_emails/multiple_references_with_one_invalid.eml",
+      "plain_emails/raw_email_incorrect_header.eml",
+    ]) {
       const raw = readFileSync(path.join(corpus, name));
       const request = createInboundRequest("raw", { body: raw, headers: { ...bearer, "x-envelope-to": "alice@hookmail.test" } });
       const { result, received } = runInbound("raw", request);

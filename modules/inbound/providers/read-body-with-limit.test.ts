@@ -4,7 +4,7 @@ import { getBodyLimit, readBodyWithLimit } from "./read-body-with-limit";
 
 describe("readBodyWithLimit", () => {
   it("returns a body of exactly the limit, byte for byte", async () => {
-    const body = Buffer.from("x".repeat(1000) + "\u00e9");
+    const body = Buffer.from(`${"x".repeat(1000)}\u00e9`);
     const request = createInboundRequest("raw", { body });
     expect((await readBodyWithLimit(request, body.length)).equals(body)).toBe(true);
   });
@@ -39,7 +39,10 @@ describe("readBodyWithLimit", () => {
       const request = createInboundRequest("raw", { body: stream, headers: { "content-length": String(declared) } });
       const body = await readBodyWithLimit(request, 2 * 1024 * 1024);
       expect(body.length, `declared ${declared}`).toBe(total);
-      expect(body.every((byte) => byte === 0x61), `declared ${declared}`).toBe(true);
+      expect(
+        body.every((byte) => byte === 0x61),
+        `declared ${declared}`,
+      ).toBe(true);
     }
   });
 

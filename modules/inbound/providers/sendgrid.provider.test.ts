@@ -1,6 +1,7 @@
 import iconv from "iconv-lite";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
+import { CHARSET_SAMPLES } from "../test-support/charset-samples";
 import {
   basicAuth,
   createCountingStream,
@@ -9,10 +10,9 @@ import {
   INBOUND_SECRET,
   readFixture,
   runInbound,
-  testSettings,
   type TestBody,
+  testSettings,
 } from "./fixtures/inbound-test-helpers";
-import { CHARSET_SAMPLES } from "../test-support/charset-samples";
 
 const MULTIPART = "multipart/form-data; boundary=xYzZY";
 const sendgridHeaders = { authorization: basicAuth("sendgrid", INBOUND_SECRET), "content-type": MULTIPART };
@@ -28,7 +28,11 @@ function cutField(body: Buffer, name: string): Buffer {
 /** A parsed SendGrid post whose subject and text fields are in `charset`, as `charsets` says. */
 function buildCharsetPost(charset: string, text: string): Buffer {
   const field = (name: string, value: Buffer | string) =>
-    Buffer.concat([Buffer.from(`--xYzZY\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value), Buffer.from("\r\n")]);
+    Buffer.concat([
+      Buffer.from(`--xYzZY\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`),
+      Buffer.from(value),
+      Buffer.from("\r\n"),
+    ]);
   return Buffer.concat([
     field("from", "Bob <bob@example.org>"),
     field("to", "alice@hookmail.test"),
@@ -40,13 +44,16 @@ function buildCharsetPost(charset: string, text: string): Buffer {
 }
 
 describe("POST /api/inbound/sendgrid", () => {
-  it.each(CHARSET_SAMPLES)("decodes text fields sent in %s, as the charsets field names it, with iconv-lite", async (charset, text) => {
-    const { result, received } = runInbound("sendgrid", sendgridRequest(buildCharsetPost(charset, text)));
-    expect(await result).toEqual({ accepted: 1 });
-    const parsed = await simpleParser(received[0]!.raw);
-    expect(parsed.subject).toBe(text);
-    expect(parsed.text?.trim()).toBe(text);
-  });
+  it.each(CHARSET_SAMPLES)(
+    "decodes text fields sent in %s, as the charsets field names it, with iconv-lite",
+    async (charset, text) => {
+      const { result, received } = runInbound("sendgrid", sendgridRequest(buildCharsetPost(charset, text)));
+      expect(await result).toEqual({ accepted: 1 });
+      const parsed = await simpleParser(received[0]!.raw);
+      expect(parsed.subject).toBe(text);
+      expect(parsed.text?.trim()).toBe(text);
+    },
+  );
 
   it("decodes a text field of an unknown charset label as UTF-8 when valid, else as latin1", async () => {
     const post = (bytes: Buffer) =>
@@ -55,7 +62,9 @@ describe("POST /api/inbound/sendgrid", () => {
         Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="to"\r\n\r\nalice@hookmail.test\r\n'),
         Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="subject"\r\n\r\n'),
         bytes,
-        Buffer.from('\r\n--xYzZY\r\nContent-Disposition: form-data; name="charsets"\r\n\r\n{"subject":"x-no-such-charset"}\r\n--xYzZY--\r\n'),
+        Buffer.from(
+          '\r\n--xYzZY\r\nContent-Disposition: form-data; name="charsets"\r\n\r\n{"subject":"x-no-such-charset"}\r\n--xYzZY--\r\n',
+        ),
       ]);
     for (const [bytes, subject] of [
       [Buffer.from("Café €"), "Café €"],

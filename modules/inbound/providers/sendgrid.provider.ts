@@ -1,8 +1,8 @@
 // POST /api/inbound/sendgrid: SendGrid Inbound Parse, the default parsed post or, with "POST the
 // raw, full MIME message", the `email` field; HTTP basic auth whose password is INBOUND_SECRET.
 import type { z } from "zod";
-import { composeRawMessage, type ComposedAttachment } from "./compose-message";
-import { findFormPart, parseFormBody, readFormText, type FormPart } from "./form-body";
+import { type ComposedAttachment, composeRawMessage } from "./compose-message";
+import { type FormPart, findFormPart, parseFormBody, readFormText } from "./form-body";
 import { isBasicAuthPasswordValid } from "./inbound-auth";
 import { createInboundInvalidMessageError, createInboundUnauthorizedError } from "./inbound-providers.errors";
 import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
@@ -38,9 +38,7 @@ export async function parseSendgridForm(parts: readonly FormPart[], maxMessageBy
   const text = (name: string) => readFormText(parts, name, charsets[name]);
   const email = findFormPart(parts, "email");
   if (!email?.data.length && !text("from") && !text("headers")) {
-    throw createInboundInvalidMessageError(
-      "a SendGrid post needs the email field, or from/headers and the message fields.",
-    );
+    throw createInboundInvalidMessageError("a SendGrid post needs the email field, or from/headers and the message fields.");
   }
   const raw = ensureMessageWithinLimit(
     email?.data.length

@@ -17,8 +17,8 @@ import {
 } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { LoadError } from "@/modules/shared/components/load-error";
-import type { ApiDeliveryAttempt, ApiEmailProcessing } from "../processings.models";
 import { PROCESSING_STATUS } from "../processings.constants";
+import type { ApiDeliveryAttempt, ApiEmailProcessing } from "../processings.models";
 import { useDeliveryAttempts } from "../processings.queries";
 import { useRedeliver } from "./use-redeliver";
 
@@ -81,7 +81,7 @@ function DeliveryAttemptList({
 
   if (query.isPending) {
     return (
-      <div className="flex flex-col gap-3" aria-busy="true" aria-label={tCommon("loading")}>
+      <div className="flex flex-col gap-3" role="status" aria-busy="true" aria-label={tCommon("loading")}>
         <Skeleton className="h-24 w-full" />
         <Skeleton className="h-24 w-full" />
       </div>

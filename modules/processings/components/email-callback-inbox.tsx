@@ -6,20 +6,15 @@ import { EllipsisVerticalIcon, HistoryIcon, InboxIcon, RotateCwIcon } from "luci
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
 import { DataTablePagination, getPageCount } from "@/modules/shared/components/data-table-pagination";
 import { LoadError } from "@/modules/shared/components/load-error";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
-import type { ApiEmailProcessing } from "../processings.models";
 import { PROCESSING_STATUS } from "../processings.constants";
+import type { ApiEmailProcessing } from "../processings.models";
 import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, useEmailProcessings } from "../processings.queries";
 import { DeliveryAttemptsDialog } from "./delivery-attempts-dialog";
 import { ProcessingStatusBadge } from "./processing-status-badge";
@@ -54,7 +49,9 @@ export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: strin
               <TableHead className="w-[30%]">{t("columns.subject")}</TableHead>
               <TableHead>{t("columns.status")}</TableHead>
               <TableHead>{t("columns.details")}</TableHead>
-              <TableHead className="min-w-36 text-right leading-tight whitespace-normal">{t("columns.webhookStatusCode")}</TableHead>
+              <TableHead className="min-w-36 text-right leading-tight whitespace-normal">
+                {t("columns.webhookStatusCode")}
+              </TableHead>
               <TableHead className="text-right">{t("columns.receivedAt")}</TableHead>
               <TableHead className="w-12 pr-2">
                 <span className="sr-only">{t("columns.actions")}</span>
@@ -177,7 +174,7 @@ function EmptyInbox({ address }: { address: string }) {
 function InboxSkeleton() {
   const t = useTranslations("common");
   return (
-    <div className="flex flex-col gap-3 rounded-xl border p-4" aria-busy="true" aria-label={t("loading")}>
+    <div className="flex flex-col gap-3 rounded-xl border p-4" role="status" aria-busy="true" aria-label={t("loading")}>
       {[0, 1, 2, 3, 4].map((index) => (
         <Skeleton key={index} className="h-8 w-full" />
       ))}

@@ -10,7 +10,7 @@ import * as checkoutSession from "@/app/api/payments/checkout-session/route";
 import * as customerPortal from "@/app/api/payments/customer-portal/route";
 import * as usersMe from "@/app/api/users/me/route";
 import { TEST_BASE_URL } from "@/tests/support/auth-client";
-import { startRouteTestApp, type RouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 
 let app: RouteTestApp;
 let user: TestUser;
@@ -30,11 +30,21 @@ beforeAll(async () => {
   app = await startRouteTestApp({ STRIPE_SECRET_KEY: "sk_test_unused", STRIPE_PRO_PRICE_ID: "price_pro_unused" });
   user = await app.signUp("cross-site");
   await app.database.prisma.user.update({ where: { id: user.userId }, data: { planId: "pro" } });
-  const key = await app.call(apiKeys.POST, { path: "/api/api-keys", method: "POST", body: { name: "ci" }, headers: user.headers });
+  const key = await app.call(apiKeys.POST, {
+    path: "/api/api-keys",
+    method: "POST",
+    body: { name: "ci" },
+    headers: user.headers,
+  });
   expect(key.status).toBe(201);
   keyHeaders = { Authorization: `Bearer ${key.body?.token}` };
   apiKeyId = key.body?.apiKey.id;
-  const created = await app.call(emailCallbacks.POST, { path: "/api/email-callbacks", method: "POST", body: newCallback(), headers: user.headers });
+  const created = await app.call(emailCallbacks.POST, {
+    path: "/api/email-callbacks",
+    method: "POST",
+    body: newCallback(),
+    headers: user.headers,
+  });
   expect(created.status).toBe(201);
   emailCallbackId = created.body?.emailCallback.id;
 });
@@ -51,9 +61,27 @@ type Write = {
 
 /** Every cookie write the suite tries. */
 const WRITES: Write[] = [
-  { name: "POST /api/email-callbacks", handler: emailCallbacks.POST, path: () => "/api/email-callbacks", method: "POST", body: newCallback },
-  { name: "POST /api/api-keys", handler: apiKeys.POST, path: () => "/api/api-keys", method: "POST", body: () => ({ name: "stolen" }) },
-  { name: "PUT /api/users/me", handler: usersMe.PUT, path: () => "/api/users/me", method: "PUT", body: () => ({ name: "Mallory" }) },
+  {
+    name: "POST /api/email-callbacks",
+    handler: emailCallbacks.POST,
+    path: () => "/api/email-callbacks",
+    method: "POST",
+    body: newCallback,
+  },
+  {
+    name: "POST /api/api-keys",
+    handler: apiKeys.POST,
+    path: () => "/api/api-keys",
+    method: "POST",
+    body: () => ({ name: "stolen" }),
+  },
+  {
+    name: "PUT /api/users/me",
+    handler: usersMe.PUT,
+    path: () => "/api/users/me",
+    method: "PUT",
+    body: () => ({ name: "Mallory" }),
+  },
   {
     name: "PUT /api/email-callbacks/{id}",
     handler: emailCallbackItem.PUT,
@@ -94,7 +122,11 @@ async function snapshotAccount() {
   const { prisma } = app.database;
   return {
     user: await prisma.user.findUniqueOrThrow({ where: { id: user.userId }, select: { name: true } }),
-    callbacks: await prisma.emailCallback.findMany({ where: { userId: user.userId }, select: { id: true, isEnabled: true }, orderBy: { id: "asc" } }),
+    callbacks: await prisma.emailCallback.findMany({
+      where: { userId: user.userId },
+      select: { id: true, isEnabled: true },
+      orderBy: { id: "asc" },
+    }),
     keys: await prisma.apiKey.findMany({ where: { userId: user.userId }, select: { id: true }, orderBy: { id: "asc" } }),
   };
 }
@@ -147,12 +179,27 @@ describe("a cookie write from the app's origin", () => {
     const variants = [
       { ...cookieOnly(), Origin: TEST_BASE_URL, "Content-Type": "application/json" },
       { ...cookieOnly(), "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" },
-      { ...cookieOnly(), Origin: TEST_BASE_URL, "Sec-Fetch-Site": "same-origin", "Content-Type": "Application/JSON; charset=utf-8" },
+      {
+        ...cookieOnly(),
+        Origin: TEST_BASE_URL,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "Application/JSON; charset=utf-8",
+      },
     ];
     for (const headers of variants) {
-      const renamed = await app.call(usersMe.PUT, { path: "/api/users/me", method: "PUT", body: { name: "Same Origin" }, headers });
+      const renamed = await app.call(usersMe.PUT, {
+        path: "/api/users/me",
+        method: "PUT",
+        body: { name: "Same Origin" },
+        headers,
+      });
       expect(renamed.status).toBe(200);
-      const created = await app.call(emailCallbacks.POST, { path: "/api/email-callbacks", method: "POST", body: newCallback(), headers });
+      const created = await app.call(emailCallbacks.POST, {
+        path: "/api/email-callbacks",
+        method: "POST",
+        body: newCallback(),
+        headers,
+      });
       expect(created.status).toBe(201);
       const id = created.body?.emailCallback.id as string;
       const deleted = await app.call(emailCallbackItem.DELETE, {
@@ -172,7 +219,12 @@ describe("a cookie write from the app's origin", () => {
   });
 
   it("answers 401, not 403, to a write with no session at all", async () => {
-    const response = await app.call(emailCallbacks.POST, { path: "/api/email-callbacks", method: "POST", body: newCallback(), headers: { Origin: "https://evil.example" } });
+    const response = await app.call(emailCallbacks.POST, {
+      path: "/api/email-callbacks",
+      method: "POST",
+      body: newCallback(),
+      headers: { Origin: "https://evil.example" },
+    });
     expect(response.status).toBe(401);
   });
 });
@@ -198,13 +250,49 @@ describe("an API key", () => {
 
   it.each([
     ["GET /api/users/me", () => app.call(usersMe.GET, { path: "/api/users/me", headers: keyHeaders })],
-    ["PUT /api/users/me", () => app.call(usersMe.PUT, { path: "/api/users/me", method: "PUT", body: { name: "Renamed By Key" }, headers: keyHeaders })],
+    [
+      "PUT /api/users/me",
+      () =>
+        app.call(usersMe.PUT, { path: "/api/users/me", method: "PUT", body: { name: "Renamed By Key" }, headers: keyHeaders }),
+    ],
     ["GET /api/api-keys", () => app.call(apiKeys.GET, { path: "/api/api-keys", headers: keyHeaders })],
-    ["POST /api/api-keys", () => app.call(apiKeys.POST, { path: "/api/api-keys", method: "POST", body: { name: "by key" }, headers: keyHeaders })],
-    ["DELETE /api/api-keys/{id}", () => app.call(apiKeyItem.DELETE, { path: `/api/api-keys/${apiKeyId}`, method: "DELETE", headers: keyHeaders, params: { apiKeyId } })],
-    ["POST /api/payments/checkout-session", () => app.call(checkoutSession.POST, { path: "/api/payments/checkout-session", method: "POST", body: { planId: "pro" }, headers: keyHeaders })],
-    ["GET /api/payments/checkout-session/{id}", () => app.call(checkoutSessionItem.GET, { path: "/api/payments/checkout-session/cs_test_1", headers: keyHeaders, params: { sessionId: "cs_test_1" } })],
-    ["GET /api/payments/customer-portal", () => app.call(customerPortal.GET, { path: "/api/payments/customer-portal", headers: keyHeaders })],
+    [
+      "POST /api/api-keys",
+      () => app.call(apiKeys.POST, { path: "/api/api-keys", method: "POST", body: { name: "by key" }, headers: keyHeaders }),
+    ],
+    [
+      "DELETE /api/api-keys/{id}",
+      () =>
+        app.call(apiKeyItem.DELETE, {
+          path: `/api/api-keys/${apiKeyId}`,
+          method: "DELETE",
+          headers: keyHeaders,
+          params: { apiKeyId },
+        }),
+    ],
+    [
+      "POST /api/payments/checkout-session",
+      () =>
+        app.call(checkoutSession.POST, {
+          path: "/api/payments/checkout-session",
+          method: "POST",
+          body: { planId: "pro" },
+          headers: keyHeaders,
+        }),
+    ],
+    [
+      "GET /api/payments/checkout-session/{id}",
+      () =>
+        app.call(checkoutSessionItem.GET, {
+          path: "/api/payments/checkout-session/cs_test_1",
+          headers: keyHeaders,
+          params: { sessionId: "cs_test_1" },
+        }),
+    ],
+    [
+      "GET /api/payments/customer-portal",
+      () => app.call(customerPortal.GET, { path: "/api/payments/customer-portal", headers: keyHeaders }),
+    ],
   ])("cannot reach account, key or payment calls: %s answers 403 api_keys.session_required", async (_, run) => {
     const before = await snapshotAccount();
     const response = await run();
@@ -222,7 +310,12 @@ describe("NUL bytes on the real routes", () => {
   ])("in %s answer 400 request.invalid_body and create nothing", async (_, body) => {
     const before = await snapshotAccount();
     for (const headers of [user.headers, keyHeaders]) {
-      const response = await app.call(emailCallbacks.POST, { path: "/api/email-callbacks", method: "POST", body: body(), headers });
+      const response = await app.call(emailCallbacks.POST, {
+        path: "/api/email-callbacks",
+        method: "POST",
+        body: body(),
+        headers,
+      });
       expect(response.status).toBe(400);
       expect(response.body?.error.code).toBe("request.invalid_body");
     }
@@ -247,15 +340,29 @@ describe("NUL bytes on the real routes", () => {
     }
   });
 
-  it.each([["a NUL byte", "ecb_\u0000"], ["a percent-encoded NUL", "ecb_%00"]])(
-    "in a path id answer 404, not 500: %s",
-    async (_, badId) => {
-      const read = await app.call(emailCallbackItem.GET, { path: "/api/email-callbacks/x", headers: user.headers, params: { emailCallbackId: badId } });
-      expect(read.status).toBe(404);
-      const removed = await app.call(apiKeyItem.DELETE, { path: "/api/api-keys/x", method: "DELETE", headers: user.headers, params: { apiKeyId: badId } });
-      expect(removed.status).toBe(404);
-      const byKey = await app.call(emailCallbackItem.DELETE, { path: "/api/email-callbacks/x", method: "DELETE", headers: keyHeaders, params: { emailCallbackId: badId } });
-      expect(byKey.status).toBe(404);
-    },
-  );
+  it.each([
+    ["a NUL byte", "ecb_\u0000"],
+    ["a percent-encoded NUL", "ecb_%00"],
+  ])("in a path id answer 404, not 500: %s", async (_, badId) => {
+    const read = await app.call(emailCallbackItem.GET, {
+      path: "/api/email-callbacks/x",
+      headers: user.headers,
+      params: { emailCallbackId: badId },
+    });
+    expect(read.status).toBe(404);
+    const removed = await app.call(apiKeyItem.DELETE, {
+      path: "/api/api-keys/x",
+      method: "DELETE",
+      headers: user.headers,
+      params: { apiKeyId: badId },
+    });
+    expect(removed.status).toBe(404);
+    const byKey = await app.call(emailCallbackItem.DELETE, {
+      path: "/api/email-callbacks/x",
+      method: "DELETE",
+      headers: keyHeaders,
+      params: { emailCallbackId: badId },
+    });
+    expect(byKey.status).toBe(404);
+  });
 });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getAuth } from "@/modules/auth/auth.server";
+import { withCaller } from "@/modules/auth/with-caller";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { setProcessDatabase, type Database } from "@/modules/db/db";
+import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { parseJsonBody, parseSearchParams, withErrors } from "./route-handler";
-import { withCaller } from "@/modules/auth/with-caller";
 
 let database: Database;
 const noParams = { params: Promise.resolve({}) };
@@ -27,7 +27,10 @@ async function signUpAndGetCookie(email: string) {
     }),
   );
   expect(response.status).toBe(200);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
 }
 
 const echoCaller = withCaller(async ({ caller }) => Response.json({ userId: caller.userId, email: caller.user.email }));
@@ -112,7 +115,11 @@ describe("NUL bytes", () => {
   );
   const postJson = (body: unknown) =>
     echoBody(
-      new Request("http://localhost:3000/api/x", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+      new Request("http://localhost:3000/api/x", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
       noParams,
     );
 

@@ -38,10 +38,7 @@ function ensurePathSegmentsAreWellFormed(params: unknown) {
   }
 }
 
-export async function parseJsonBody<Schema extends z.ZodType>(
-  request: Request,
-  schema: Schema,
-): Promise<z.output<Schema>> {
+export async function parseJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
   let body: unknown;
   try {
     body = await request.json();
@@ -60,7 +57,11 @@ export async function parseJsonBody<Schema extends z.ZodType>(
  * in text, and no name, address or URL needs it. One check here covers every field of every route.
  */
 function findNulByteIssues(value: unknown, path: string[] = []): FieldIssue[] {
-  const issue = (at: string[]): FieldIssue => ({ path: at.join("."), code: "invalid_string", message: "Text must not contain NUL bytes." });
+  const issue = (at: string[]): FieldIssue => ({
+    path: at.join("."),
+    code: "invalid_string",
+    message: "Text must not contain NUL bytes.",
+  });
   if (typeof value === "string") return value.includes("\u0000") ? [issue(path)] : [];
   if (Array.isArray(value)) return value.flatMap((item, index) => findNulByteIssues(item, [...path, String(index)]));
   if (typeof value === "object" && value !== null) {

@@ -3,7 +3,7 @@
 // the action destroys something) and Cancel. `useConfirmDialog().confirm(…)` resolves true on
 // confirm, false on cancel or dismissal.
 import { useTranslations } from "next-intl";
-import { useCallback, useRef, useState, type ReactNode } from "react";
+import { type ReactNode, useCallback, useRef, useState } from "react";
 import {
   AlertDialog,
   AlertDialogAction,

@@ -3,9 +3,9 @@
 // and `onCopied` runs (e.g. to show a toast).
 import { CheckIcon, CopyIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useEffect, useState, type ComponentProps } from "react";
-import { toast } from "@/components/ui/sonner";
+import { type ComponentProps, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/sonner";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 
 const COPIED_STATE_MS = 2000;

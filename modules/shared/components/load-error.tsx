@@ -16,4 +16,3 @@ export function LoadError({ message, onRetry }: { message: string; onRetry: () =
     </div>
   );
 }
-

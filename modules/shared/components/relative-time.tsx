@@ -25,7 +25,12 @@ export function RelativeTime({ date }: { date: string | Date }) {
   return (
     <Tooltip>
       <TooltipTrigger asChild>
-        <time dateTime={value.toISOString()} tabIndex={0} className="rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-ring/50">
+        <time
+          dateTime={value.toISOString()}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so that keyboard users get the full date's tooltip too
+          tabIndex={0}
+          className="rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-ring/50"
+        >
           {formatRelativeTime({
             date: value,
             now,

@@ -1,6 +1,6 @@
 // The one error type of the application. Features create them through factories in their
 // `*.errors.ts`; toErrorResponse turns any thrown value into the API's error body.
-import { ERROR_HTTP_STATUSES, getHttpStatusForCode, type ErrorCode } from "./error-codes";
+import { ERROR_HTTP_STATUSES, type ErrorCode, getHttpStatusForCode } from "./error-codes";
 
 function isErrorCode(code: string): code is ErrorCode {
   return Object.hasOwn(ERROR_HTTP_STATUSES, code);
@@ -66,7 +66,11 @@ export function createInvalidBodyError(issues: ValidationIssue[]): AppError {
   if (coded?.appErrorCode && isErrorCode(coded.appErrorCode)) {
     return new AppError({ code: coded.appErrorCode, message: coded.message, fields: issues.map(toFieldIssue) });
   }
-  return new AppError({ code: "request.invalid_body", message: "The request body is invalid.", fields: issues.map(toFieldIssue) });
+  return new AppError({
+    code: "request.invalid_body",
+    message: "The request body is invalid.",
+    fields: issues.map(toFieldIssue),
+  });
 }
 
 export const createInvalidQueryError = (fields: FieldIssue[]) =>

@@ -8,7 +8,8 @@ export type ErrorBody = { error: { code: string; message: string; fields?: Field
 
 export function toFieldIssues(error: ZodError): ValidationIssue[] {
   return error.issues.map((issue) => {
-    const appErrorCode = issue.code === "custom" ? (issue.params as { appErrorCode?: unknown } | undefined)?.appErrorCode : undefined;
+    const appErrorCode =
+      issue.code === "custom" ? (issue.params as { appErrorCode?: unknown } | undefined)?.appErrorCode : undefined;
     return {
       path: issue.path.map(String).join("."),
       code: issue.code,
@@ -39,7 +40,10 @@ export function toErrorResponse(error: unknown, log: (message: string, error: un
   const appError = normalizeError(error);
   if (appError.isInternal) log("Unhandled error while serving a request", appError.cause ?? appError);
   const status = appError.isInternal ? 500 : appError.httpStatus;
-  const headers = !appError.isInternal && appError.retryAfterSeconds !== undefined ? { "Retry-After": String(appError.retryAfterSeconds) } : undefined;
+  const headers =
+    !appError.isInternal && appError.retryAfterSeconds !== undefined
+      ? { "Retry-After": String(appError.retryAfterSeconds) }
+      : undefined;
   return Response.json(formatErrorBody(appError), { status, headers });
 }
 

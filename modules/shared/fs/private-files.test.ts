@@ -4,7 +4,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPrivateDirectory, tightenPrivateFile, tightenPrivateTree, writePrivateFile, writePrivateFileSync } from "./private-files";
+import {
+  createPrivateDirectory,
+  tightenPrivateFile,
+  tightenPrivateTree,
+  writePrivateFile,
+  writePrivateFileSync,
+} from "./private-files";
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 

@@ -6,7 +6,13 @@ describe("checkWebhookTarget", () => {
   const failToResolve = async () => Promise.reject(new Error("ENOTFOUND"));
 
   it("refuses literal private addresses and localhost names", async () => {
-    for (const url of ["http://127.0.0.1:8080/hook", "http://[::1]/hook", "http://localhost/x", "http://api.localhost/x", "http://169.254.169.254/latest/meta-data"]) {
+    for (const url of [
+      "http://127.0.0.1:8080/hook",
+      "http://[::1]/hook",
+      "http://localhost/x",
+      "http://api.localhost/x",
+      "http://169.254.169.254/latest/meta-data",
+    ]) {
       expect(await checkWebhookTarget(url, { allowPrivateTargets: false, resolve: failToResolve })).toEqual({
         isAllowed: false,
         reason: "address-not-allowed",
@@ -40,7 +46,9 @@ describe("checkWebhookTarget", () => {
     ["a 6to4 metadata address", ["2002:a9fe:a9fe::1"]],
     ["a site-local address", ["fec0::5"]],
   ])("refuses a name that resolves to %s", async (_label, addresses) => {
-    expect(await checkWebhookTarget("https://rebind.example.com/hook", { allowPrivateTargets: false, resolve: resolveTo(addresses) })).toEqual({
+    expect(
+      await checkWebhookTarget("https://rebind.example.com/hook", { allowPrivateTargets: false, resolve: resolveTo(addresses) }),
+    ).toEqual({
       isAllowed: false,
       reason: "address-not-allowed",
     });
@@ -55,7 +63,12 @@ describe("checkWebhookTarget", () => {
   });
 
   it("allows a public name, and private targets when the instance allows them", async () => {
-    expect(await checkWebhookTarget("https://hooks.example.com/x", { allowPrivateTargets: false, resolve: resolveTo(["93.184.216.34"]) })).toEqual({
+    expect(
+      await checkWebhookTarget("https://hooks.example.com/x", {
+        allowPrivateTargets: false,
+        resolve: resolveTo(["93.184.216.34"]),
+      }),
+    ).toEqual({
       isAllowed: true,
       addresses: ["93.184.216.34"],
     });
@@ -63,9 +76,15 @@ describe("checkWebhookTarget", () => {
   });
 
   it("accepts an unresolvable host at save time, refuses it at connect time", async () => {
-    expect((await checkWebhookTarget("https://nowhere.invalid/x", { allowPrivateTargets: false, resolve: failToResolve })).isAllowed).toBe(true);
     expect(
-      await checkWebhookTarget("https://nowhere.invalid/x", { allowPrivateTargets: false, requireResolution: true, resolve: failToResolve }),
+      (await checkWebhookTarget("https://nowhere.invalid/x", { allowPrivateTargets: false, resolve: failToResolve })).isAllowed,
+    ).toBe(true);
+    expect(
+      await checkWebhookTarget("https://nowhere.invalid/x", {
+        allowPrivateTargets: false,
+        requireResolution: true,
+        resolve: failToResolve,
+      }),
     ).toEqual({ isAllowed: false, reason: "unresolvable" });
   });
 });

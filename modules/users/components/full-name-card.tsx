@@ -5,13 +5,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { toast } from "@/components/ui/sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Form } from "@/components/ui/form";
+import { toast } from "@/components/ui/sonner";
 import { authClient } from "@/modules/auth/auth.client";
 import { ApiError, apiFetch } from "@/modules/shared/api/api-client";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
-import { updateUserSchema, type UpdateUserInput } from "../users.schemas";
+import { type UpdateUserInput, updateUserSchema } from "../users.schemas";
 
 async function refreshSession() {
   await authClient.getSession({ query: { disableCookieCache: true } });

@@ -1,7 +1,8 @@
 // Test helpers that sign a user up and in through the auth API (not the UI), sharing the
 // browser context's cookies.
-import type { APIRequestContext } from "@playwright/test";
+
 import { randomBytes } from "node:crypto";
+import type { APIRequestContext } from "@playwright/test";
 import { DEFAULT_SERVER } from "./servers";
 
 export async function signUpThroughApi(request: APIRequestContext, serverUrl = DEFAULT_SERVER.url) {

@@ -18,9 +18,7 @@ export const ANALYTICS_HOST = E2E_ANALYTICS_HOST;
 /** Billing on: the plans, a checkout session, its payment state and the portal. */
 export async function routeBillingEnabled(page: Page, { isPaid = true }: { isPaid?: boolean } = {}) {
   const checkoutRequests: unknown[] = [];
-  await page.route("**/api/payments/config", (route) =>
-    route.fulfill({ json: { isEnabled: true, plans: TEST_PLANS } }),
-  );
+  await page.route("**/api/payments/config", (route) => route.fulfill({ json: { isEnabled: true, plans: TEST_PLANS } }));
   await page.route("**/api/payments/checkout-session", async (route) => {
     checkoutRequests.push(route.request().postDataJSON());
     await route.fulfill({ json: { checkoutUrl: FAKE_CHECKOUT_URL } });
@@ -95,7 +93,7 @@ function decodeEvents(request: Request): CapturedEvent[] {
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    const list = Array.isArray(parsed) ? parsed : (parsed as { batch?: unknown[] }).batch ?? [parsed];
+    const list = Array.isArray(parsed) ? parsed : ((parsed as { batch?: unknown[] }).batch ?? [parsed]);
     return list.filter((item): item is CapturedEvent => typeof (item as CapturedEvent)?.event === "string");
   } catch {
     return [];

@@ -6,13 +6,13 @@
 // database and DATA_DIR. Its output goes to DATA_DIR/app.log (RELIABILITY_VERBOSE=1 also echoes it).
 // DATA_DIR is made under os.tmpdir(): run as root, the embedded server runs as the `postgres` user,
 // who must be able to pass through every directory above it.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { stopLeftoverServer } from "./embedded-server-processes";
 import { findFreePort } from "@/modules/shared/net/free-port";
+import { stopLeftoverServer } from "./embedded-server-processes";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -48,14 +48,14 @@ export type AppProcess = {
   removeDataDir: () => Promise<void>;
 };
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The environment of the app: this process's (for PATH and the like) minus what would change the app's behaviour. */
 function buildEnvironment(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(environment)) {
-    if (name.startsWith("VITEST") || ["HOOKMAIL_ROLES", "NODE_OPTIONS", "TEST", "DATABASE_URL", "AUTH_SECRET"].includes(name)) delete environment[name];
+    if (name.startsWith("VITEST") || ["HOOKMAIL_ROLES", "NODE_OPTIONS", "TEST", "DATABASE_URL", "AUTH_SECRET"].includes(name))
+      delete environment[name];
   }
   return { ...environment, ...overrides };
 }
@@ -149,7 +149,9 @@ export async function createAppProcess({
       }
       await sleep(250);
     }
-    throw new Error(`the app (pid ${pid}) was not ready after ${APP_READY_TIMEOUT_MS} ms; last output:\n${tail(readLog(), 4_000)}`);
+    throw new Error(
+      `the app (pid ${pid}) was not ready after ${APP_READY_TIMEOUT_MS} ms; last output:\n${tail(readLog(), 4_000)}`,
+    );
   }
 
   async function kill() {

@@ -53,7 +53,8 @@ const randomInt = (random: Random, below: number) => Math.floor(random() * below
 // Generated messages
 
 const CRLF = "\r\n";
-const join = (...parts: (string | Buffer)[]) => Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part, "utf8") : part)));
+const join = (...parts: (string | Buffer)[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part, "utf8") : part)));
 const lines = (...texts: string[]) => texts.join(CRLF);
 const latin1 = (text: string) => Buffer.from(text, "latin1");
 
@@ -96,7 +97,10 @@ function nestedMultipart(depth: number): string {
   for (let level = depth - 1; level >= 0; level -= 1) {
     body = lines(`Content-Type: multipart/mixed; boundary="d${level}"`, "", multipart(`d${level}`, [body]));
   }
-  return lines(headers({ subject: `multipart nested ${depth} deep`, messageId: `multipart-${depth}`, extra: ["MIME-Version: 1.0"] }), body);
+  return lines(
+    headers({ subject: `multipart nested ${depth} deep`, messageId: `multipart-${depth}`, extra: ["MIME-Version: 1.0"] }),
+    body,
+  );
 }
 
 function pseudoRandomBytes(size: number, seed: number): Buffer {
@@ -115,7 +119,13 @@ export function generateExoticMessages({ oversizeBytes }: { oversizeBytes: numbe
     add(name, headers({ subject, messageId: name, extra }), CRLF, CRLF, body, CRLF);
   /** A MIME message of that content type. */
   const mime = (name: string, contentType: string, body: string | Buffer, extra: string[] = []) =>
-    add(name, headers({ subject: name, messageId: name, extra: ["MIME-Version: 1.0", `Content-Type: ${contentType}`, ...extra] }), CRLF, CRLF, body);
+    add(
+      name,
+      headers({ subject: name, messageId: name, extra: ["MIME-Version: 1.0", `Content-Type: ${contentType}`, ...extra] }),
+      CRLF,
+      CRLF,
+      body,
+    );
   const textPart = (text: string, type = "text/plain") => lines(`Content-Type: ${type}`, "", text);
 
   // Size and count
@@ -128,11 +138,24 @@ export function generateExoticMessages({ oversizeBytes }: { oversizeBytes: numbe
       pseudoRandomBytes(48, index + 1).toString("base64"),
     ),
   );
-  mime("attachments-1000", 'multipart/mixed; boundary="many"', multipart("many", [textPart("See the 1,000 files."), ...attachments]));
+  mime(
+    "attachments-1000",
+    'multipart/mixed; boundary="many"',
+    multipart("many", [textPart("See the 1,000 files."), ...attachments]),
+  );
   plain("header-line-100k", "S".repeat(100_000), "A 100,000-character subject on one line.");
   plain("header-line-1m", "one huge header", "body", [`X-Huge: ${"a".repeat(1_048_576)}`]);
-  plain("header-folded-10k-lines", `folded${CRLF} ${Array.from({ length: 10_000 }, (_, index) => `part${index}`).join(`${CRLF} `)}`, "body");
-  plain("headers-20000-fields", "twenty thousand fields", "body", Array.from({ length: 20_000 }, (_, index) => `X-Field-${index}: value ${index}`));
+  plain(
+    "header-folded-10k-lines",
+    `folded${CRLF} ${Array.from({ length: 10_000 }, (_, index) => `part${index}`).join(`${CRLF} `)}`,
+    "body",
+  );
+  plain(
+    "headers-20000-fields",
+    "twenty thousand fields",
+    "body",
+    Array.from({ length: 20_000 }, (_, index) => `X-Field-${index}: value ${index}`),
+  );
   plain("body-line-2m", "one 2 MiB line", "x".repeat(2 * 1_048_576));
   add("message-id-10k", headers({ subject: "huge Message-ID", messageId: `m${"i".repeat(10_000)}` }), CRLF, CRLF, "body", CRLF);
   plain("encoded-words-10000", Array.from({ length: 10_000 }, () => "=?utf-8?B?w6k=?=").join(" "), "body");
@@ -155,9 +178,28 @@ export function generateExoticMessages({ oversizeBytes }: { oversizeBytes: numbe
   // 8-bit and broken headers
   add(
     "headers-8bit-latin1",
-    latin1(lines("From: J\xf6rg M\xfcller <jorg@example.org>", "To: someone@hookmail.test", "Subject: Caf\xe9 cr\xe8me br\xfbl\xe9e", "", "Latin-1: \xe9t\xe9", "")),
+    latin1(
+      lines(
+        "From: J\xf6rg M\xfcller <jorg@example.org>",
+        "To: someone@hookmail.test",
+        "Subject: Caf\xe9 cr\xe8me br\xfbl\xe9e",
+        "",
+        "Latin-1: \xe9t\xe9",
+        "",
+      ),
+    ),
   );
-  add("headers-8bit-utf8", lines("From: Zoë Ünïcödé <zoe@exämple.org>", "To: 日本 <someone@hookmail.test>", "Subject: Grüße 日本語 🎉", "", "UTF-8 body ✓", ""));
+  add(
+    "headers-8bit-utf8",
+    lines(
+      "From: Zoë Ünïcödé <zoe@exämple.org>",
+      "To: 日本 <someone@hookmail.test>",
+      "Subject: Grüße 日本語 🎉",
+      "",
+      "UTF-8 body ✓",
+      "",
+    ),
+  );
   add(
     "headers-8bit-invalid-utf8",
     latin1(
@@ -174,14 +216,37 @@ export function generateExoticMessages({ oversizeBytes }: { oversizeBytes: numbe
   );
   add(
     "8bit-headers-in-mime-part",
-    headers({ subject: "8-bit part headers", messageId: "part-8bit", extra: ["MIME-Version: 1.0", 'Content-Type: multipart/mixed; boundary="p"'] }),
+    headers({
+      subject: "8-bit part headers",
+      messageId: "part-8bit",
+      extra: ["MIME-Version: 1.0", 'Content-Type: multipart/mixed; boundary="p"'],
+    }),
     CRLF,
     CRLF,
     `--p${CRLF}`,
-    latin1(lines('Content-Type: text/plain; name="r\xe9sum\xe9.txt"', 'Content-Disposition: attachment; filename="r\xe9sum\xe9.txt"', "", "CV")),
+    latin1(
+      lines(
+        'Content-Type: text/plain; name="r\xe9sum\xe9.txt"',
+        'Content-Disposition: attachment; filename="r\xe9sum\xe9.txt"',
+        "",
+        "CV",
+      ),
+    ),
     `${CRLF}--p--${CRLF}`,
   );
-  add("header-lines-without-colon", lines(" starts with a continuation", "no colon here", ":::: only colons", "From: sender@example.org", "Subject: x", "", "body", ""));
+  add(
+    "header-lines-without-colon",
+    lines(
+      " starts with a continuation",
+      "no colon here",
+      ":::: only colons",
+      "From: sender@example.org",
+      "Subject: x",
+      "",
+      "body",
+      "",
+    ),
+  );
   plain("encoded-word-bad", "=?x-bogus?B?SGVsbG8=?= =?utf-8?Q?=ZZ=?= =?utf-8?B?!!!?= =?utf-8?X?abc?= =??B??=", "body");
   plain("content-type-garbage", "garbage content-type", "body", ['Content-Type: ;;;;===;"', "Content-Disposition: ===;;"]);
   add(
@@ -218,7 +283,15 @@ export function generateExoticMessages({ oversizeBytes }: { oversizeBytes: numbe
   mime(
     "message-rfc822-truncated",
     'multipart/mixed; boundary="t"',
-    multipart("t", [lines("Content-Type: message/rfc822", "", "From: inner@example.org", "Subject: cut off", "Content-Type: multipart/mixed; boundary=never")]),
+    multipart("t", [
+      lines(
+        "Content-Type: message/rfc822",
+        "",
+        "From: inner@example.org",
+        "Subject: cut off",
+        "Content-Type: multipart/mixed; boundary=never",
+      ),
+    ]),
   );
   mime("message-rfc822-empty", 'multipart/mixed; boundary="e"', multipart("e", [lines("Content-Type: message/rfc822", "", "")]));
   mime(
@@ -232,35 +305,98 @@ export function generateExoticMessages({ oversizeBytes }: { oversizeBytes: numbe
   );
 
   // Broken MIME boundaries
-  mime("boundary-never-closed", 'multipart/mixed; boundary="open"', multipart("open", [textPart("first"), textPart("<p>second", "text/html")], { close: false }));
+  mime(
+    "boundary-never-closed",
+    'multipart/mixed; boundary="open"',
+    multipart("open", [textPart("first"), textPart("<p>second", "text/html")], { close: false }),
+  );
   mime("boundary-parameter-missing", "multipart/mixed", multipart("x", [textPart("part")]));
-  mime("boundary-mismatch", 'multipart/alternative; boundary="abc"', multipart("xyz", [textPart("text"), textPart("<b>html</b>", "text/html")]));
+  mime(
+    "boundary-mismatch",
+    'multipart/alternative; boundary="abc"',
+    multipart("xyz", [textPart("text"), textPart("<b>html</b>", "text/html")]),
+  );
   mime("boundary-empty", 'multipart/mixed; boundary=""', multipart("", [textPart("part")]));
-  mime("boundary-300-characters", `multipart/mixed; boundary="${"b".repeat(300)}"`, multipart("b".repeat(300), [textPart("part")]));
+  mime(
+    "boundary-300-characters",
+    `multipart/mixed; boundary="${"b".repeat(300)}"`,
+    multipart("b".repeat(300), [textPart("part")]),
+  );
   mime(
     "boundary-prefix-collision",
     'multipart/mixed; boundary="a"',
-    lines("--a", "Content-Type: text/plain", "", "--ab", "--a-b", "---a", "--a", "Content-Type: text/plain", "", "two", "--a--", ""),
+    lines(
+      "--a",
+      "Content-Type: text/plain",
+      "",
+      "--ab",
+      "--a-b",
+      "---a",
+      "--a",
+      "Content-Type: text/plain",
+      "",
+      "two",
+      "--a--",
+      "",
+    ),
   );
   mime("boundary-lines-only", 'multipart/mixed; boundary="z"', `--z${CRLF}`.repeat(5_000));
 
   // Charsets and transfer encodings
   mime("charset-unknown", "text/plain; charset=x-no-such-charset", join(latin1("8-bit \xe9\xe8\xff bytes"), CRLF));
-  mime("charset-utf8-with-latin1-bytes", "text/plain; charset=utf-8", join(latin1("caf\xe9 \xe0 la cr\xe8me"), CRLF), ["Content-Transfer-Encoding: 8bit"]);
+  mime("charset-utf8-with-latin1-bytes", "text/plain; charset=utf-8", join(latin1("caf\xe9 \xe0 la cr\xe8me"), CRLF), [
+    "Content-Transfer-Encoding: 8bit",
+  ]);
   mime("charset-utf16-odd-ascii", "text/plain; charset=utf-16", `odd-length ascii!${CRLF}`);
-  mime("charset-iso-2022-jp-broken", "text/plain; charset=iso-2022-jp", join(latin1("\x1b$B\x1b(J\x1b$@\x1b(B\x1b$B%F%9%H\x1b"), CRLF));
-  mime("quoted-printable-broken", "text/plain; charset=utf-8", lines("=Z", "=", "soft break at end =", "=4", "=C3=", "=E9=ZZ=00"), ["Content-Transfer-Encoding: quoted-printable"]);
-  mime("base64-garbage", "application/pdf; name=x.pdf", `!!!@@@### not base64 === ==== a${CRLF}`, ["Content-Transfer-Encoding: base64"]);
+  mime(
+    "charset-iso-2022-jp-broken",
+    "text/plain; charset=iso-2022-jp",
+    join(latin1("\x1b$B\x1b(J\x1b$@\x1b(B\x1b$B%F%9%H\x1b"), CRLF),
+  );
+  mime(
+    "quoted-printable-broken",
+    "text/plain; charset=utf-8",
+    lines("=Z", "=", "soft break at end =", "=4", "=C3=", "=E9=ZZ=00"),
+    ["Content-Transfer-Encoding: quoted-printable"],
+  );
+  mime("base64-garbage", "application/pdf; name=x.pdf", `!!!@@@### not base64 === ==== a${CRLF}`, [
+    "Content-Transfer-Encoding: base64",
+  ]);
   mime("transfer-encoding-unknown", "text/plain", `uryyb${CRLF}`, ["Content-Transfer-Encoding: x-rot13"]);
   mime(
     "attachment-filenames-weird",
     'multipart/mixed; boundary="w"',
     multipart("w", [
-      lines('Content-Type: text/plain; name="../../etc/passwd"', 'Content-Disposition: attachment; filename="../../etc/passwd"', "", "root:x:0:0"),
-      lines(`Content-Type: application/octet-stream; name="${"n".repeat(2_000)}.bin"`, "Content-Disposition: attachment", "", "long name"),
-      lines("Content-Type: application/octet-stream", "Content-Disposition: attachment; filename*=utf-8''%ZZ%E9%", "", "bad rfc2231"),
-      lines("Content-Type: application/octet-stream", 'Content-Disposition: attachment; filename="a\x00b.txt"', "", "nul in name"),
-      lines("Content-Type: application/octet-stream", "Content-Disposition: attachment; filename*0*=utf-8''a; filename*5=b; filename*1000000=c", "", "sparse"),
+      lines(
+        'Content-Type: text/plain; name="../../etc/passwd"',
+        'Content-Disposition: attachment; filename="../../etc/passwd"',
+        "",
+        "root:x:0:0",
+      ),
+      lines(
+        `Content-Type: application/octet-stream; name="${"n".repeat(2_000)}.bin"`,
+        "Content-Disposition: attachment",
+        "",
+        "long name",
+      ),
+      lines(
+        "Content-Type: application/octet-stream",
+        "Content-Disposition: attachment; filename*=utf-8''%ZZ%E9%",
+        "",
+        "bad rfc2231",
+      ),
+      lines(
+        "Content-Type: application/octet-stream",
+        'Content-Disposition: attachment; filename="a\x00b.txt"',
+        "",
+        "nul in name",
+      ),
+      lines(
+        "Content-Type: application/octet-stream",
+        "Content-Disposition: attachment; filename*0*=utf-8''a; filename*5=b; filename*1000000=c",
+        "",
+        "sparse",
+      ),
     ]),
   );
 
@@ -281,17 +417,35 @@ export function generateExoticMessages({ oversizeBytes }: { oversizeBytes: numbe
     ),
   );
   plain("nul-in-body", "nul in body", join(Buffer.from([0, 0, 0, 0x41, 0, 0x42]), CRLF, "text\x00more"));
-  const nulEverywhere = join(headers({ subject: "nul everywhere", messageId: "nul-everywhere" }), CRLF, CRLF, "body ".repeat(200), CRLF);
+  const nulEverywhere = join(
+    headers({ subject: "nul everywhere", messageId: "nul-everywhere" }),
+    CRLF,
+    CRLF,
+    "body ".repeat(200),
+    CRLF,
+  );
   for (let index = 9; index < nulEverywhere.length; index += 10) nulEverywhere[index] = 0;
   add("nul-every-10th-byte", nulEverywhere);
   plain("dot-lines", "dots", lines(".", "..", "...", ". not the end", ".", "", ".", "last"));
   add("dot-first-byte", ".Subject: starts with a dot", CRLF, "From: sender@example.org", CRLF, CRLF, ".", CRLF);
-  add("bare-cr-line-endings", headers({ subject: "bare CR", messageId: "bare-cr" }).replace(/\r\n/g, "\r"), "\r\r", "line one\rline two\r");
-  add("mixed-line-endings", "From: sender@example.org\nTo: someone@hookmail.test\r\nSubject: mixed\rMessage-ID: <mixed@x.test>\n\r\nbody\n\rmore\r\n");
+  add(
+    "bare-cr-line-endings",
+    headers({ subject: "bare CR", messageId: "bare-cr" }).replace(/\r\n/g, "\r"),
+    "\r\r",
+    "line one\rline two\r",
+  );
+  add(
+    "mixed-line-endings",
+    "From: sender@example.org\nTo: someone@hookmail.test\r\nSubject: mixed\rMessage-ID: <mixed@x.test>\n\r\nbody\n\rmore\r\n",
+  );
   add("binary-junk-64k", pseudoRandomBytes(65_536, 7));
   // SMTP commands after a bare-LF dot: the server must read them as the message's content (RFC 5321 §4.1.1.4).
   const smuggled = "MAIL FROM:<evil@example.org>\nRCPT TO:<smuggled@hookmail.test>\nDATA\nSubject: smuggled\n\nsmuggled body\n";
-  plain("smtp-smuggling-bare-lf", "smuggling attempt", join("before\n.\n", smuggled, ".\n", "after\r\n.\nagain\n.\r\n", smuggled, "\r\n.\rend"));
+  plain(
+    "smtp-smuggling-bare-lf",
+    "smuggling attempt",
+    join("before\n.\n", smuggled, ".\n", "after\r\n.\nagain\n.\r\n", smuggled, "\r\n.\rend"),
+  );
   return messages;
 }
 
@@ -322,7 +476,8 @@ const MUTATIONS: Mutation[] = [
     apply: (raw, random) => {
       const copy = Buffer.from(raw);
       const flips = 1 + randomInt(random, 20);
-      for (let count = 0; count < flips && copy.length > 0; count += 1) copy[randomInt(random, copy.length)] = randomInt(random, 256);
+      for (let count = 0; count < flips && copy.length > 0; count += 1)
+        copy[randomInt(random, copy.length)] = randomInt(random, 256);
       return copy;
     },
   },
@@ -332,7 +487,8 @@ const MUTATIONS: Mutation[] = [
     apply: (raw, random) => {
       const all = splitLines(raw);
       const candidates = all.map((line, index) => (isBoundaryLine(line) ? index : -1)).filter((index) => index !== -1);
-      const at = candidates.length > 0 ? (candidates[randomInt(random, candidates.length)] as number) : randomInt(random, all.length);
+      const at =
+        candidates.length > 0 ? (candidates[randomInt(random, candidates.length)] as number) : randomInt(random, all.length);
       const line = all[at];
       if (!line) return raw;
       const copies = 1 + randomInt(random, 5);
@@ -344,7 +500,8 @@ const MUTATIONS: Mutation[] = [
     apply: (raw, random) => {
       const all = splitLines(raw);
       const candidates = all.map((line, index) => (isBoundaryLine(line) ? index : -1)).filter((index) => index !== -1);
-      const at = candidates.length > 0 ? (candidates[randomInt(random, candidates.length)] as number) : randomInt(random, all.length);
+      const at =
+        candidates.length > 0 ? (candidates[randomInt(random, candidates.length)] as number) : randomInt(random, all.length);
       return Buffer.concat(all.filter((_, index) => index !== at));
     },
   },
@@ -386,14 +543,19 @@ const MUTATIONS: Mutation[] = [
       const at = randomInt(random, Math.max(1, blank === -1 ? all.length : blank));
       const line = all[at];
       if (!line) return raw;
-      return Buffer.concat([...all.slice(0, at), ...Array.from({ length: 1 + randomInt(random, 200) }, () => line), ...all.slice(at)]);
+      return Buffer.concat([
+        ...all.slice(0, at),
+        ...Array.from({ length: 1 + randomInt(random, 200) }, () => line),
+        ...all.slice(at),
+      ]);
     },
   },
   { name: "strip-cr", apply: (raw) => Buffer.from(raw.toString("latin1").replace(/\r\n/g, "\n"), "latin1") },
   { name: "lf-to-bare-cr", apply: (raw) => Buffer.from(raw.toString("latin1").replace(/\r?\n/g, "\r"), "latin1") },
   {
     name: "splice-two-messages",
-    apply: (raw, random, other) => Buffer.concat([raw.subarray(0, randomInt(random, raw.length + 1)), other.subarray(randomInt(random, other.length + 1))]),
+    apply: (raw, random, other) =>
+      Buffer.concat([raw.subarray(0, randomInt(random, raw.length + 1)), other.subarray(randomInt(random, other.length + 1))]),
   },
   {
     name: "insert-8bit-bytes",
@@ -407,7 +569,15 @@ const MUTATIONS: Mutation[] = [
 ];
 
 /** `count` mutations of the bases, 1–3 operations each, described in their names. */
-export function mutateMessages({ bases, count, random }: { bases: CorpusMessage[]; count: number; random: Random }): CorpusMessage[] {
+export function mutateMessages({
+  bases,
+  count,
+  random,
+}: {
+  bases: CorpusMessage[];
+  count: number;
+  random: Random;
+}): CorpusMessage[] {
   const mutants: CorpusMessage[] = [];
   for (let index = 0; index < count; index += 1) {
     const base = bases[randomInt(random, bases.length)] as CorpusMessage;

@@ -24,12 +24,22 @@ export type SendOutcome = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Tries until accepted or refused for good, backing off 200 ms doubling to 2 s (±25 %), until `deadline`. */
-export async function sendLikeAnMta(attempt: () => Promise<AttemptResult>, { deadline }: { deadline: number }): Promise<SendOutcome> {
+export async function sendLikeAnMta(
+  attempt: () => Promise<AttemptResult>,
+  { deadline }: { deadline: number },
+): Promise<SendOutcome> {
   const retryReasons: string[] = [];
   for (let attempts = 1; ; attempts += 1) {
     const result = await attempt();
     if (result.kind === "accepted") {
-      return { outcome: "accepted", answer: result.answer, acceptedCount: result.acceptedCount, attempts, retryReasons, finishedAt: Date.now() };
+      return {
+        outcome: "accepted",
+        answer: result.answer,
+        acceptedCount: result.acceptedCount,
+        attempts,
+        retryReasons,
+        finishedAt: Date.now(),
+      };
     }
     if (result.kind === "rejected") {
       return { outcome: "rejected", answer: result.answer, acceptedCount: null, attempts, retryReasons, finishedAt: Date.now() };
@@ -68,8 +78,12 @@ export async function attemptSmtp(transport: Transporter, message: Mail.Options)
     return { kind: "accepted", answer, acceptedCount: match ? Number(match[1]) : null };
   } catch (error) {
     const { responseCode, code, message: text } = error as { responseCode?: number; code?: string; message?: string };
-    if (typeof responseCode === "number" && responseCode >= 500) return { kind: "rejected", answer: `${responseCode} ${text ?? ""}` };
-    return { kind: "retry", reason: typeof responseCode === "number" ? `smtp ${responseCode}` : `smtp ${code ?? text ?? "error"}` };
+    if (typeof responseCode === "number" && responseCode >= 500)
+      return { kind: "rejected", answer: `${responseCode} ${text ?? ""}` };
+    return {
+      kind: "retry",
+      reason: typeof responseCode === "number" ? `smtp ${responseCode}` : `smtp ${code ?? text ?? "error"}`,
+    };
   }
 }
 

@@ -11,7 +11,10 @@ export default async function EmailCallbackLayout({
 }) {
   const { emailCallbackId } = await params;
   return (
-    <EmailCallbackDetailLayout emailCallbackId={emailCallbackId} actions={<SendTestMailButton emailCallbackId={emailCallbackId} />}>
+    <EmailCallbackDetailLayout
+      emailCallbackId={emailCallbackId}
+      actions={<SendTestMailButton emailCallbackId={emailCallbackId} />}
+    >
       {children}
     </EmailCallbackDetailLayout>
   );

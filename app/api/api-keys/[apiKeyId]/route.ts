@@ -1,7 +1,7 @@
 import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
 import { deleteApiKey } from "@/modules/api-keys/api-keys.usecases";
-import { getPrisma } from "@/modules/db/db";
 import { withCaller } from "@/modules/auth/with-caller";
+import { getPrisma } from "@/modules/db/db";
 
 export const dynamic = "force-dynamic";
 

@@ -1,3 +1,4 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
 import { updateEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
@@ -7,7 +8,6 @@ import {
   updateEmailCallback,
 } from "@/modules/email-callbacks/email-callbacks.usecases";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

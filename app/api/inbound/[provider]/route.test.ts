@@ -62,7 +62,12 @@ describe("POST /api/inbound/[provider]", () => {
 
   it.each([
     ["without MAILGUN_SIGNING_KEY: 503, nothing read", {}, 503, 0],
-    ["with no valid signature: 401 after the first MiB or so", { MAILGUN_SIGNING_KEY: "route-test-mailgun-key" }, 401, 1024 * 1024 + 64 * 1024],
+    [
+      "with no valid signature: 401 after the first MiB or so",
+      { MAILGUN_SIGNING_KEY: "route-test-mailgun-key" },
+      401,
+      1024 * 1024 + 64 * 1024,
+    ],
   ])("/api/inbound/mailgun never reads a stranger's 8 MB form %s", async (_, env, status, maxPulledBytes) => {
     setProcessConfig(
       loadConfig({ DATA_DIR: "/tmp/hookmail-test", INBOUND_SECRET: SECRET, MAX_MESSAGE_BYTES: String(20 * 1024 * 1024), ...env }),

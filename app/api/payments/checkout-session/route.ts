@@ -1,8 +1,8 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { getBillingDependencies, withBillingEnabled } from "@/modules/billing/billing.dependencies";
 import { createCheckoutSessionSchema } from "@/modules/billing/billing.schemas";
 import { createCheckoutSession } from "@/modules/billing/billing.usecases";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { getBillingDependencies, withBillingEnabled } from "@/modules/billing/billing.dependencies";
 import { createCustomerPortalSession } from "@/modules/billing/billing.usecases";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

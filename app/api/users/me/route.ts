@@ -1,6 +1,6 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { getPrisma } from "@/modules/db/db";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
-import { withCaller } from "@/modules/auth/with-caller";
 import { formatUserForApi } from "@/modules/users/users.models";
 import { createUsersRepository } from "@/modules/users/users.repository";
 import { updateUserSchema } from "@/modules/users/users.schemas";

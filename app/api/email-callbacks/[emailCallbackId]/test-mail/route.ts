@@ -1,7 +1,7 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { receiveMessage } from "@/modules/inbound/receive-message";
 import { getProcessingsRepository, getRateLimitRepository } from "@/modules/processings/processings.dependencies";
 import { sendTestMail } from "@/modules/processings/processings.usecases";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

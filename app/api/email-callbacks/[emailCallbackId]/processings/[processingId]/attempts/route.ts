@@ -1,7 +1,7 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
 import { formatDeliveryAttemptForApi } from "@/modules/processings/processings.models";
 import { listDeliveryAttempts } from "@/modules/processings/processings.usecases";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 

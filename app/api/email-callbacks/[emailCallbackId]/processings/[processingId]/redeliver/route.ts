@@ -1,8 +1,8 @@
+import { withCaller } from "@/modules/auth/with-caller";
 import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { getProcessingsRepository, getRateLimitRepository } from "@/modules/processings/processings.dependencies";
 import { formatProcessingForApi } from "@/modules/processings/processings.models";
 import { redeliverEmailProcessing } from "@/modules/processings/processings.usecases";
-import { withCaller } from "@/modules/auth/with-caller";
 
 export const dynamic = "force-dynamic";
 
