@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
+import { ERROR_HTTP_STATUSES } from "@/modules/shared/errors/error-codes";
 
 type Catalogue = { [key: string]: string | Catalogue };
 
@@ -82,5 +83,10 @@ describe("message catalogues", () => {
         [...dynamicPrefixes].some((prefix) => key.startsWith(namespace ? `${namespace}.${prefix}` : prefix)),
       );
     expect([...enKeys.keys()].filter((key) => !isUsed(key))).toEqual([]);
+  });
+
+  it("has a message, in en and fr, for every error code of the API, a network failure and an unknown error", () => {
+    const codes = [...Object.keys(ERROR_HTTP_STATUSES), "network.unreachable", "unknown"];
+    expect(codes.filter((code) => !enKeys.has(`apiErrors.${code}`) || !frKeys.has(`apiErrors.${code}`))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { ApiError } from "@/modules/shared/api/api-client";
+import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { useCreateApiKeyMutation } from "../api-keys.queries";
@@ -31,6 +31,7 @@ export function CreateApiKey() {
 
 function CreateApiKeyForm({ onCreated }: { onCreated: (token: string) => void }) {
   const t = useTranslations("apiKeys.create");
+  const apiErrorMessage = useApiErrorMessage();
   const [formError, setFormError] = useState<string | null>(null);
   const createMutation = useCreateApiKeyMutation();
   const form = useForm<CreateApiKeyInput>({
@@ -48,7 +49,7 @@ function CreateApiKeyForm({ onCreated }: { onCreated: (token: string) => void })
       const { token } = await createMutation.mutateAsync({ name });
       onCreated(token);
     } catch (error) {
-      setFormError(error instanceof ApiError ? error.message : t("unknownError"));
+      setFormError(apiErrorMessage(error));
     }
   }
 

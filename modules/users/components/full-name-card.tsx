@@ -9,7 +9,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Form } from "@/components/ui/form";
 import { toast } from "@/components/ui/sonner";
 import { authClient } from "@/modules/auth/auth.client";
-import { ApiError, apiFetch } from "@/modules/shared/api/api-client";
+import { apiFetch } from "@/modules/shared/api/api-client";
+import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { type UpdateUserInput, updateUserSchema } from "../users.schemas";
 
@@ -20,6 +21,7 @@ async function refreshSession() {
 
 export function FullNameCard({ currentName }: { currentName: string }) {
   const t = useTranslations("settings.fullName");
+  const apiErrorMessage = useApiErrorMessage();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<UpdateUserInput>({
     resolver: zodResolver(updateUserSchema),
@@ -33,7 +35,7 @@ export function FullNameCard({ currentName }: { currentName: string }) {
     try {
       await apiFetch("/api/users/me", { method: "PUT", body: { name: values.name } });
     } catch (error) {
-      setFormError(error instanceof ApiError ? error.message : t("unknownError"));
+      setFormError(apiErrorMessage(error));
       return;
     }
     form.reset({ name: values.name });
