@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { deleteExpiredProcessings, deleteStaleRateLimitCounts, foldInboxCounts } from "./retention";
+import { createRetentionRepository } from "./retention.repository";
+import { deleteExpiredProcessings, deleteStaleRateLimitCounts, foldInboxCounts } from "./retention.usecases";
 
 let database: Database;
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -54,7 +55,11 @@ describe("deleteExpiredProcessings", () => {
     const proKept = [await pro.processing(31), await pro.processing(89)];
     const proExpired = await pro.processing(91);
 
-    const deleted = await deleteExpiredProcessings({ executor: database.executor, now: NOW, batchSize: 2 });
+    const deleted = await deleteExpiredProcessings({
+      repository: createRetentionRepository(database.executor),
+      now: NOW,
+      batchSize: 2,
+    });
     expect(deleted).toBe(4);
 
     const remaining = (await database.prisma.emailProcessing.findMany({ select: { id: true } })).map(({ id }) => id);
@@ -84,12 +89,14 @@ describe("foldInboxCounts", () => {
     const callbackIds = owners.map(({ emailCallbackId }) => emailCallbackId);
     for (const callbackId of callbackIds) expect(await countRows(callbackId)).toHaveLength(6);
 
-    expect(await foldInboxCounts({ executor: database.executor, batchSize: 2 })).toBeGreaterThanOrEqual(3);
+    expect(
+      await foldInboxCounts({ repository: createRetentionRepository(database.executor), batchSize: 2 }),
+    ).toBeGreaterThanOrEqual(3);
     for (const callbackId of callbackIds) {
       const rows = await countRows(callbackId);
       expect(rows.map(({ delta }) => delta)).toEqual([2, 2]);
     }
-    expect(await foldInboxCounts({ executor: database.executor })).toBe(0);
+    expect(await foldInboxCounts({ repository: createRetentionRepository(database.executor) })).toBe(0);
   });
 });
 
@@ -103,7 +110,7 @@ describe("deleteStaleRateLimitCounts", () => {
         { key: "password-reset-mail:current", windowStart: hoursAgo(0.5), count: 5 },
       ],
     });
-    expect(await deleteStaleRateLimitCounts({ executor: database.executor, now: NOW })).toBe(2);
+    expect(await deleteStaleRateLimitCounts({ repository: createRetentionRepository(database.executor), now: NOW })).toBe(2);
     const kept = await database.prisma.actionRateLimit.findMany({ select: { key: true } });
     expect(kept.map(({ key }) => key)).toEqual(["password-reset-mail:current"]);
   });

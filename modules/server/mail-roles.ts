@@ -5,7 +5,8 @@ import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
-import { startRetentionSweeps } from "@/modules/retention/retention";
+import { createRetentionRepository } from "@/modules/retention/retention.repository";
+import { startRetentionSweeps } from "@/modules/retention/retention.usecases";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import type { RunningRole } from "./web-role";
 
@@ -16,7 +17,9 @@ export function startDeliveryDispatch({ config, database, log }: { config: Confi
   setDeliveryDispatcher(worker);
   const isWorker = config.roles.includes("worker");
   if (isWorker) worker.start();
-  const retention = isWorker ? startRetentionSweeps({ executor: database.executor, log }) : undefined;
+  const retention = isWorker
+    ? startRetentionSweeps({ repository: createRetentionRepository(database.executor), log })
+    : undefined;
   return {
     name: "delivery",
     stop: async () => {
