@@ -22,7 +22,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
   const { migrateDatabase, openDatabase, setProcessDatabase } = await import("@/modules/db/db");
   const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
-  const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
+  const { isAcceptableRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
   const { getMessageParser, setMessageParser } = await import("@/modules/inbound/parse-pool");
   const { buildMessageOutputs } = await import("@/modules/inbound/webhook-payload");
   const { createId } = await import("@/modules/shared/ids");
@@ -80,7 +80,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
 
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isKnownRecipientAddress,
+    isAcceptableRecipient: isAcceptableRecipientAddress,
     receive: receiveMessage,
     log: () => undefined,
   });

@@ -56,7 +56,7 @@ async function runProduct() {
   const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
   const { setProcessDatabase } = await import("@/modules/db/db");
   const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
-  const { isKnownRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
+  const { isAcceptableRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
   const { createId } = await import("@/modules/shared/ids");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
   const { openBenchDatabase } = await import("./bench-database");
@@ -111,7 +111,7 @@ async function runProduct() {
 
     const listener = createSmtpListener({
       config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-      isAcceptableRecipient: isKnownRecipientAddress,
+      isAcceptableRecipient: isAcceptableRecipientAddress,
       receive: async (args) => {
         const result = await receiveMessage(args);
         noteAcceptance();

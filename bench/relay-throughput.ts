@@ -17,7 +17,7 @@ import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { startBarePipeline } from "./bare-pipeline";
@@ -143,7 +143,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   });
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isKnownRecipientAddress,
+    isAcceptableRecipient: isAcceptableRecipientAddress,
     receive: (args) => {
       stampEndOfData(args.raw);
       return receiveMessage(args);

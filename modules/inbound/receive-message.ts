@@ -25,7 +25,7 @@ export async function receiveMessage({ raw, envelope }: { raw: Buffer; envelope:
   return result;
 }
 
-export async function isKnownRecipientAddress(address: string): Promise<boolean> {
+export async function isAcceptableRecipientAddress(address: string): Promise<boolean> {
   const repository = await getRepository();
   return isAcceptableRecipient({ address, repository, rules: getConfig() });
 }

@@ -14,7 +14,8 @@ import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.re
 
 type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string };
 
-async function getEmailCallbackOrThrow({
+/** The caller's live address whose inbox is asked for (the inbox's own view of it), or email_callback.not_found. */
+async function getInboxOwnerOrThrow({
   emailCallbackId,
   userId,
   repository,
@@ -53,7 +54,7 @@ export async function listEmailProcessings({
 }): Promise<{ emailProcessings: ProcessingRecord[]; emailProcessingsCount: number; pageIndex: number; pageSize: number }> {
   // The position is read alongside the ownership check; nothing is returned unless the check passes.
   const [, position] = await Promise.all([
-    getEmailCallbackOrThrow({ emailCallbackId, userId, repository }),
+    getInboxOwnerOrThrow({ emailCallbackId, userId, repository }),
     repository.findInboxPosition({ emailCallbackId, offset: pageIndex * pageSize }),
   ]);
   const emailProcessings = position.page
@@ -70,7 +71,7 @@ export async function getEmailProcessingOrThrow({
   userId,
   repository,
 }: ProcessingRef & { repository: ProcessingsRepository }): Promise<ProcessingRecord> {
-  await getEmailCallbackOrThrow({ emailCallbackId, userId, repository });
+  await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
   const processing = await repository.findProcessing({ id: processingId, emailCallbackId });
   if (!processing) throw createEmailProcessingNotFoundError();
   return processing;
@@ -152,7 +153,7 @@ export async function sendTestMail({
   rateLimits: RateLimitRepository;
   receiveMessage: ReceiveMessage;
 }): Promise<{ accepted: number }> {
-  const emailCallback = await getEmailCallbackOrThrow({ emailCallbackId, userId, repository });
+  const emailCallback = await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
   await ensureWithinRateLimit({ rule: RATE_LIMITS.testMail, subject: emailCallback.id, repository: rateLimits });
   const { raw, envelope } = await composeTestMail({ address: formatAddress(emailCallback), domain: emailCallback.domain });
   const { accepted } = await receiveMessage({ raw, envelope });

@@ -4,7 +4,7 @@
 import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { createRetentionRepository } from "@/modules/retention/retention.repository";
 import { startRetentionSweeps } from "@/modules/retention/retention.usecases";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
@@ -33,7 +33,7 @@ export function startDeliveryDispatch({ config, database, log }: { config: Confi
 export async function startSmtpRole({ config, log }: { config: Config; log: Log }): Promise<RunningRole> {
   const listener = createSmtpListener({
     config,
-    isAcceptableRecipient: isKnownRecipientAddress,
+    isAcceptableRecipient: isAcceptableRecipientAddress,
     receive: receiveMessage,
     log,
   });

@@ -11,7 +11,7 @@ import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
-import { isKnownRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createSmtpListener } from "./smtp-listener";
@@ -61,7 +61,7 @@ beforeAll(async () => {
 
   listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isKnownRecipientAddress,
+    isAcceptableRecipient: isAcceptableRecipientAddress,
     receive: receiveMessage,
     log: () => undefined,
   });
@@ -161,7 +161,7 @@ describe("SMTP to webhook", () => {
   it("delivers a mail accepted earlier in a session that is then closed with 421 4.7.0 for probing unknown recipients", async () => {
     const limited = createSmtpListener({
       config: { ...relayConfig, smtp: { ...relayConfig.smtp, host: "127.0.0.1", port: 0, maxUnknownRecipients: 2 } },
-      isAcceptableRecipient: isKnownRecipientAddress,
+      isAcceptableRecipient: isAcceptableRecipientAddress,
       receive: receiveMessage,
       log: () => undefined,
     });

@@ -13,7 +13,7 @@ import { Form } from "@/components/ui/form";
 import { FormErrorMessage, SubmitButton, TextFormField } from "@/modules/shared/components/form-fields";
 import { authClient } from "../auth.client";
 import { type RequestPasswordResetInput, requestPasswordResetSchema } from "../auth.schemas";
-import { findMailProvider, getMailProviderUrl } from "../mail-providers";
+import { findMailProvider, getMailProviderUrl } from "../webmail-directory";
 import { AuthCard } from "./auth-card";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 import { usePasswordResetGuard } from "./use-password-reset-guard";

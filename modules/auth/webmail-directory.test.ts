@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findMailProvider, getMailProviderUrl } from "./mail-providers";
+import { findMailProvider, getMailProviderUrl } from "./webmail-directory";
 
 describe("findMailProvider", () => {
   it.each([
