@@ -13,6 +13,7 @@ import { getMailer, type Mailer } from "@/modules/mail/mailer";
 import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { createRateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { createId, type IdKind } from "@/modules/shared/ids";
+import { processSingleton } from "@/modules/shared/process-singleton";
 import { applyAccountRulesAfter, applyAccountRulesBefore, isVerificationMailAllowed } from "./account-limits";
 import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
 
@@ -117,14 +118,15 @@ export function createAuth({ config, prisma, mailer }: { config: Config; prisma:
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const globalForAuth = globalThis as typeof globalThis & { __hookmailAuth?: Promise<Auth> };
+const processAuth = processSingleton<Promise<Auth>>("auth");
 
 export function getAuth(): Promise<Auth> {
-  globalForAuth.__hookmailAuth ??= getPrisma().then((prisma) => createAuth({ config: getConfig(), prisma, mailer: getMailer() }));
-  return globalForAuth.__hookmailAuth;
+  return processAuth.getOrCreate(() =>
+    getPrisma().then((prisma) => createAuth({ config: getConfig(), prisma, mailer: getMailer() })),
+  );
 }
 
 /** Makes a given auth instance the process's (tests). */
 export function setProcessAuth(auth: Auth) {
-  globalForAuth.__hookmailAuth = Promise.resolve(auth);
+  processAuth.set(Promise.resolve(auth));
 }

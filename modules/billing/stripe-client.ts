@@ -2,6 +2,7 @@
 // tests); production leaves it unset and the SDK talks to api.stripe.com.
 import Stripe from "stripe";
 import type { Config } from "@/modules/config/config";
+import { processSingleton } from "@/modules/shared/process-singleton";
 import { STRIPE_REQUEST_TIMEOUT_MS } from "./billing.constants";
 
 type BillingConfig = Config["billing"];
@@ -25,13 +26,15 @@ export function toStripeAddress(apiUrl: string): { host: string; port: number; p
   return { host, port, protocol };
 }
 
-const globalForStripe = globalThis as typeof globalThis & { __hookmailStripe?: { key: string; client: Stripe } };
+const processStripe = processSingleton<{ key: string; client: Stripe }>("stripe");
 
 /** One client per process (recreated only if the billing settings change, as between test apps). */
 export function getStripeClient(billing: BillingConfig): Stripe {
   const key = `${billing.secretKey ?? ""}|${billing.apiUrl ?? ""}`;
-  if (globalForStripe.__hookmailStripe?.key !== key) {
-    globalForStripe.__hookmailStripe = { key, client: createStripeClient(billing) };
+  let current = processStripe.get();
+  if (current?.key !== key) {
+    current = { key, client: createStripeClient(billing) };
+    processStripe.set(current);
   }
-  return globalForStripe.__hookmailStripe.client;
+  return current.client;
 }

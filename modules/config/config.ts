@@ -2,6 +2,7 @@
 // Config; a bad value raises a ConfigError naming each variable and what it allows.
 import path from "node:path";
 import { PLAN_ID, type PlanId } from "@/modules/plans/plans.constants";
+import { processSingleton } from "@/modules/shared/process-singleton";
 import { type Environment, environmentSchema, HOOKMAIL_ROLES, type HookmailRole } from "./config.schemas";
 
 export type Config = {
@@ -164,15 +165,14 @@ function buildConfig(values: Environment): Config {
   };
 }
 
-const globalForConfig = globalThis as typeof globalThis & { __hookmailConfig?: Config };
+const processConfig = processSingleton<Config>("config");
 
 /** The process's configuration, parsed from process.env on first use. */
 export function getConfig(): Config {
-  globalForConfig.__hookmailConfig ??= loadConfig(process.env);
-  return globalForConfig.__hookmailConfig;
+  return processConfig.getOrCreate(() => loadConfig(process.env));
 }
 
 /** Makes a given configuration the process's (tests: their environment is the test runner's, not the app's). */
 export function setProcessConfig(config: Config) {
-  globalForConfig.__hookmailConfig = config;
+  processConfig.set(config);
 }

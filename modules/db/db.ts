@@ -6,6 +6,7 @@ import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type Config, getConfig } from "@/modules/config/config";
+import { processSingleton } from "@/modules/shared/process-singleton";
 import { startEmbeddedServer } from "./embedded-server";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrations";
@@ -66,15 +67,16 @@ export async function migrateDatabase(database: Database, log?: (line: string) =
   return applyMigrations({ executor: database.executor, migrationsDir: MIGRATIONS_DIR, log });
 }
 
-const globalForDatabase = globalThis as typeof globalThis & { __hookmailDatabase?: Promise<Database> };
+const processDatabase = processSingleton<Promise<Database>>("database");
 
 /** The process's database, opened on first use. The server opens and migrates it before listening. */
 export function getDatabase(): Promise<Database> {
-  globalForDatabase.__hookmailDatabase ??= openConfiguredDatabase(getConfig()).catch((error: unknown) => {
-    globalForDatabase.__hookmailDatabase = undefined;
-    throw error;
-  });
-  return globalForDatabase.__hookmailDatabase;
+  return processDatabase.getOrCreate(() =>
+    openConfiguredDatabase(getConfig()).catch((error: unknown) => {
+      processDatabase.set(undefined);
+      throw error;
+    }),
+  );
 }
 
 export async function getPrisma(): Promise<PrismaClient> {
@@ -100,5 +102,5 @@ export async function isDatabaseReachable(database: Database, timeoutMs = 2000):
 
 /** Makes an already opened database the process's database (tests, and the server after opening it). */
 export function setProcessDatabase(database: Database) {
-  globalForDatabase.__hookmailDatabase = Promise.resolve(database);
+  processDatabase.set(Promise.resolve(database));
 }

@@ -2,6 +2,8 @@
 // (bundled apart from the custom server) reach the worker the server started. Until one is set,
 // `deliverSoon` does nothing and no claim is offered: the processings stay due and the next worker
 // poll attempts them.
+
+import { processSingleton } from "@/modules/shared/process-singleton";
 import type { ClaimedDelivery } from "./delivery.repository";
 
 export type DeliveryDispatcher = {
@@ -22,13 +24,13 @@ const noDispatcher: DeliveryDispatcher = {
   deliverClaimed: () => undefined,
 };
 
-const globalForDelivery = globalThis as typeof globalThis & { __hookmailDeliveryDispatcher?: DeliveryDispatcher };
+const processDispatcher = processSingleton<DeliveryDispatcher>("deliveryDispatcher");
 
 export function getDeliveryDispatcher(): DeliveryDispatcher {
-  return globalForDelivery.__hookmailDeliveryDispatcher ?? noDispatcher;
+  return processDispatcher.get() ?? noDispatcher;
 }
 
 /** Makes a dispatcher (normally the process's delivery worker) the process's; undefined removes it. */
 export function setDeliveryDispatcher(dispatcher: DeliveryDispatcher | undefined) {
-  globalForDelivery.__hookmailDeliveryDispatcher = dispatcher;
+  processDispatcher.set(dispatcher);
 }

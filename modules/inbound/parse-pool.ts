@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
+import { processSingleton } from "@/modules/shared/process-singleton";
 import { getProjectDir } from "@/modules/shared/project-dir";
 import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
 import type { MovedBytes, ParseResult, ParseTask } from "./parse-worker";
@@ -130,15 +131,14 @@ function handOver(raw: Buffer): MovedBytes {
 
 const toBuffer = ({ buffer, byteOffset, byteLength }: MovedBytes) => Buffer.from(buffer, byteOffset, byteLength);
 
-const globalForParser = globalThis as typeof globalThis & { __hookmailMessageParser?: MessageParser };
+const processParser = processSingleton<MessageParser>("messageParser");
 
 /** The process's parser: the pool, made on first use. */
 export function getMessageParser(): MessageParser {
-  globalForParser.__hookmailMessageParser ??= createParsePool();
-  return globalForParser.__hookmailMessageParser;
+  return processParser.getOrCreate(() => createParsePool());
 }
 
 /** Makes a parser the process's parser (benchmarks that compare it with parsing on the main thread). */
 export function setMessageParser(parser: MessageParser | undefined) {
-  globalForParser.__hookmailMessageParser = parser;
+  processParser.set(parser);
 }

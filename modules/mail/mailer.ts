@@ -8,6 +8,7 @@ import path from "node:path";
 import { createTransport } from "nodemailer";
 import { type Config, getConfig } from "@/modules/config/config";
 import { createPrivateDirectory, writePrivateFile } from "@/modules/shared/fs/private-files";
+import { processSingleton } from "@/modules/shared/process-singleton";
 import { createMailSendFailedError } from "./mail.errors";
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
@@ -103,12 +104,11 @@ function findLinksInText(text: string): string[] {
   return [...new Set(links)];
 }
 
-const globalForMailer = globalThis as typeof globalThis & { __hookmailMailer?: Mailer };
+const processMailer = processSingleton<Mailer>("mailer");
 
 /** The process's mailer, built from the configuration on first use. */
 export function getMailer(): Mailer {
-  globalForMailer.__hookmailMailer ??= createMailerFromConfig(getConfig());
-  return globalForMailer.__hookmailMailer;
+  return processMailer.getOrCreate(() => createMailerFromConfig(getConfig()));
 }
 
 const logToConsole: MailerLog = (line, cause) => {

@@ -2,12 +2,14 @@
 // parse pool's thread file). `npm start` records it before anything else; Next's bundled route
 // handlers share it through globalThis, like the database. Processes that do not record it (tests,
 // benchmarks) run from the project directory, so the working directory stands in.
-const globalForProjectDir = globalThis as typeof globalThis & { __hookmailProjectDir?: string };
+import { processSingleton } from "./process-singleton";
+
+const projectDir = processSingleton<string>("projectDir");
 
 export function setProjectDir(directory: string) {
-  globalForProjectDir.__hookmailProjectDir = directory;
+  projectDir.set(directory);
 }
 
 export function getProjectDir(): string {
-  return globalForProjectDir.__hookmailProjectDir ?? process.cwd();
+  return projectDir.get() ?? process.cwd();
 }
