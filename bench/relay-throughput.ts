@@ -18,8 +18,8 @@ import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
-import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
+import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { startBarePipeline } from "./bare-pipeline";
 import {
   formatSpread,
@@ -129,17 +129,12 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   setProcessDatabase(database);
   const worker = createDeliveryWorker({ database, config, log: () => undefined });
   setDeliveryDispatcher(worker);
-  const userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, email: "bench@example.com", name: "Bench" } });
-  await database.prisma.emailCallback.create({
-    data: {
-      id: createId("emailCallback"),
-      userId,
-      domain: "hookmail.test",
-      username: "bench",
-      webhookUrl: sink.url,
-      webhookSecret: "bench-webhook-secret-0123456789",
-    },
+  const { id: userId } = await seedUser(database, { email: "bench@example.com", name: "Bench" });
+  await seedEmailCallback(database, {
+    userId,
+    username: "bench",
+    webhookUrl: sink.url,
+    webhookSecret: "bench-webhook-secret-0123456789",
   });
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },

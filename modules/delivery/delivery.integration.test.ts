@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
+import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createDeliveryRepository } from "./delivery.repository";
 import { createDeliveryWorker, type DeliveryWorkerOptions } from "./delivery-worker";
@@ -37,7 +38,7 @@ beforeAll(async () => {
   };
   sink = await startWebhookSink();
   userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, name: "Alice", email: `alice-${userId}@example.com` } });
+  await seedUser(database, { id: userId, name: "Alice", email: `alice-${userId}@example.com` });
 });
 afterAll(async () => {
   await sink?.close();
@@ -81,18 +82,7 @@ async function seedCallback({
   webhookSecret?: string | null;
   isEnabled?: boolean;
 } = {}) {
-  const id = createId("emailCallback");
-  await database.prisma.emailCallback.create({
-    data: {
-      id,
-      userId,
-      domain: "hookmail.test",
-      username: `u-${id.slice(4, 14).toLowerCase()}`,
-      webhookUrl,
-      webhookSecret,
-      isEnabled,
-    },
-  });
+  const { id } = await seedEmailCallback(database, { userId, webhookUrl, webhookSecret, isEnabled });
   return id;
 }
 

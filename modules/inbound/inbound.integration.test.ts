@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { AppError } from "@/modules/shared/errors/app-error";
 import { createId } from "@/modules/shared/ids";
+import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository, type NewProcessing } from "./inbound.repository";
 import { acceptMessage, isAcceptableRecipient } from "./inbound.usecases";
@@ -29,18 +30,7 @@ async function createCallback({
   allowedOrigins = [] as string[],
   deletedAt = null as Date | null,
 } = {}) {
-  return database.prisma.emailCallback.create({
-    data: {
-      id: createId("emailCallback"),
-      userId,
-      domain,
-      username,
-      webhookUrl: "https://hooks.example.com/incoming",
-      isEnabled,
-      allowedOrigins,
-      deletedAt,
-    },
-  });
+  return seedEmailCallback(database, { userId, domain, username, isEnabled, allowedOrigins, deletedAt });
 }
 
 function buildMessage({
@@ -74,7 +64,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   repository = createInboundRepository(database);
   userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, name: "Owner", email: `${userId}@example.com` } });
+  await seedUser(database, { id: userId });
 });
 afterAll(() => database?.close());
 

@@ -14,6 +14,7 @@ import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { generateExoticMessages, loadFixtureCorpus } from "@/tests/reliability/support/mail-corpus";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "@/tests/support/heavy-messages";
+import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
 import { acceptMessage } from "./inbound.usecases";
@@ -48,7 +49,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   repository = createInboundRepository(database);
   userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, name: "Owner", email: `${userId}@example.com` } });
+  await seedUser(database, { id: userId });
 });
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.close()));
@@ -63,15 +64,7 @@ function startPool(options: Parameters<typeof createParsePool>[0] = {}) {
 
 async function createCallback() {
   counter += 1;
-  return database.prisma.emailCallback.create({
-    data: {
-      id: createId("emailCallback"),
-      userId,
-      domain: "hookmail.test",
-      username: `parse${counter}`,
-      webhookUrl: "https://hooks.example.com/in",
-    },
-  });
+  return seedEmailCallback(database, { userId, username: `parse${counter}`, webhookUrl: "https://hooks.example.com/in" });
 }
 
 const processingsOf = (emailCallbackId: string) => database.prisma.emailProcessing.findMany({ where: { emailCallbackId } });

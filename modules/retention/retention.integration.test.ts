@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
+import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createRetentionRepository } from "./retention.repository";
 import { deleteExpiredProcessings, deleteStaleRateLimitCounts, foldInboxCounts } from "./retention.usecases";
@@ -11,18 +12,8 @@ const NOW = new Date("2026-11-21T12:00:00Z");
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 60 * 60 * 1000);
 
 async function seedOwner(planId: "free" | "pro") {
-  const userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, email: `${userId}@example.com`, name: planId, planId } });
-  const emailCallbackId = createId("emailCallback");
-  await database.prisma.emailCallback.create({
-    data: {
-      id: emailCallbackId,
-      userId,
-      domain: "hookmail.test",
-      username: emailCallbackId.toLowerCase(),
-      webhookUrl: "https://x.test/h",
-    },
-  });
+  const { id: userId } = await seedUser(database, { name: planId, planId });
+  const { id: emailCallbackId } = await seedEmailCallback(database, { userId, webhookUrl: "https://x.test/h" });
   const processing = async (ageDays: number, status = "success") => {
     const id = createId("emailProcessing");
     await database.prisma.emailProcessing.create({

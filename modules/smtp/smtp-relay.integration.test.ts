@@ -12,7 +12,7 @@ import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
 import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
-import { createId } from "@/modules/shared/ids";
+import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createSmtpListener } from "./smtp-listener";
 import { connectRawSmtpClient } from "./test-support/raw-smtp-client";
@@ -44,19 +44,13 @@ beforeAll(async () => {
   worker = createDeliveryWorker({ database, config, log: () => undefined });
   setDeliveryDispatcher(worker);
 
-  const userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, email: "relay@example.com", name: "Relay" } });
-  emailCallbackId = createId("emailCallback");
-  await database.prisma.emailCallback.create({
-    data: {
-      id: emailCallbackId,
-      userId,
-      domain: "hookmail.test",
-      username: "relay",
-      webhookUrl: sink.url("/hook"),
-      webhookSecret: SECRET,
-    },
-  });
+  const { id: userId } = await seedUser(database, { email: "relay@example.com", name: "Relay" });
+  ({ id: emailCallbackId } = await seedEmailCallback(database, {
+    userId,
+    username: "relay",
+    webhookUrl: sink.url("/hook"),
+    webhookSecret: SECRET,
+  }));
   address = "relay@hookmail.test";
 
   listener = createSmtpListener({

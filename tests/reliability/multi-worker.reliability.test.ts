@@ -10,6 +10,7 @@ import type { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
+import { seedDatabase, seedUser } from "@/tests/support/seed";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { setUpReliabilityTest } from "./support/reliability-setup";
 
@@ -73,23 +74,16 @@ async function startCountingSink() {
 
 async function seedDueDeliveries(database: Database, webhookUrl: string): Promise<string[]> {
   const now = new Date();
-  const userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, email: `${userId}@example.com`, name: "Reliability" } });
-  const callbackIds: string[] = [];
-  for (let index = 0; index < CALLBACK_COUNT; index += 1) {
-    const id = createId("emailCallback");
-    callbackIds.push(id);
-    await database.prisma.emailCallback.create({
-      data: {
-        id,
-        userId,
-        domain: "hookmail.test",
-        username: `multi-${index}`,
-        webhookUrl,
-        webhookSecret: "reliability-secret-123456",
-      },
-    });
-  }
+  const { id: userId } = await seedUser(database, { name: "Reliability" });
+  const { emailCallbacks } = await seedDatabase(database, {
+    emailCallbacks: Array.from({ length: CALLBACK_COUNT }, (_, index) => ({
+      userId,
+      username: `multi-${index}`,
+      webhookUrl,
+      webhookSecret: "reliability-secret-123456",
+    })),
+  });
+  const callbackIds = emailCallbacks.map((callback) => callback.id);
   const rows = Array.from({ length: DELIVERY_COUNT }, (_, index) => {
     const id = createId("emailProcessing");
     const emailCallbackId = callbackIds[index % CALLBACK_COUNT] as string;
