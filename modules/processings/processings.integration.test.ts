@@ -12,6 +12,7 @@ import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
 import { createId } from "@/modules/shared/ids";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { seedEmailCallback } from "@/tests/support/seed";
 
 let app: RouteTestApp;
 let owner: TestUser;
@@ -56,19 +57,7 @@ async function seedCallback({
   allowedOrigins = [] as string[],
   deletedAt = null as Date | null,
 } = {}) {
-  const id = createId("emailCallback");
-  await app.database.prisma.emailCallback.create({
-    data: {
-      id,
-      userId: user.userId,
-      domain: "hookmail.test",
-      username: `p-${id.slice(4, 16).toLowerCase()}`,
-      webhookUrl,
-      isEnabled,
-      allowedOrigins,
-      deletedAt,
-    },
-  });
+  const { id } = await seedEmailCallback(app.database, { userId: user.userId, webhookUrl, isEnabled, allowedOrigins, deletedAt });
   return id;
 }
 

@@ -4,24 +4,14 @@
 import { type DatabaseLocation, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { createInboundRepository } from "@/modules/inbound/inbound.repository";
 import { acceptMessage } from "@/modules/inbound/inbound.usecases";
-import { createId } from "@/modules/shared/ids";
+import { seedEmailCallback, seedUser } from "./seed";
 
 const location = JSON.parse(process.argv[2] ?? "{}") as DatabaseLocation;
 const webhookUrl = process.argv[3] ?? "";
 const database = await openDatabase(location);
 await migrateDatabase(database, () => undefined);
-const userId = createId("user");
-await database.prisma.user.create({ data: { id: userId, email: `${userId}@example.com`, name: "Durable" } });
-await database.prisma.emailCallback.create({
-  data: {
-    id: createId("emailCallback"),
-    userId,
-    domain: "hookmail.test",
-    username: "durable",
-    webhookUrl,
-    webhookSecret: "durability-secret-123456",
-  },
-});
+const { id: userId } = await seedUser(database, { name: "Durable" });
+await seedEmailCallback(database, { userId, username: "durable", webhookUrl, webhookSecret: "durability-secret-123456" });
 const raw = Buffer.from(
   "From: bob@example.org\r\nTo: durable@hookmail.test\r\nSubject: survive\r\nMessage-ID: <d1@example.org>\r\n\r\nstill here\r\n",
 );
