@@ -1,4 +1,4 @@
-// The interface's languages. The choice is stored in a cookie with a product-specific name.
+// The interface's languages. The choice is kept in a cookie whose name is Hookmail's own (hookmail-locale).
 export const LOCALES = ["en", "fr"] as const;
 export type Locale = (typeof LOCALES)[number];
 
