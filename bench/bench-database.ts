@@ -1,15 +1,9 @@
-// The database servers of the benchmarks. The zero-config default: the embedded PostgreSQL server
-// that `npm start` runs without DATABASE_URL (modules/db/embedded-server.ts), started here in a
-// throwaway DATA_DIR under the system's temporary directory, with the product's own settings.
-// Beside it, when DATABASE_URL is set, the server it names. Each benchmark works in fresh
-// databases of its own on either server, migrated, and dropped when closed.
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { type Database, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { startEmbeddedServer } from "@/modules/db/embedded-server";
+import { createDatabaseOnServer } from "@/tests/support/server-database";
 
 export type ServerKind = "embedded" | "postgres";
 
@@ -67,13 +61,7 @@ export async function startBenchServer(kind: ServerKind): Promise<BenchServer> {
 }
 
 /** A new empty database on the server, and how to drop it. */
-export async function createDatabaseOn(adminUrl: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
-  const name = `hookmail_bench_${randomBytes(6).toString("hex")}`;
-  await runOnServer(adminUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { name, url: url.toString(), drop: () => runOnServer(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+export const createDatabaseOn = (adminUrl: string) => createDatabaseOnServer(adminUrl, undefined, { prefix: "hookmail_bench" });
 
 /** A fresh database on the server, migrated and opened as the product opens its own; dropped on close. */
 export async function openBenchDatabase(adminUrl: string, { poolSize = 10 }: { poolSize?: number } = {}): Promise<BenchDatabase> {
@@ -89,16 +77,6 @@ export async function openBenchDatabase(adminUrl: string, { poolSize = 10 }: { p
       await drop();
     },
   };
-}
-
-async function runOnServer(adminUrl: string, sql: string) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
 }
 
 export const median = (values: number[]) => {

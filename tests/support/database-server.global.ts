@@ -9,7 +9,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase, openDatabase } from "@/modules/db/db";
 import { startEmbeddedServer } from "@/modules/db/embedded-server";
-import { createDatabaseOnServer } from "./test-database";
+import { createDatabaseOnServer } from "./server-database";
 
 export default async function setup(project: TestProject) {
   const teardown: (() => Promise<void>)[] = [];

@@ -2,10 +2,9 @@
 // global setup (tests/support/database-server.global.ts) starts, or the server of DATABASE_URL when
 // it is set. Every test file gets a fresh database of its own, copied from a template the global
 // setup migrated once (CREATE DATABASE … TEMPLATE), and dropped when the file closes it.
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { inject } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
+import { createDatabaseOnServer } from "./server-database";
 
 export type TestDatabaseServer = {
   /** A connection string to the server's maintenance database (`postgres`), for CREATE/DROP DATABASE. */
@@ -47,30 +46,4 @@ export async function createTestDatabaseUrl({ migrated = true }: { migrated?: bo
 }> {
   const { adminUrl, templateDatabase } = getTestDatabaseServer();
   return createDatabaseOnServer(adminUrl, migrated ? templateDatabase : undefined);
-}
-
-/** A new database on the server of `serverUrl` (empty, or a copy of `template`), and how to drop it. */
-export async function createDatabaseOnServer(
-  serverUrl: string,
-  template?: string,
-): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
-  const name = `hookmail_test_${randomBytes(6).toString("hex")}`;
-  await runOnServer(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: () => runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
-}
-
-async function runOnServer(serverUrl: string, sql: string) {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
 }

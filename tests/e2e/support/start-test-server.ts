@@ -14,8 +14,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { startFakeStripe } from "../../support/fake-stripe";
+import { createDatabaseOnServer } from "../../support/server-database";
 import { startSmtpSink } from "../../support/smtp-sink";
-import { createDatabaseOnServer } from "../../support/test-database";
 
 const environment = process.env as Record<string, string | undefined>;
 environment.NODE_ENV ??= "production";
