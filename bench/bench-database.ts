@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Database, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { startEmbeddedServer } from "@/modules/db/embedded-server";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { createDatabaseOnServer } from "@/tests/support/server-database";
 
 export type ServerKind = "embedded" | "postgres";
@@ -67,7 +68,7 @@ export const createDatabaseOn = (adminUrl: string) => createDatabaseOnServer(adm
 export async function openBenchDatabase(adminUrl: string, { poolSize = 10 }: { poolSize?: number } = {}): Promise<BenchDatabase> {
   const { name, url, drop } = await createDatabaseOn(adminUrl);
   const database = await openDatabase({ url, poolSize });
-  await migrateDatabase(database, () => undefined);
+  await migrateDatabase(database, silentLogger);
   return {
     ...database,
     url,

@@ -1,9 +1,9 @@
 // Shared pieces of the benchmarks: the test mail, a loopback webhook sink that stamps arrivals,
 // load generators (closed loop at a concurrency, open loop at a rate) and percentiles.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+
 import { performance } from "node:perf_hooks";
 import { createTransport } from "nodemailer";
+import { startWebhookSink } from "@/tests/support/webhook-sink";
 
 export const now = () => performance.now();
 
@@ -66,15 +66,15 @@ export type Sink = {
 };
 
 /**
- * node:http on 127.0.0.1 answering 200; stamps the first arrival of each bench id (read from the
- * payload's headers) and counts the requests of each webhook-id and bench id.
+ * The loopback webhook receiver (tests/support/webhook-sink.ts) answering 200; stamps the first
+ * arrival of each bench id (read from the payload's headers) and counts the requests of each
+ * webhook-id and bench id.
  */
 export async function startSink(): Promise<Sink> {
   const arrivals = new Map<string, number>();
   const sentAt = new Map<string, number>();
   const byWebhookId = new Map<string, number>();
   const byBenchId = new Map<string, number>();
-  let count = 0;
   let waiter: { ids: string[]; resolve: () => void } | undefined;
   const check = () => {
     if (waiter?.ids.every((id) => arrivals.has(id))) {
@@ -83,42 +83,27 @@ export async function startSink(): Promise<Sink> {
       resolve();
     }
   };
-  const server = http.createServer((request, response) => {
-    const arrivedAt = now();
-    const webhookId = String(request.headers["webhook-id"] ?? "");
-    byWebhookId.set(webhookId, (byWebhookId.get(webhookId) ?? 0) + 1);
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      count += 1;
-      response.writeHead(200, { "content-type": "text/plain" });
-      response.end("ok");
-      try {
-        const payload = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-          data?: { headers?: { name: string; value: string }[] };
-        };
-        const headers = payload.data?.headers ?? [];
-        const id = headers.find((h) => h.name.toLowerCase() === "x-bench-id")?.value;
-        const sent = headers.find((h) => h.name.toLowerCase() === "x-bench-sent-at")?.value;
-        if (id) byBenchId.set(id, (byBenchId.get(id) ?? 0) + 1);
-        if (id && !arrivals.has(id)) {
-          arrivals.set(id, arrivedAt);
-          if (sent) sentAt.set(id, Number(sent));
-          check();
-        }
-      } catch {
-        // not a bench payload
+  const sink = await startWebhookSink({
+    keepBodies: false,
+    onRequest: (request, body) => {
+      const webhookId = String(request.headers["webhook-id"] ?? "");
+      byWebhookId.set(webhookId, (byWebhookId.get(webhookId) ?? 0) + 1);
+      const headers = readPayloadHeaders(body);
+      const id = headers.find((h) => h.name.toLowerCase() === "x-bench-id")?.value;
+      const sent = headers.find((h) => h.name.toLowerCase() === "x-bench-sent-at")?.value;
+      if (id) byBenchId.set(id, (byBenchId.get(id) ?? 0) + 1);
+      if (id && !arrivals.has(id)) {
+        arrivals.set(id, request.arrivedAt);
+        if (sent) sentAt.set(id, Number(sent));
+        check();
       }
-    });
+    },
   });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: sink.url(),
     arrivals,
     sentAt,
-    requestCount: () => count,
+    requestCount: () => sink.requests.length,
     byWebhookId,
     byBenchId,
     waitFor: (ids, timeoutMs) =>
@@ -137,12 +122,17 @@ export async function startSink(): Promise<Sink> {
         };
         check();
       }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: sink.close,
   };
+}
+
+function readPayloadHeaders(body: Buffer): { name: string; value: string }[] {
+  try {
+    const payload = JSON.parse(body.toString("utf8")) as { data?: { headers?: { name: string; value: string }[] } };
+    return payload.data?.headers ?? [];
+  } catch {
+    return []; // not a bench payload
+  }
 }
 
 /** Sends `ids` with `concurrency` at a time (closed loop), or one every 1000/rate ms (open loop) when `rate` is given. */

@@ -10,6 +10,7 @@
 // PostgreSQL server in a throwaway DATA_DIR, analytics and billing off: the default instance. (With analytics on, the
 // browser also fetches posthog-js after hydration; that is not part of this figure.)
 //   BENCH_CHROMIUM_PATH (default /usr/bin/chromium, else CHROMIUM_PATH).
+
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -18,6 +19,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { chromium } from "@playwright/test";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
+import { getLogger } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 
 const ROUTE = "/email-callbacks";
@@ -191,7 +193,7 @@ function printScripts(scripts: ScriptFile[]) {
 async function main() {
   console.log(`Dashboard weight: first-load JS of ${ROUTE}, gzip (zlib level ${GZIP_LEVEL}; kB = 1000 bytes)`);
   if (isBuildCurrent(projectDir)) log("Build: .next is current");
-  else buildApp(projectDir, log);
+  else buildApp(projectDir, getLogger());
 
   const server = await startServer();
   let measured: Awaited<ReturnType<typeof measureInBrowser>>;

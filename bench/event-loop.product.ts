@@ -4,12 +4,14 @@
 // (perf_hooks.monitorEventLoopDelay) between the parent's "start" and "stop" over IPC. In mode
 // "main" it sets the process's parser to the same code run on this thread: a switch of this
 // benchmark only, not a product setting. The constants both processes use live here.
+
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { silentLogger } from "@/modules/shared/logging/logger";
 
 export type BenchMode = "pool" | "main";
 
@@ -43,9 +45,9 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   setProcessConfig(config);
   const { url, drop } = await createDatabaseOn(process.env.BENCH_SERVER_URL!);
   const database = await openDatabase({ url, poolSize: 10 });
-  await migrateDatabase(database, () => undefined);
+  await migrateDatabase(database, silentLogger);
   setProcessDatabase(database);
-  const worker = createDeliveryWorker({ database, config, log: () => undefined });
+  const worker = createDeliveryWorker({ database, config, logger: silentLogger });
   setDeliveryDispatcher(worker);
   const userId = createId("user");
   await database.prisma.user.create({ data: { id: userId, email: "loop@example.com", name: "Bench" } });
@@ -82,7 +84,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
     isAcceptableRecipient: isAcceptableRecipientAddress,
     receive: receiveMessage,
-    log: () => undefined,
+    logger: silentLogger,
   });
   await listener.listen();
 

@@ -11,13 +11,12 @@
 // this benchmark only (it sets the process's parser to the same code run in-thread), not a product
 // setting. BENCH_EVENT_LOOP_ROUNDS (default 3) rounds of both.
 import { fork } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "../tests/support/heavy-messages";
+import { startWebhookSink } from "../tests/support/webhook-sink";
 import { findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { percentile } from "./common";
 import { type BenchMode, HTTP_USER, INBOUND_SECRET, MAX_MESSAGE_BYTES, SMTP_USER } from "./event-loop.product";
@@ -53,23 +52,6 @@ async function buildLoad() {
   ].map(({ raw }) => raw);
   const to = "large@hookmail.test";
   return { corpus, large: buildLargeMessage({ to }), heavy: [buildManyPartsMessage({ to }), buildHtmlOnlyMessage({ to })] };
-}
-
-/** A webhook sink that reads each body to its end and answers 200. */
-async function startSink() {
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on("end", () => response.end("ok"));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 function startProduct(mode: BenchMode, sinkUrl: string, serverUrl: string) {
@@ -236,13 +218,13 @@ async function main() {
   console.log(
     `  on ${server.kind === "embedded" ? "the embedded PostgreSQL server (DATABASE_URL unset)" : "the PostgreSQL server of DATABASE_URL"}`,
   );
-  const sink = await startSink();
+  const sink = await startWebhookSink({ keepBodies: false });
   const runs: Run[] = [];
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const order: BenchMode[] = round % 2 === 0 ? ["pool", "main"] : ["main", "pool"];
       for (const mode of order) {
-        const run = await runOnce(mode, load, sink.url, server.adminUrl);
+        const run = await runOnce(mode, load, sink.url(), server.adminUrl);
         runs.push(run);
         printRun(runs.length, run);
       }

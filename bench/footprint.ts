@@ -21,6 +21,7 @@
 // product ran and stopped: cluster initialised, migrations applied, server stopped). Printed for
 // reference: the first-ever start on an empty DATA_DIR (initdb, migrations) — not part of the goal.
 //   BENCH_FOOTPRINT_RUNS (starts of each side, default 5), BENCH_FOOTPRINT_IDLE_MS (default 10000).
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -28,6 +29,7 @@ import path from "node:path";
 import pg from "pg";
 import { POSTGRES_DIRECTORY, readServerLock } from "@/modules/db/embedded-server";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
+import { getLogger } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { createDatabaseOn, formatSpread, median } from "./bench-database";
 import { now } from "./common";
@@ -305,7 +307,7 @@ async function main() {
   console.log(
     `footprint: \`npm start\` in ${projectDir}, NODE_ENV=production, ${RUNS} starts per side (alternating), idle ${IDLE_MS / 1000} s before measuring; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
   );
-  if (!isBuildCurrent(projectDir)) buildApp(projectDir, (line) => console.log(`  ${line}`));
+  if (!isBuildCurrent(projectDir)) buildApp(projectDir, getLogger());
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) console.log("  (DATABASE_URL unset: only the default)");
 

@@ -10,6 +10,7 @@
 //   BENCH_INBOX_HEAVY_ROWS (200000), BENCH_INBOX_REQUESTS (100 per page), BENCH_INBOX_PAGE_SIZE (15),
 //   BENCH_INBOX_VACUUM (1: VACUUM ANALYZE after loading, the state autovacuum keeps a table in;
 //   0: ANALYZE only, so index-only scans still visit the heap).
+
 import os from "node:os";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -20,6 +21,7 @@ import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { type Database, migrateDatabase, openDatabase, setProcessDatabase } from "@/modules/db/db";
 import { PrismaClient } from "@/modules/db/generated/client";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { now, percentile } from "./common";
 
@@ -248,7 +250,7 @@ async function main() {
   const { url, drop } = await createDatabaseOn(server.adminUrl);
   const database = await openDatabase({ url, poolSize: 10 });
   try {
-    await migrateDatabase(database, () => undefined);
+    await migrateDatabase(database, silentLogger);
     setProcessDatabase(database);
     const fillStartedAt = now();
     await fill(database.executor);

@@ -3,12 +3,14 @@
 // and the delivery worker, and answers the parent's commands over IPC: open a database and a
 // listener, take the baseline after a warm-up and a GC, measure the peak once a message is through.
 // The constants and message types both processes use live here.
+
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { getLogger } from "@/modules/shared/logging/logger";
 
 export const MAX_MESSAGE_BYTES = 26_214_400;
 export const INBOUND_SECRET = "bench-inbound-secret-0123456789";
@@ -90,7 +92,7 @@ async function runProduct() {
     const database = await openBenchDatabase(serverUrl, { poolSize: 10 });
     closers.unshift(() => database.close());
     setProcessDatabase(database);
-    const worker = createDeliveryWorker({ database, config, log: (line) => console.error(`  [product] ${line}`) });
+    const worker = createDeliveryWorker({ database, config, logger: getLogger() });
     setDeliveryDispatcher(worker);
     closers.unshift(async () => {
       await worker.stop();
@@ -117,7 +119,7 @@ async function runProduct() {
         noteAcceptance();
         return result;
       },
-      log: (message, error) => console.error(`  [product] ${message}`, error),
+      logger: getLogger(),
     });
     await listener.listen();
     closers.unshift(() => listener.close());

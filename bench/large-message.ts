@@ -22,10 +22,10 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
+import { startWebhookSink } from "../tests/support/webhook-sink";
 import { type BenchServer, listWantedServerKinds, median, startBenchServer } from "./bench-database";
 import { now, readBenchId } from "./common";
 import {
@@ -222,14 +222,10 @@ async function startCheckingSink(): Promise<Sink> {
     string,
     { message: BuiltMessage; resolve: (value: { arrivedAt: number; bodyBytes: number }) => void; reject: (error: Error) => void }
   >();
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
+  const sink = await startWebhookSink({
+    keepBodies: false,
+    onRequest: (request, body) => {
       const arrivedAt = now();
-      response.writeHead(200, { "content-type": "text/plain" });
-      response.end("ok");
-      const body = Buffer.concat(chunks);
       let payload: WebhookBody;
       try {
         payload = JSON.parse(body.toString("utf8")) as WebhookBody;
@@ -243,11 +239,10 @@ async function startCheckingSink(): Promise<Sink> {
       const problem = checkPayload(body, payload, request.headers, waiter.message);
       if (problem) waiter.reject(new Error(`sink: ${id}: ${problem}`));
       else waiter.resolve({ arrivedAt, bodyBytes: body.length });
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: sink.url(),
     expect: (message) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -266,11 +261,7 @@ async function startCheckingSink(): Promise<Sink> {
           },
         });
       }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: sink.close,
   };
 }
 

@@ -11,6 +11,7 @@
 // After the rounds, an open-loop run at half the product's median rate gives the latency figures.
 //   BENCH_MAILS (mails per run, default 1500), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY
 //   (default 8), BENCH_DATABASES (default "embedded,postgres"; postgres only when DATABASE_URL is set).
+
 import os from "node:os";
 import path from "node:path";
 import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
@@ -18,6 +19,7 @@ import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { getLogger, silentLogger } from "@/modules/shared/logging/logger";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { startBarePipeline } from "./bare-pipeline";
@@ -127,7 +129,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   const server = await startBenchServer(kind);
   const database = await openBenchDatabase(server.adminUrl, { poolSize: 10 });
   setProcessDatabase(database);
-  const worker = createDeliveryWorker({ database, config, log: () => undefined });
+  const worker = createDeliveryWorker({ database, config, logger: silentLogger });
   setDeliveryDispatcher(worker);
   const { id: userId } = await seedUser(database, { email: "bench@example.com", name: "Bench" });
   await seedEmailCallback(database, {
@@ -143,7 +145,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
       stampEndOfData(args.raw);
       return receiveMessage(args);
     },
-    log: (message, error) => console.error(`  ${message}`, error),
+    logger: getLogger(),
   });
   await listener.listen();
   const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, listener.getPort());

@@ -8,6 +8,7 @@
 // was recorded once as a success and that no webhook-id reached the sink twice.
 //   DATABASE_URL (a PostgreSQL server; without it an embedded server in a throwaway DATA_DIR), BENCH_MAILS (default 1000),
 //   BENCH_CONCURRENCY (SMTP sessions in all, default 8).
+
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -19,6 +20,7 @@ import type { Readable } from "node:stream";
 import pg from "pg";
 import { type Database, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { benchMail, benchMailRaw, drive, now, percentile, type Sink, smtpClient, startSink } from "./common";
@@ -438,7 +440,7 @@ async function main(): Promise<number> {
   console.log(`  throwaway database ${new URL(url).pathname.slice(1)} (dropped at the end)`);
   const database = await openDatabase({ url, poolSize: 2 });
   cleanUps.push(() => database.close());
-  await migrateDatabase(database, () => undefined);
+  await migrateDatabase(database, silentLogger);
   await seedCallback(database, sink.url);
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

@@ -2,6 +2,7 @@
 // DATA_DIR/pglite) over to the configured PostgreSQL (the embedded server, or DATABASE_URL), then
 // moves DATA_DIR/pglite aside so that `npm start` runs again (docs/scaling.md: Upgrading from a
 // version that ran PGlite). Run it with the app stopped.
+
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError, getConfig } from "../modules/config/config";
@@ -10,6 +11,7 @@ import { PGLITE_DIRECTORY } from "../modules/db/earlier-pglite";
 import { MigrationError } from "../modules/db/migrations";
 import { importPgliteDatabase, openPgliteDatabase, PgliteImportError } from "../modules/db/pglite-import";
 import { tightenPrivateTree } from "../modules/shared/fs/private-files";
+import { getLogger } from "../modules/shared/logging/logger";
 
 try {
   const config = getConfig();
@@ -19,13 +21,13 @@ try {
     process.exit(1);
   }
   const source = await openPgliteDatabase(directory);
-  const target = await openConfiguredDatabase(config, (line) => console.log(line));
+  const target = await openConfiguredDatabase(config, getLogger());
   try {
     console.log(`Importing ${directory} into ${target.description}…`);
     const tables = await importPgliteDatabase({
       source: source.executor,
       target: target,
-      log: (line) => console.log(`  ${line}`),
+      logger: getLogger(),
     });
     const rows = tables.reduce((sum, table) => sum + table.rows, 0);
     console.log(`Imported ${rows} row(s) from ${tables.length} tables.`);

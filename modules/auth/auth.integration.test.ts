@@ -7,6 +7,7 @@ import { loadConfig } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { createMailer } from "@/modules/mail/mailer";
 import { createAuthTestClient } from "@/tests/support/auth-client";
+import { silentLogger } from "@/tests/support/memory-logger";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createAuth } from "./auth.server";
@@ -28,7 +29,7 @@ function buildAuth(environment: Record<string, string> = {}) {
     smtpUrl: sink.url,
     from: config.mail.from,
     outboxDir: path.join(config.dataDir, "outbox"),
-    log: () => undefined,
+    logger: silentLogger,
   });
   return createAuth({ config, prisma: database.prisma, mailer });
 }

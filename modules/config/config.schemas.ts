@@ -1,6 +1,7 @@
 // The environment's contract (README: Configuration): one zod schema per variable, with defaults that make
 // the embedded mode work with no setup. Each message says what is allowed.
 import { z } from "zod";
+import { LOG_FORMATS, LOG_LEVELS } from "@/modules/shared/logging/logging.constants";
 
 export const HOOKMAIL_ROLES = ["web", "smtp", "worker"] as const;
 export type HookmailRole = (typeof HOOKMAIL_ROLES)[number];
@@ -90,6 +91,13 @@ const rolesSchema = z
     return HOOKMAIL_ROLES.filter((role) => roles.includes(role));
   });
 
+/** A word from a short list, in any case; unset stays unset (the default is decided where it is used). */
+const oneOfSchema = (values: readonly string[]) =>
+  optionalStringSchema.refine(
+    (value) => value === undefined || values.includes(value.toLowerCase()),
+    `must be one of ${values.join(", ")}`,
+  );
+
 export const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).optional().default("development"),
   DATABASE_URL: urlSchema({
@@ -110,6 +118,8 @@ export const environmentSchema = z.object({
   SMTP_MAX_SESSION_MS: integerSchema({ defaultValue: 600_000, min: 1000, max: 86_400_000 }),
   SMTP_TLS_KEY: optionalStringSchema,
   HOOKMAIL_ROLES: rolesSchema,
+  LOG_LEVEL: oneOfSchema(LOG_LEVELS),
+  LOG_FORMAT: oneOfSchema(LOG_FORMATS),
   AUTH_SECRET: optionalStringSchema.refine(
     (value) => value === undefined || value.length >= 32,
     "must be at least 32 characters (generate one with: openssl rand -base64 32)",

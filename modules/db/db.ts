@@ -2,10 +2,12 @@
 // DATABASE_URL or, when it is unset, on the embedded server in DATA_DIR (embedded-server.ts). One
 // client per process, shared through globalThis so the custom server and Next's separately
 // bundled route handlers use the same connection.
+
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type Config, getConfig } from "@/modules/config/config";
+import { getLogger, type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { startEmbeddedServer } from "./embedded-server";
 import { PrismaClient } from "./generated/client";
@@ -28,7 +30,7 @@ export async function openDatabase({ url, poolSize = 10 }: DatabaseLocation): Pr
   const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: "hookmail" });
   // An idle connection the server closes (restart, failover, admin command) is an event, not a
   // crash: the pool drops it and opens a new one on the next query.
-  pool.on("error", (error) => console.error(`[hookmail] PostgreSQL connection lost: ${error.message}`));
+  pool.on("error", (error) => getLogger().error({ err: error }, `PostgreSQL connection lost: ${error.message}`));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const { hostname, port, pathname } = new URL(url);
   return {
@@ -48,10 +50,10 @@ export async function openDatabase({ url, poolSize = 10 }: DatabaseLocation): Pr
  */
 export async function openConfiguredDatabase(
   config: Pick<Config, "databaseUrl" | "dataDir">,
-  log: (line: string) => void = () => undefined,
+  logger: Logger = silentLogger,
 ): Promise<Database> {
   if (config.databaseUrl) return openDatabase({ url: config.databaseUrl });
-  const server = await startEmbeddedServer({ dataDir: config.dataDir, log });
+  const server = await startEmbeddedServer({ dataDir: config.dataDir, logger });
   const database = await openDatabase({ url: server.url });
   return {
     ...database,
@@ -63,8 +65,8 @@ export async function openConfiguredDatabase(
   };
 }
 
-export async function migrateDatabase(database: Database, log?: (line: string) => void) {
-  return applyMigrations({ executor: database.executor, migrationsDir: MIGRATIONS_DIR, log });
+export async function migrateDatabase(database: Database, logger?: Logger) {
+  return applyMigrations({ executor: database.executor, migrationsDir: MIGRATIONS_DIR, logger });
 }
 
 const processDatabase = processSingleton<Promise<Database>>("database");

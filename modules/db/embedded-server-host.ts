@@ -2,12 +2,14 @@
 // server): its binaries from the npm registry, the unprivileged user it runs as when Hookmail runs
 // as root, a DATA_DIR that user can reach, commands run as that user, and what the cluster's
 // postmaster.pid says about a server that may be running.
+
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createPrivateDirectory } from "@/modules/shared/fs/private-files";
+import type { Logger } from "@/modules/shared/logging/logger";
 
 const execFileAsync = promisify(execFile);
 
@@ -92,7 +94,7 @@ function restoreLibrarySymlinks(packageDir: string) {
 }
 
 /** null when not root: the server runs as this process's user. */
-export async function findServerUser(log: (line: string) => void): Promise<ServerUser> {
+export async function findServerUser(logger: Logger): Promise<ServerUser> {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return null;
   const lookUp = async () => {
     const [uid, gid] = await Promise.all(
@@ -117,7 +119,7 @@ export async function findServerUser(log: (line: string) => void): Promise<Serve
         `PostgreSQL does not run as root, and creating the user "${SERVER_USER}" failed (${(error as Error).message.split("\n")[0]}): create an unprivileged user named ${SERVER_USER}, or run Hookmail as a non-root user`,
       );
     }
-    log(`Created the system user "${SERVER_USER}" to run the embedded PostgreSQL (it does not run as root)`);
+    logger.info(`Created the system user "${SERVER_USER}" to run the embedded PostgreSQL (it does not run as root)`);
     return lookUp();
   }
 }

@@ -15,8 +15,10 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { writePrivateFileSync } from "@/modules/shared/fs/private-files";
+import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import {
   type Binaries,
@@ -49,7 +51,7 @@ export type EmbeddedServerOptions = {
   dataDir: string;
   /** Extra server settings, `name = value` (the test suite trades durability for speed). */
   settings?: Record<string, string | number>;
-  log?: (line: string) => void;
+  logger?: Logger;
 };
 
 export type EmbeddedServer = {
@@ -69,21 +71,21 @@ export type EmbeddedServer = {
 export async function startEmbeddedServer({
   dataDir,
   settings = {},
-  log = () => undefined,
+  logger = silentLogger,
 }: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const binaries = await loadBinaries();
-  const user = await findServerUser(log);
+  const user = await findServerUser(logger);
   const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
   prepareDataDir(dataDir, user);
   const password = readOrCreatePassword(dataDir);
 
   if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
-    await initialiseCluster({ binaries, user, dataDir, clusterDir, password, log });
+    await initialiseCluster({ binaries, user, dataDir, clusterDir, password, logger });
   }
   writeSettings(clusterDir, user, settings);
 
   const { lock, startedHere } = await startOrJoin({ binaries, user, clusterDir });
-  log(
+  logger.info(
     startedHere
       ? `Embedded PostgreSQL started on 127.0.0.1:${lock.port}`
       : `Embedded PostgreSQL already running on 127.0.0.1:${lock.port} (pid ${lock.pid})`,
@@ -102,11 +104,11 @@ export async function startEmbeddedServer({
       const otherProcesses = await countOtherKeepers(keeper).catch(() => 0);
       await keeper.end().catch(() => undefined);
       if (otherProcesses > 0) {
-        log(`Embedded PostgreSQL left running for ${otherProcesses} other Hookmail process(es)`);
+        logger.info(`Embedded PostgreSQL left running for ${otherProcesses} other Hookmail process(es)`);
         return { stopped: false, otherProcesses };
       }
       await stopServer({ binaries, user, clusterDir });
-      log("Embedded PostgreSQL stopped");
+      logger.info("Embedded PostgreSQL stopped");
       return { stopped: true, otherProcesses };
     },
   };
@@ -178,14 +180,14 @@ async function initialiseCluster({
   dataDir,
   clusterDir,
   password,
-  log,
+  logger,
 }: {
   binaries: Binaries;
   user: ServerUser;
   dataDir: string;
   clusterDir: string;
   password: string;
-  log: (line: string) => void;
+  logger: Logger;
 }) {
   const scratch = fs.mkdtempSync(path.join(dataDir, `${POSTGRES_DIRECTORY}.init-`));
   try {
@@ -196,7 +198,7 @@ async function initialiseCluster({
       fs.chownSync(passwordFile, user.uid, user.gid);
     }
     const scratchCluster = path.join(scratch, "cluster");
-    log(`Initialising the embedded PostgreSQL in ${clusterDir} (first start)`);
+    logger.info(`Initialising the embedded PostgreSQL in ${clusterDir} (first start)`);
     await runAsServerUser(user, binaries.initdb, [
       `--pgdata=${scratchCluster}`,
       `--username=${ROLE}`,
@@ -217,7 +219,7 @@ async function initialiseCluster({
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
-      log("Another Hookmail process initialised the embedded PostgreSQL first: using theirs");
+      logger.info("Another Hookmail process initialised the embedded PostgreSQL first: using theirs");
     }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -296,5 +298,3 @@ async function countOtherKeepers(keeper: pg.Client): Promise<number> {
   );
   return rows[0]?.count ?? 0;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

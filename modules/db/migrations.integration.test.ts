@@ -1,13 +1,14 @@
 // The migration runner against a fresh empty database on the test server for each test (dropped
 // after it), reached through a pool as the app does.
+
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryLogger, silentLogger } from "@/tests/support/memory-logger";
 
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { applyMigrations, MIGRATION_ERROR_CODES, MigrationError } from "./migrations";
@@ -127,9 +128,9 @@ describe("applyMigrations", () => {
     migrationsDir = await createMigrationsDir({ "20260101000000_first": "CREATE TABLE first_table (id TEXT);" });
     await applyMigrations({ ...quietRun(database), migrationsDir });
     await writeFile(path.join(migrationsDir, "20260101000000_first", "migration.sql"), "CREATE TABLE other (id TEXT);");
-    const lines: string[] = [];
+    const { logger, lines } = createMemoryLogger();
 
-    const { applied } = await applyMigrations({ executor: database.executor, migrationsDir, log: (line) => lines.push(line) });
+    const { applied } = await applyMigrations({ executor: database.executor, migrationsDir, logger });
 
     expect(applied).toEqual([]);
     expect(lines).toEqual([expect.stringMatching(/^Warning: migration 20260101000000_first was modified after it was applied/)]);
@@ -147,7 +148,7 @@ describe("applyMigrations", () => {
 });
 
 function quietRun(database: TestDatabase) {
-  return { executor: database.executor, log: () => {} };
+  return { executor: database.executor, logger: silentLogger };
 }
 
 /** A new empty database on the test server, reached through a pool (as the app does). */

@@ -2,9 +2,11 @@
 // them in Prisma's own `_prisma_migrations` table, so `prisma migrate deploy` stays interchangeable with
 // this runner. Each migration runs in its own transaction; the whole run holds Prisma Migrate's advisory
 // lock, so processes starting together against one PostgreSQL apply each migration once.
+
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 
 import type { SqlExecutor } from "./sql-executor";
 
@@ -45,13 +47,11 @@ export class MigrationError extends Error {
   }
 }
 
-/** Receives one line per applied migration and per warning (warnings start with "Warning:"). */
-export type MigrationLog = (line: string) => void;
-
 export type ApplyMigrationsInput = {
   executor: SqlExecutor;
   migrationsDir: string;
-  log?: MigrationLog;
+  /** Told each applied migration (info) and each mismatch of the history (warn). */
+  logger?: Logger;
 };
 
 type MigrationScript = { name: string; sql: string; checksum: string };
@@ -69,11 +69,11 @@ type MigrationRecord = {
 export async function applyMigrations({
   executor,
   migrationsDir,
-  log = console.log,
+  logger = getLogger(),
 }: ApplyMigrationsInput): Promise<{ applied: string[] }> {
   const migrations = await readMigrationScripts(migrationsDir);
   return executor.withConnection((connection) =>
-    withMigrationsLock(connection, log, () => applyPendingMigrations({ connection, migrations, migrationsDir, log })),
+    withMigrationsLock(connection, logger, () => applyPendingMigrations({ connection, migrations, migrationsDir, logger })),
   );
 }
 
@@ -81,19 +81,19 @@ async function applyPendingMigrations(input: {
   connection: SqlExecutor;
   migrations: MigrationScript[];
   migrationsDir: string;
-  log: MigrationLog;
+  logger: Logger;
 }): Promise<{ applied: string[] }> {
-  const { connection, migrations, migrationsDir, log } = input;
+  const { connection, migrations, migrationsDir, logger } = input;
   await ensureMigrationsTable(connection);
   const records = await findMigrationRecords(connection);
   ensureNoUnresolvedFailure(records, migrationsDir);
-  warnAboutHistoryMismatches({ migrations, records, log });
+  warnAboutHistoryMismatches({ migrations, records, logger });
 
   const finishedNames = new Set(records.filter(isFinished).map((record) => record.migration_name));
   const applied: string[] = [];
   for (const migration of migrations.filter((candidate) => !finishedNames.has(candidate.name))) {
     await applyMigration(connection, migration);
-    log(`Applied migration ${migration.name}`);
+    logger.info(`Applied migration ${migration.name}`);
     applied.push(migration.name);
   }
   return { applied };
@@ -134,12 +134,12 @@ function computeChecksum(content: Buffer): string {
   return createHash("sha256").update(content).digest("hex");
 }
 
-async function withMigrationsLock<T>(connection: SqlExecutor, log: MigrationLog, fn: () => Promise<T>): Promise<T> {
+async function withMigrationsLock<T>(connection: SqlExecutor, logger: Logger, fn: () => Promise<T>): Promise<T> {
   const [attempt] = await connection.query<{ locked: boolean }>(
     `SELECT pg_try_advisory_lock(${MIGRATIONS_ADVISORY_LOCK_KEY}) AS locked`,
   );
   if (!attempt?.locked) {
-    log("Another process is applying migrations; waiting for it to finish");
+    logger.info("Another process is applying migrations; waiting for it to finish");
     await connection.query(`SELECT pg_advisory_lock(${MIGRATIONS_ADVISORY_LOCK_KEY})`);
   }
   try {
@@ -195,19 +195,17 @@ function ensureNoUnresolvedFailure(records: MigrationRecord[], migrationsDir: st
   });
 }
 
-function warnAboutHistoryMismatches(input: {
-  migrations: MigrationScript[];
-  records: MigrationRecord[];
-  log: MigrationLog;
-}): void {
-  const { migrations, records, log } = input;
+function warnAboutHistoryMismatches(input: { migrations: MigrationScript[]; records: MigrationRecord[]; logger: Logger }): void {
+  const { migrations, records, logger } = input;
   const scriptsByName = new Map(migrations.map((migration) => [migration.name, migration]));
   for (const record of records.filter(isFinished)) {
     const script = scriptsByName.get(record.migration_name);
     if (!script) {
-      log(`Warning: migration ${record.migration_name} is applied to the database but missing from the migrations directory`);
+      logger.warn(
+        `Warning: migration ${record.migration_name} is applied to the database but missing from the migrations directory`,
+      );
     } else if (script.checksum !== record.checksum) {
-      log(
+      logger.warn(
         `Warning: migration ${record.migration_name} was modified after it was applied (checksum ${record.checksum} ` +
           `in the database, ${script.checksum} on disk); it is not applied again. ` +
           `Revert the edit and create a new migration instead.`,

@@ -3,6 +3,7 @@
 // it, is imported into a fresh database of the test server. Every row arrives with every value
 // exact (binary messages, arrays, timestamps, unicode), the inbox counts are rebuilt, and a target
 // that already has accounts is refused without a change.
+
 import { randomBytes } from "node:crypto";
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
@@ -10,6 +11,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Database, MIGRATIONS_DIR, openDatabase } from "@/modules/db/db";
 import { applyMigrations } from "@/modules/db/migrations";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { importPgliteDatabase, openPgliteDatabase, PgliteImportError } from "./pglite-import";
 import type { SqlExecutor } from "./sql-executor";
@@ -84,7 +86,7 @@ describe("importing an earlier version's PGlite database", () => {
   });
 
   it("refuses a target that already has accounts, and changes nothing in it", TIMEOUT, async () => {
-    await applyMigrations({ executor: target.executor, migrationsDir: MIGRATIONS_DIR, log: () => undefined });
+    await applyMigrations({ executor: target.executor, migrationsDir: MIGRATIONS_DIR, logger: silentLogger });
     await target.executor.query(
       `INSERT INTO "user" (id, name, email, "updatedAt") VALUES ('u_there', 'There', 'there@example.com', now())`,
     );
@@ -101,7 +103,7 @@ async function migrateToEarlierVersion(executor: SqlExecutor) {
   const earlier = path.join(scratch, "migrations");
   const names = (await readdir(MIGRATIONS_DIR)).filter((name) => !name.endsWith(".toml")).sort();
   for (const name of names.slice(0, -1)) await cp(path.join(MIGRATIONS_DIR, name), path.join(earlier, name), { recursive: true });
-  await applyMigrations({ executor, migrationsDir: earlier, log: () => undefined });
+  await applyMigrations({ executor, migrationsDir: earlier, logger: silentLogger });
 }
 
 async function seed(executor: SqlExecutor) {

@@ -8,7 +8,9 @@
 // triggers of email_processing rebuild them from the copied processings.
 //
 // PGlite is a development dependency: it is installed by `npm install`, not by `npm ci --omit=dev`.
+
 import type { PGlite } from "@electric-sql/pglite";
+import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import { type Database, MIGRATIONS_DIR } from "./db";
 import { applyMigrations } from "./migrations";
 import type { PreparedStatement, SqlExecutor } from "./sql-executor";
@@ -43,14 +45,14 @@ export async function openPgliteDatabase(directory: string): Promise<{ executor:
 export async function importPgliteDatabase({
   source,
   target,
-  log = () => undefined,
+  logger = silentLogger,
 }: {
   source: SqlExecutor;
   target: Database;
-  log?: (line: string) => void;
+  logger?: Logger;
 }): Promise<ImportedTable[]> {
-  await applyMigrations({ executor: source, migrationsDir: MIGRATIONS_DIR, log });
-  await applyMigrations({ executor: target.executor, migrationsDir: MIGRATIONS_DIR, log });
+  await applyMigrations({ executor: source, migrationsDir: MIGRATIONS_DIR, logger });
+  await applyMigrations({ executor: target.executor, migrationsDir: MIGRATIONS_DIR, logger });
 
   const [accounts] = await target.executor.query<{ count: number }>('SELECT count(*)::int AS count FROM "user"');
   if (accounts && accounts.count > 0) {
@@ -66,7 +68,7 @@ export async function importPgliteDatabase({
       const rows = await copyTable(source, transaction, table);
       await resetSequences(transaction, table);
       imported.push({ table, rows });
-      log(`${table}: ${rows} row(s)`);
+      logger.info(`${table}: ${rows} row(s)`);
     }
     return imported;
   });

@@ -4,10 +4,11 @@
 // content that is no longer needed. Any number of workers share one PostgreSQL database.
 import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
+import type { Logger } from "@/modules/shared/logging/logger";
 import type { HostResolver } from "@/modules/shared/net/webhook-target";
 import { DELIVERY_WORKER_DEFAULTS } from "./delivery.constants";
 import { type ClaimedDelivery, createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
-import { type DeliveryLog, deliverProcessing } from "./delivery.usecases";
+import { deliverProcessing } from "./delivery.usecases";
 import type { DeliveryDispatcher } from "./delivery-dispatcher";
 import { postWebhook, type WebhookClient } from "./webhook-client";
 
@@ -20,7 +21,7 @@ export type DeliveryStorage =
 
 export type DeliveryWorkerOptions = DeliveryStorage & {
   config: Pick<Config, "webhook">;
-  log: DeliveryLog;
+  logger: Logger;
   clock?: () => Date;
   random?: () => number;
   client?: WebhookClient;
@@ -57,7 +58,7 @@ function getRepository(storage: DeliveryStorage): DeliveryRepository {
 
 export function createDeliveryWorker({
   config,
-  log,
+  logger,
   clock = () => new Date(),
   random = Math.random,
   resolve,
@@ -82,7 +83,7 @@ export function createDeliveryWorker({
   let idleWaiters: (() => void)[] = [];
 
   const attempt = async (claim: ClaimedDelivery) => {
-    await deliverProcessing({ ...claim, repository, client, config, now: clock, random, log });
+    await deliverProcessing({ ...claim, repository, client, config, now: clock, random, logger });
   };
 
   const settleIdle = () => {
@@ -95,7 +96,9 @@ export function createDeliveryWorker({
   const runTask = (task: Task) => {
     active += 1;
     task()
-      .catch((error: unknown) => log(`Delivery task failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        logger.error({ err: error }, `Delivery task failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(() => {
         active -= 1;
         const next = waiting.shift();
@@ -154,7 +157,7 @@ export function createDeliveryWorker({
       total += cleared;
       if (cleared < cleanUpBatchSize || isStopping) break;
     }
-    if (total > 0) log(`Dropped the message content of ${total} processing(s) older than the retention.`);
+    if (total > 0) logger.info(`Dropped the message content of ${total} processing(s) older than the retention.`);
     return total;
   };
 
@@ -163,7 +166,9 @@ export function createDeliveryWorker({
     if (isStopping || currentCleanUp || (lastCleanUpAt !== undefined && nowMs - lastCleanUpAt < cleanUpIntervalMs)) return;
     lastCleanUpAt = nowMs;
     currentCleanUp = cleanUpMessageContent()
-      .catch((error: unknown) => log(`Clean-up failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        logger.error({ err: error }, `Clean-up failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(() => {
         currentCleanUp = undefined;
       });
@@ -173,7 +178,7 @@ export function createDeliveryWorker({
     try {
       await deliverDue();
     } catch (error) {
-      log(`Claiming due deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error({ err: error }, `Claiming due deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     cleanUpIfDue();
   };

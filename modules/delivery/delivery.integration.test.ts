@@ -1,14 +1,16 @@
 // Webhook delivery end to end on a fresh migrated database of the test server: real loopback HTTP sinks, the real claim SQL, a controllable clock instead of real waiting.
+
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
+import { createMemoryLogger, type MemoryLogger } from "@/tests/support/memory-logger";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
+import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { createDeliveryRepository } from "./delivery.repository";
 import { createDeliveryWorker, type DeliveryWorkerOptions } from "./delivery-worker";
-import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink";
 
 const SECOND = 1000;
 const SECRET = "whsec-integration-0123456789";
@@ -20,6 +22,7 @@ let closeDatabases: () => Promise<void>;
 let sink: WebhookSink;
 let userId: string;
 let current: Date;
+let memory: MemoryLogger;
 let logLines: string[];
 
 const clock = () => current;
@@ -48,14 +51,15 @@ beforeEach(async () => {
   await database.prisma.emailProcessing.deleteMany();
   sink.reset();
   current = new Date();
-  logLines = [];
+  memory = createMemoryLogger();
+  logLines = memory.lines;
 });
 
 function newWorker(overrides: Partial<DeliveryWorkerOptions> = {}) {
   return createDeliveryWorker({
     database,
     config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
-    log: (line) => logLines.push(line),
+    logger: memory.logger,
     clock,
     random: () => 0.5,
     ...overrides,

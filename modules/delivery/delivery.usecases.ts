@@ -3,6 +3,7 @@
 // or error / webhook-failed once no retry remains. Anything unexpected ends in error / unknown, logged.
 import type { Config } from "@/modules/config/config";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import type { Logger } from "@/modules/shared/logging/logger";
 import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
 import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
 import type { WebhookClient, WebhookResult } from "./webhook-client";
@@ -12,8 +13,6 @@ export type DeliveryOutcome =
   | { kind: "success" | "retry-scheduled" | "failed" | "not-enabled" | "unknown-error" }
   /** Nothing done: the processing is gone, no longer pending, or another worker took the claim over. */
   | { kind: "skipped"; reason: "not-found" | "not-pending" | "claim-lost" };
-
-export type DeliveryLog = (line: string) => void;
 
 const MAX_LOCATION_LENGTH = 500;
 
@@ -27,14 +26,14 @@ export async function deliverProcessing({
   config,
   now,
   random,
-  log = () => undefined,
+  logger,
 }: ClaimedDelivery & {
   repository: DeliveryRepository;
   client: WebhookClient;
   config: Pick<Config, "webhook">;
   now: () => Date;
   random: () => number;
-  log?: DeliveryLog;
+  logger: Logger;
 }): Promise<DeliveryOutcome> {
   const claim = { id, lockedUntil };
   const attemptedAt = now();
@@ -45,7 +44,7 @@ export async function deliverProcessing({
     if (!target.isCallbackEnabled || target.isCallbackDeleted) {
       return await record(
         repository,
-        log,
+        logger,
         claim,
         null,
         { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.NOT_ENABLED },
@@ -72,7 +71,7 @@ export async function deliverProcessing({
         webhookResponseStatusCode: statusCode ?? 0,
         deliveredAt: now(),
       };
-      return await record(repository, log, claim, attempt, change, "success");
+      return await record(repository, logger, claim, attempt, change, "success");
     }
     const nextAttemptAt =
       classification === "retry"
@@ -89,16 +88,19 @@ export async function deliverProcessing({
         nextAttemptAt,
         webhookResponseStatusCode: statusCode,
       };
-      return await record(repository, log, claim, attempt, change, "retry-scheduled");
+      return await record(repository, logger, claim, attempt, change, "retry-scheduled");
     }
     const change: ProcessingChange = {
       status: PROCESSING_STATUS.ERROR,
       error: PROCESSING_ERROR.WEBHOOK_FAILED,
       webhookResponseStatusCode: statusCode,
     };
-    return await record(repository, log, claim, attempt, change, "failed");
+    return await record(repository, logger, claim, attempt, change, "failed");
   } catch (error) {
-    log(`Delivery of ${id} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    logger.error(
+      { processingId: id, err: error },
+      `Delivery of ${id} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     try {
       const attempt: DeliveryAttemptRecord = {
         attemptedAt,
@@ -112,10 +114,13 @@ export async function deliverProcessing({
         error: PROCESSING_ERROR.UNKNOWN,
         webhookResponseStatusCode: null,
       };
-      return await record(repository, log, claim, attempt, change, "unknown-error");
+      return await record(repository, logger, claim, attempt, change, "unknown-error");
     } catch (recordError) {
       // The claim's lease runs out and another attempt follows: nothing is lost.
-      log(`Could not record the failure of ${id}: ${recordError instanceof Error ? recordError.message : String(recordError)}`);
+      logger.error(
+        { processingId: id, err: recordError },
+        `Could not record the failure of ${id}: ${recordError instanceof Error ? recordError.message : String(recordError)}`,
+      );
       return { kind: "unknown-error" };
     }
   }
@@ -123,7 +128,7 @@ export async function deliverProcessing({
 
 async function record(
   repository: DeliveryRepository,
-  log: DeliveryLog,
+  logger: Logger,
   claim: ClaimedDelivery,
   attempt: DeliveryAttemptRecord | null,
   change: ProcessingChange,
@@ -131,7 +136,10 @@ async function record(
 ): Promise<DeliveryOutcome> {
   const { isClaimHeld } = await repository.recordAttempt({ claim, attempt, change });
   if (!isClaimHeld) {
-    log(`Delivery of ${claim.id}: the claim expired during the attempt; its outcome (${kind}) was not applied.`);
+    logger.warn(
+      { processingId: claim.id },
+      `Delivery of ${claim.id}: the claim expired during the attempt; its outcome (${kind}) was not applied.`,
+    );
     return { kind: "skipped", reason: "claim-lost" };
   }
   return { kind } as DeliveryOutcome;

@@ -1,12 +1,14 @@
 // A mail accepted by a process that is killed (SIGKILL) before its first delivery attempt is
 // delivered by the next process that opens the same database: acceptance is durable.
+
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DatabaseLocation, openDatabase } from "@/modules/db/db";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
+import { startWebhookSink } from "@/tests/support/webhook-sink";
 import { createDeliveryWorker } from "./delivery-worker";
-import { startWebhookSink } from "./test-support/webhook-sink";
 
 const cleanUps: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -58,7 +60,7 @@ describe("durability", () => {
     const worker = createDeliveryWorker({
       database,
       config: { webhook: { timeoutMs: 5000, allowPrivateTargets: true } },
-      log: () => undefined,
+      logger: silentLogger,
     });
     expect(await worker.deliverDue()).toBe(1);
     await worker.whenIdle();

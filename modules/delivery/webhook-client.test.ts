@@ -3,7 +3,7 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startWebhookSink, type WebhookSink } from "./test-support/webhook-sink";
+import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { isSocketAddressAllowed, postWebhook, type WebhookRequest } from "./webhook-client";
 
 let sink: WebhookSink;

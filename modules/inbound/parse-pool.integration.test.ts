@@ -3,6 +3,7 @@
 // the time limit to parse is refused for good (SMTP 554 5.6.0, HTTP 400) and the pool recovers;
 // a large message's memory moves to the parsing thread and back; the bodies are the same bytes as
 // those built on the main thread.
+
 import crypto from "node:crypto";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createTransport } from "nodemailer";
@@ -14,6 +15,7 @@ import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { generateExoticMessages, loadFixtureCorpus } from "@/tests/reliability/support/mail-corpus";
 import { buildHtmlOnlyMessage, buildLargeMessage, buildManyPartsMessage } from "@/tests/support/heavy-messages";
+import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
@@ -195,8 +197,8 @@ describe("parsing off the main thread", () => {
   it("refuses a message that takes longer than the time limit to parse for good (SMTP 554 5.6.0, HTTP 400), logs it, writes nothing, and parses the next one", async () => {
     const callback = await createCallback();
     const address = `${callback.username}@hookmail.test`;
-    const logged: string[] = [];
-    const parser = startPool({ timeLimitMs: 200, maxThreads: 1, log: (line) => logged.push(line) });
+    const { logger, lines: logged } = createMemoryLogger();
+    const parser = startPool({ timeLimitMs: 200, maxThreads: 1, logger });
     const accept = ({ raw, envelope }: { raw: Buffer; envelope: { from: string | null; to: string[] } }) =>
       acceptMessage({ raw, envelope, repository, rules, parser });
 
@@ -216,7 +218,7 @@ describe("parsing off the main thread", () => {
       },
       isAcceptableRecipient: async () => true,
       receive: accept,
-      log: (line) => logged.push(line),
+      logger,
     });
     await listener.listen();
     try {

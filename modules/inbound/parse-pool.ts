@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
+import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { getProjectDir } from "@/modules/shared/project-dir";
 import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
@@ -69,12 +70,12 @@ export function createParsePool({
   timeLimitMs = PARSE_TIME_LIMIT_MS,
   maxThreads = defaultMaxThreads(),
   queueLimit = PARSE_QUEUE_LIMIT,
-  log = (line: string) => console.error(`[hookmail] ${line}`),
+  logger = getLogger(),
 }: {
   timeLimitMs?: number;
   maxThreads?: number;
   queueLimit?: number;
-  log?: (line: string) => void;
+  logger?: Logger;
 } = {}): MessageParser & { threadCount: () => number } {
   const pool = new Piscina<ParseTask, ParseResult>({
     filename: findWorkerFile(),
@@ -102,7 +103,9 @@ export function createParsePool({
       return { kind: "parsed", raw: toBuffer(result.raw), summary: result.summary, payloads: result.payloads.map(toBuffer) };
     } catch (error) {
       if (!abort.signal.aborted) throw error;
-      log(`refused a message of ${moved.byteLength} bytes: parsing it took longer than ${timeLimitMs} ms (554 5.6.0 / 400)`);
+      logger.warn(
+        `refused a message of ${moved.byteLength} bytes: parsing it took longer than ${timeLimitMs} ms (554 5.6.0 / 400)`,
+      );
       return { kind: "too-complex", timeLimitMs };
     } finally {
       inFlight -= 1;

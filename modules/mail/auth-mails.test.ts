@@ -6,6 +6,7 @@ import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
 import { loadConfig } from "@/modules/config/config";
 import type { Locale } from "@/modules/i18n/i18n.constants";
+import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { renderPasswordResetMail, renderVerificationMail, sendPasswordResetMail, sendVerificationMail } from "./auth-mails";
 import { createMailerFromConfig, type Mailer, type OutgoingMail } from "./mailer";
 
@@ -104,10 +105,8 @@ describe("account mails in production without SMTP_URL", () => {
   ])("never write the %s link to the log: only the owner-only outbox file holds it", async (_kind, send) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-auth-mails-"));
     try {
-      const lines: string[] = [];
-      const mailer = createMailerFromConfig(loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir }), (line) =>
-        lines.push(line),
-      );
+      const { logger, lines } = createMemoryLogger();
+      const mailer = createMailerFromConfig(loadConfig({ NODE_ENV: "production", DATA_DIR: dataDir }), logger);
 
       await send({ mailer, to: "ada@example.com", name: "Ada", url: URL_WITH_QUERY, locale: "en" });
 

@@ -7,15 +7,9 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/modules/config/config";
 import { isAppError } from "@/modules/shared/errors/app-error";
+import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import {
-  createMailer,
-  createMailerFromConfig,
-  describeMissingSmtpWarning,
-  type MailerLog,
-  type OutboxMail,
-  type OutgoingMail,
-} from "./mailer";
+import { createMailer, createMailerFromConfig, describeMissingSmtpWarning, type OutboxMail, type OutgoingMail } from "./mailer";
 
 const FROM = "Hookmail <no-reply@hookmail.test>";
 const MAIL: OutgoingMail = {
@@ -26,13 +20,8 @@ const MAIL: OutgoingMail = {
 };
 
 function createLogCollector() {
-  const infos: string[] = [];
-  const errors: { line: string; cause: unknown }[] = [];
-  const log: MailerLog = (line, cause) => {
-    if (cause === undefined) infos.push(line);
-    else errors.push({ line, cause });
-  };
-  return { log, infos, errors };
+  const { logger, infos, errors } = createMemoryLogger();
+  return { log: logger, infos, errors };
 }
 
 async function findClosedPort(): Promise<number> {
@@ -64,7 +53,7 @@ describe("createMailer with an SMTP URL", () => {
 
   it("delivers the mail over SMTP from the configured sender, with its subject, text and HTML", async () => {
     const { log, infos, errors } = createLogCollector();
-    const mailer = createMailer({ smtpUrl: sink.url, from: FROM, outboxDir: "/nonexistent", log });
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM, outboxDir: "/nonexistent", logger: log });
 
     await mailer.send(MAIL);
 
@@ -81,7 +70,7 @@ describe("createMailer with an SMTP URL", () => {
   });
 
   it("delivers successive mails through the same mailer, each to its own recipient", async () => {
-    const mailer = createMailer({ smtpUrl: sink.url, from: FROM, outboxDir: "/nonexistent", log: createLogCollector().log });
+    const mailer = createMailer({ smtpUrl: sink.url, from: FROM, outboxDir: "/nonexistent", logger: createLogCollector().log });
 
     await mailer.send({ ...MAIL, to: "first@example.com" });
     await mailer.send({ ...MAIL, to: "second@example.com" });
@@ -102,7 +91,7 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
   it("writes one JSON file per mail, creating the outbox, and logs the recipient, subject and links (development)", async () => {
     const outboxDir = path.join(outboxRoot, "created", "outbox");
     const { log, infos, errors } = createLogCollector();
-    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir, log, logLinks: true });
+    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir, logger: log, logLinks: true });
 
     await mailer.send(MAIL);
     await mailer.send({ ...MAIL, to: "grace@example.com", text: "https://hookmail.test/reset?token=xyz." });
@@ -132,7 +121,7 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
     await mkdir(outboxDir, { recursive: true, mode: 0o755 });
     const previousUmask = process.umask(0);
     try {
-      await createMailer({ smtpUrl: undefined, from: FROM, outboxDir, log: createLogCollector().log }).send(MAIL);
+      await createMailer({ smtpUrl: undefined, from: FROM, outboxDir, logger: createLogCollector().log }).send(MAIL);
     } finally {
       process.umask(previousUmask);
     }
@@ -175,7 +164,7 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
     const notADirectory = path.join(outboxRoot, "a-file");
     await writeFile(notADirectory, "");
     const { log, errors } = createLogCollector();
-    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir: path.join(notADirectory, "outbox"), log });
+    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir: path.join(notADirectory, "outbox"), logger: log });
 
     const error = await captureRejection(mailer.send(MAIL));
 
@@ -189,7 +178,7 @@ describe("createMailer send failures", () => {
   it("rejects with mail.send_failed (503) and logs the connection error when nothing listens on the SMTP port", async () => {
     const port = await findClosedPort();
     const { log, errors } = createLogCollector();
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, outboxDir: "/nonexistent", log });
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, outboxDir: "/nonexistent", logger: log });
 
     const error = await captureRejection(mailer.send(MAIL));
 
@@ -218,7 +207,7 @@ describe("createMailer send failures", () => {
     const { port } = refusingServer.server.address() as net.AddressInfo;
     try {
       const { log, errors } = createLogCollector();
-      const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, outboxDir: "/nonexistent", log });
+      const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, outboxDir: "/nonexistent", logger: log });
 
       const error = await captureRejection(mailer.send(MAIL));
 

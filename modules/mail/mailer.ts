@@ -8,15 +8,13 @@ import path from "node:path";
 import { createTransport } from "nodemailer";
 import { type Config, getConfig } from "@/modules/config/config";
 import { createPrivateDirectory, writePrivateFile } from "@/modules/shared/fs/private-files";
+import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { createMailSendFailedError } from "./mail.errors";
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
 
 export type Mailer = { send(mail: OutgoingMail): Promise<void> };
-
-/** Receives a line to log; a failure comes with its cause. */
-export type MailerLog = (line: string, cause?: unknown) => void;
 
 /** The JSON document written for each mail in development outbox mode. */
 export type OutboxMail = OutgoingMail & { links: string[]; createdAt: string };
@@ -30,23 +28,23 @@ export function createMailer({
   smtpUrl,
   from,
   outboxDir,
-  log,
+  logger,
   logLinks = false,
 }: {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
-  log: MailerLog;
+  logger: Logger;
   /** Whether the outbox also logs each mail's links (development only: they grant access to an account). */
   logLinks?: boolean;
 }): Mailer {
-  const deliver = smtpUrl ? createSmtpDelivery({ smtpUrl, from }) : createOutboxDelivery({ outboxDir, log, logLinks });
+  const deliver = smtpUrl ? createSmtpDelivery({ smtpUrl, from }) : createOutboxDelivery({ outboxDir, logger, logLinks });
   return {
     async send(mail) {
       try {
         await deliver(mail);
       } catch (error) {
-        log(`Could not send the mail "${mail.subject}" to ${mail.to}`, error ?? "unknown error");
+        logger.error({ err: error ?? "unknown error" }, `Could not send the mail "${mail.subject}" to ${mail.to}`);
         throw createMailSendFailedError(error);
       }
     },
@@ -66,7 +64,7 @@ function createSmtpDelivery({ smtpUrl, from }: { smtpUrl: string; from: string }
   };
 }
 
-function createOutboxDelivery({ outboxDir, log, logLinks }: { outboxDir: string; log: MailerLog; logLinks: boolean }) {
+function createOutboxDelivery({ outboxDir, logger, logLinks }: { outboxDir: string; logger: Logger; logLinks: boolean }) {
   return async (mail: OutgoingMail) => {
     const createdAt = new Date();
     const links = findLinksInText(mail.text);
@@ -74,8 +72,8 @@ function createOutboxDelivery({ outboxDir, log, logLinks }: { outboxDir: string;
     createPrivateDirectory(outboxDir);
     const file = path.join(outboxDir, createOutboxFileName(createdAt));
     await writePrivateFile(file, `${JSON.stringify(outboxMail, null, 2)}\n`);
-    log(`Mail to ${mail.to} not sent (SMTP_URL is not set), written to ${file}: "${mail.subject}"`);
-    if (logLinks) for (const link of links) log(`  Link: ${link}`);
+    logger.info(`Mail to ${mail.to} not sent (SMTP_URL is not set), written to ${file}: "${mail.subject}"`);
+    if (logLinks) for (const link of links) logger.info(`  Link: ${link}`);
   };
 }
 
@@ -111,21 +109,16 @@ export function getMailer(): Mailer {
   return processMailer.getOrCreate(() => createMailerFromConfig(getConfig()));
 }
 
-const logToConsole: MailerLog = (line, cause) => {
-  if (cause === undefined) console.log(`[hookmail] ${line}`);
-  else console.error(`[hookmail] ${line}:`, cause);
-};
-
 /** The mailer a configuration asks for: links are logged only outside production. */
 export function createMailerFromConfig(
   config: Pick<Config, "isProductionDeployment" | "mail" | "dataDir">,
-  log: MailerLog = logToConsole,
+  logger: Logger = getLogger(),
 ): Mailer {
   return createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
     outboxDir: path.join(config.dataDir, OUTBOX_DIRECTORY),
-    log,
+    logger,
     logLinks: !config.isProductionDeployment,
   });
 }

@@ -3,6 +3,7 @@
 // first, across hours and ties. The counts behind them (email_processing_count, kept by triggers)
 // follow inserts of the inbound pipeline, bulk inserts, deletes, moves, truncation and the owner's
 // deletion; folding them changes nothing; the migration counts the rows that were already there.
+
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { type Database, MIGRATIONS_DIR, openDatabase } from "@/modules/db/db";
 import { applyMigrations } from "@/modules/db/migrations";
 import { createInboundRepository, type NewProcessing } from "@/modules/inbound/inbound.repository";
 import { createId } from "@/modules/shared/ids";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { createTestDatabase, createTestDatabaseUrl } from "@/tests/support/test-database";
 import { createProcessingsRepository, type ProcessingsRepository } from "./processings.repository";
 import { listEmailProcessings, PROCESSING_COUNT_FOLD_THRESHOLD } from "./processings.usecases";
@@ -252,14 +254,14 @@ describe("the inbox-counts migration", () => {
       const countsMigration = names.findIndex((name) => name.endsWith("_inbox_counts"));
       for (const name of names.slice(0, countsMigration))
         await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
-      await applyMigrations({ executor: legacy.executor, migrationsDir: before, log: () => undefined });
+      await applyMigrations({ executor: legacy.executor, migrationsDir: before, logger: silentLogger });
       const { userId, emailCallbackId } = await seedOwnerAndCallback(legacy);
       await receive(
         Array.from({ length: 12 }, (_, index) => newProcessing(emailCallbackId, new Date(START + index * 1800_000))),
         legacy,
       );
 
-      await applyMigrations({ executor: legacy.executor, migrationsDir: MIGRATIONS_DIR, log: () => undefined });
+      await applyMigrations({ executor: legacy.executor, migrationsDir: MIGRATIONS_DIR, logger: silentLogger });
       const legacyRepository = createProcessingsRepository(legacy.prisma);
       const page = await listEmailProcessings({
         emailCallbackId,

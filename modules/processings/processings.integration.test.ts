@@ -2,6 +2,7 @@
 // redelivery restarts an attempt series on the stored body and keeps the earlier attempts, refuses
 // a pending row or one whose body is gone with 409, and answers 404 for anything not the caller's;
 // the attempts list comes newest first; a test mail goes through the inbound pipeline.
+
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as apiKeys from "@/app/api/api-keys/route";
 import * as attemptsRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/attempts/route";
@@ -9,10 +10,11 @@ import * as redeliverRoute from "@/app/api/email-callbacks/[emailCallbackId]/pro
 import * as testMailRoute from "@/app/api/email-callbacks/[emailCallbackId]/test-mail/route";
 import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
-import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
 import { createId } from "@/modules/shared/ids";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
+import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 
 let app: RouteTestApp;
 let owner: TestUser;
@@ -289,7 +291,7 @@ describe("redelivery through the delivery worker", () => {
     const worker = createDeliveryWorker({
       database: app.database,
       config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
-      log: () => undefined,
+      logger: silentLogger,
     });
     setDeliveryDispatcher(worker);
     const callbackId = await seedCallback({ webhookUrl: sink.url() });

@@ -4,7 +4,9 @@
 // insert or delete statement, see the inbox_counts migration) into one row per address and hour,
 // so that the counts of inboxes nobody opens stay small too, and drops the rate-limit counters
 // whose window is long over (docs/security.md: anyone may make one per email they try).
+
 import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
+import type { Logger } from "@/modules/shared/logging/logger";
 import {
   COUNT_FOLD_BATCH_SIZE,
   RETENTION_BATCH_SIZE,
@@ -66,22 +68,18 @@ export async function deleteStaleRateLimitCounts({
 }
 
 /** The daily sweep of the worker role: a first run shortly after start, then every 24 h. */
-export function startRetentionSweeps({
-  repository,
-  log,
-}: {
-  repository: RetentionRepository;
-  log: (line: string, cause?: unknown) => void;
-}): { stop: () => Promise<void> } {
+export function startRetentionSweeps({ repository, logger }: { repository: RetentionRepository; logger: Logger }): {
+  stop: () => Promise<void>;
+} {
   let current: Promise<unknown> | undefined;
   const sweep = () => {
     current = deleteExpiredProcessings({ repository })
       .then(async (deleted) => {
-        if (deleted > 0) log(`Retention: deleted ${deleted} processing(s) past their plan's retention`);
+        if (deleted > 0) logger.info(`Retention: deleted ${deleted} processing(s) past their plan's retention`);
         await foldInboxCounts({ repository });
         await deleteStaleRateLimitCounts({ repository });
       })
-      .catch((error: unknown) => log("Retention sweep failed", error));
+      .catch((error: unknown) => logger.error({ err: error }, "Retention sweep failed"));
   };
   const first = setTimeout(sweep, RETENTION_FIRST_RUN_DELAY_MS);
   const daily = setInterval(sweep, RETENTION_INTERVAL_MS);

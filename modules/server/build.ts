@@ -1,8 +1,10 @@
 // `npm start` builds the app when there is no production build, or when the sources changed
 // since the last one (a `git pull` followed by `npm start` serves the new code).
+
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { Logger } from "@/modules/shared/logging/logger";
 
 const SOURCE_PATHS = [
   "app",
@@ -40,8 +42,8 @@ export function isBuildCurrent(projectDir: string): boolean {
   return SOURCE_PATHS.every((entry) => findNewestModification(path.join(projectDir, entry)) <= builtAt);
 }
 
-export function buildApp(projectDir: string, log: (line: string) => void) {
-  log("Building the app (first start, or the sources changed)…");
+export function buildApp(projectDir: string, logger: Logger) {
+  logger.info("Building the app (first start, or the sources changed)…");
   const nextCli = path.join(projectDir, "node_modules", "next", "dist", "bin", "next");
   const result = spawnSync(process.execPath, [nextCli, "build"], {
     cwd: projectDir,

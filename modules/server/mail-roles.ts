@@ -7,18 +7,25 @@ import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/
 import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { createRetentionRepository } from "@/modules/retention/retention.repository";
 import { startRetentionSweeps } from "@/modules/retention/retention.usecases";
+import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import type { RunningRole } from "./web-role";
 
-type Log = (line: string, cause?: unknown) => void;
-
-export function startDeliveryDispatch({ config, database, log }: { config: Config; database: Database; log: Log }): RunningRole {
-  const worker = createDeliveryWorker({ config, database, log });
+export function startDeliveryDispatch({
+  config,
+  database,
+  logger,
+}: {
+  config: Config;
+  database: Database;
+  logger: Logger;
+}): RunningRole {
+  const worker = createDeliveryWorker({ config, database, logger });
   setDeliveryDispatcher(worker);
   const isWorker = config.roles.includes("worker");
   if (isWorker) worker.start();
   const retention = isWorker
-    ? startRetentionSweeps({ repository: createRetentionRepository(database.executor), log })
+    ? startRetentionSweeps({ repository: createRetentionRepository(database.executor), logger })
     : undefined;
   return {
     name: "delivery",
@@ -30,12 +37,12 @@ export function startDeliveryDispatch({ config, database, log }: { config: Confi
   };
 }
 
-export async function startSmtpRole({ config, log }: { config: Config; log: Log }): Promise<RunningRole> {
+export async function startSmtpRole({ config, logger }: { config: Config; logger: Logger }): Promise<RunningRole> {
   const listener = createSmtpListener({
     config,
     isAcceptableRecipient: isAcceptableRecipientAddress,
     receive: receiveMessage,
-    log,
+    logger,
   });
   await listener.listen();
   return { name: "smtp", stop: listener.close };

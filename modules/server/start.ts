@@ -6,14 +6,14 @@ import { type Database, migrateDatabase, openConfiguredDatabase, setProcessDatab
 import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
+import { getLogger } from "@/modules/shared/logging/logger";
 import { setProjectDir } from "@/modules/shared/project-dir";
 import { buildApp, isBuildCurrent } from "./build";
 import { startDeliveryDispatch, startSmtpRole } from "./mail-roles";
 import { protectDataDir } from "./private-data-dir";
 import { type RunningRole, startWebRole } from "./web-role";
 
-const log = (line: string, cause?: unknown) =>
-  cause === undefined ? console.log(`[hookmail] ${line}`) : console.error(`[hookmail] ${line}:`, cause);
+const logger = getLogger();
 
 export async function startHookmail({
   projectDir,
@@ -25,26 +25,26 @@ export async function startHookmail({
 }) {
   setProjectDir(projectDir);
   const config = loadConfigOrExit();
-  for (const file of protectDataDir(config)) console.warn(`[hookmail] WARNING: could not make ${file} owner-only (0700/0600)`);
-  if (config.roles.includes("web") && !isBuildCurrent(projectDir)) buildApp(projectDir, log);
+  for (const file of protectDataDir(config)) logger.warn(`WARNING: could not make ${file} owner-only (0700/0600)`);
+  if (config.roles.includes("web") && !isBuildCurrent(projectDir)) buildApp(projectDir, logger);
 
   const database = await openAndMigrateOrExit(config);
   const authSecret = getAuthSecret(config);
-  for (const notice of [...config.notices, authSecret.notice].filter(Boolean)) log(`Notice: ${notice}`);
-  for (const line of describeMissingSmtpWarning(config)) console.warn(`[hookmail] ${line}`);
+  for (const notice of [...config.notices, authSecret.notice].filter(Boolean)) logger.info(`Notice: ${notice}`);
+  for (const line of describeMissingSmtpWarning(config)) logger.warn(line);
 
   const running: RunningRole[] = [];
   const acceptsMail = config.roles.includes("web") || config.roles.includes("smtp");
-  if (acceptsMail || config.roles.includes("worker")) running.push(startDeliveryDispatch({ config, database, log }));
-  if (config.roles.includes("smtp")) running.push(await startSmtpRole({ config, log }));
+  if (acceptsMail || config.roles.includes("worker")) running.push(startDeliveryDispatch({ config, database, logger }));
+  if (config.roles.includes("smtp")) running.push(await startSmtpRole({ config, logger }));
   if (config.roles.includes("web")) running.push(await startWebRole({ config, projectDir }));
 
-  log(`Roles: ${config.roles.join(", ")}`);
-  log(`Database: ${database.description}`);
+  logger.info(`Roles: ${config.roles.join(", ")}`);
+  logger.info(`Database: ${database.description}`);
   if (config.roles.includes("smtp")) {
-    log(`Receiving mail by SMTP on ${config.smtp.host}:${config.smtp.port} for ${config.emailDomains.join(", ")}`);
+    logger.info(`Receiving mail by SMTP on ${config.smtp.host}:${config.smtp.port} for ${config.emailDomains.join(", ")}`);
   }
-  if (config.roles.includes("web")) log(`Open ${config.baseUrl} (listening on port ${config.port})`);
+  if (config.roles.includes("web")) logger.info(`Open ${config.baseUrl} (listening on port ${config.port})`);
   registerShutdown({ running, database, afterShutdown });
 }
 
@@ -53,7 +53,7 @@ function loadConfigOrExit(): Config {
     return getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`[hookmail] ${error.message}\nFix the environment (see .env.example) and start again.`);
+      logger.fatal(`${error.message}\nFix the environment (see .env.example) and start again.`);
       process.exit(1);
     }
     throw error;
@@ -63,24 +63,26 @@ function loadConfigOrExit(): Config {
 async function openAndMigrateOrExit(config: Config): Promise<Database> {
   const earlierPglite = config.databaseUrl ? null : describeEarlierPgliteDatabase(config.dataDir);
   if (earlierPglite) {
-    console.error(`[hookmail] ${earlierPglite}`);
+    logger.fatal(earlierPglite);
     process.exit(1);
   }
   let database: Database;
   try {
-    database = await openConfiguredDatabase(config, log);
+    database = await openConfiguredDatabase(config, logger);
   } catch (error) {
     const where = config.databaseUrl ? "the PostgreSQL database of DATABASE_URL" : `the embedded PostgreSQL in ${config.dataDir}`;
-    console.error(`[hookmail] Cannot open ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    logger.fatal({ err: error }, `Cannot open ${where}: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
   setProcessDatabase(database);
   try {
-    const { applied } = await migrateDatabase(database, log);
-    log(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Database schema is up to date");
+    const { applied } = await migrateDatabase(database, logger);
+    logger.info(
+      applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Database schema is up to date",
+    );
   } catch (error) {
     if (error instanceof MigrationError) {
-      console.error(`[hookmail] ${error.message}\nStart-up stopped: the database schema is not what this version needs.`);
+      logger.fatal(`${error.message}\nStart-up stopped: the database schema is not what this version needs.`);
       await database.close().catch(() => undefined);
       process.exit(1);
     }
@@ -102,10 +104,10 @@ function registerShutdown({
   const stop = async (signal: NodeJS.Signals) => {
     if (isStopping) return;
     isStopping = true;
-    log(`${signal} received, stopping…`);
+    logger.info(`${signal} received, stopping…`);
     // Stop taking work first (web, smtp), then let the delivery attempts in flight finish.
     for (const role of [...running].reverse())
-      await role.stop().catch((error: unknown) => log(`Stopping ${role.name} failed`, error));
+      await role.stop().catch((error: unknown) => logger.error({ err: error }, `Stopping ${role.name} failed`));
     await database.close().catch(() => undefined);
     await afterShutdown?.().catch(() => undefined);
     process.exit(0);

@@ -1,8 +1,10 @@
 // The SMTP listener over real SMTP sessions on loopback, with the pipeline replaced by recorders.
+
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
+import { createMemoryLogger } from "@/tests/support/memory-logger";
 import type { SmtpClientLimitsConfig } from "./client-limits";
 import { createSmtpListener, MAX_RECIPIENTS_PER_MESSAGE, type SmtpListenerDependencies } from "./smtp-listener";
 import { connectRawSmtpClient, type RawSmtpClient } from "./test-support/raw-smtp-client";
@@ -26,7 +28,8 @@ async function startListener(
   { host = "127.0.0.1", ...limits }: Partial<SmtpClientLimitsConfig> & { host?: string } = {},
 ) {
   const received: Received[] = [];
-  const logged: string[] = [];
+  const memory = createMemoryLogger();
+  const logged = memory.lines;
   const listener = createSmtpListener({
     config: {
       smtp: {
@@ -46,7 +49,7 @@ async function startListener(
       received.push(message);
       return { accepted: message.envelope.to.length };
     },
-    log: (line) => logged.push(line),
+    logger: memory.logger,
     ...overrides,
   });
   clients = [];

@@ -8,6 +8,7 @@ import os from "node:os";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Config } from "@/modules/config/config";
 import { isAppError } from "@/modules/shared/errors/app-error";
+import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpClientLimits } from "./client-limits";
 
 export const MAX_RECIPIENTS_PER_MESSAGE = 50;
@@ -17,7 +18,7 @@ export type SmtpListenerDependencies = {
   config: Pick<Config, "smtp" | "inbound">;
   isAcceptableRecipient: (address: string) => Promise<boolean>;
   receive: (message: { raw: Buffer; envelope: { from: string | null; to: string[] } }) => Promise<{ accepted: number }>;
-  log: (line: string, cause?: unknown) => void;
+  logger: Logger;
 };
 
 type SmtpReplyError = Error & { responseCode: number };
@@ -26,7 +27,7 @@ function createReply(responseCode: number, message: string): SmtpReplyError {
   return Object.assign(new Error(message), { responseCode });
 }
 
-export function createSmtpListener({ config, isAcceptableRecipient, receive, log }: SmtpListenerDependencies) {
+export function createSmtpListener({ config, isAcceptableRecipient, receive, logger }: SmtpListenerDependencies) {
   const maxBytes = config.inbound.maxMessageBytes;
   const tls = config.smtp.tls
     ? { key: fs.readFileSync(config.smtp.tls.keyPath), cert: fs.readFileSync(config.smtp.tls.certPath) }
@@ -37,7 +38,9 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
     onSessionExpired: (sessionId) => {
       const connection = [...server.connections].find(({ id }) => id === sessionId);
       if (!connection) return;
-      log(`SMTP: ended the session of ${connection.remoteAddress} after ${config.smtp.maxSessionMs} ms (SMTP_MAX_SESSION_MS)`);
+      logger.warn(
+        `SMTP: ended the session of ${connection.remoteAddress} after ${config.smtp.maxSessionMs} ms (SMTP_MAX_SESSION_MS)`,
+      );
       // A 421 reply makes smtp-server close the connection; nothing the client sends extends it.
       connection.send(421, "4.4.2 Session too long, closing connection");
     },
@@ -61,7 +64,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
     onConnect(session, callback) {
       const refusal = clientLimits.admitSession(session.id, session.remoteAddress);
       if (!refusal) return callback();
-      log(`SMTP: refused a session from ${session.remoteAddress}: ${refusal.reason}`);
+      logger.warn(`SMTP: refused a session from ${session.remoteAddress}: ${refusal.reason}`);
       callback(createReply(refusal.responseCode, refusal.message));
     },
 
@@ -77,7 +80,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
         .then((isAcceptable) => {
           if (isAcceptable) return callback();
           if (clientLimits.recordUnknownRecipient(session.id)) {
-            log(
+            logger.warn(
               `SMTP: closed the session of ${session.remoteAddress} after ${config.smtp.maxUnknownRecipients} unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)`,
             );
             return callback(createReply(421, "4.7.0 Too many unknown recipients, closing connection"));
@@ -85,7 +88,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
           callback(createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`));
         })
         .catch((error: unknown) => {
-          log(`SMTP: cannot check recipient ${address.address}`, error);
+          logger.error({ err: error }, `SMTP: cannot check recipient ${address.address}`);
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
         });
     },
@@ -112,13 +115,13 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
           if (isAppError(error) && error.code === "inbound.message_too_complex") {
             return callback(createReply(554, "5.6.0 Message too complex to parse in time"));
           }
-          log("SMTP: could not store a message, answered 451", error);
+          logger.error({ err: error }, "SMTP: could not store a message, answered 451");
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
         });
     },
   });
 
-  server.on("error", (error) => log("SMTP server error", error));
+  server.on("error", (error) => logger.error({ err: error }, "SMTP server error"));
 
   /** Once the message is in, the session's deadline waits for the reply to it (client-limits.ts). */
   function holdSessionUntilReplied(

@@ -1,6 +1,7 @@
 // Mail in, webhook out, over real sockets on loopback: nodemailer → the SMTP listener → the
 // pipeline on a fresh database → the delivery worker → an HTTP sink that verifies the signature
 // with the standardwebhooks package.
+
 import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -10,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { startWebhookSink, type WebhookSink } from "@/modules/delivery/test-support/webhook-sink";
 import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
+import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { createSmtpListener } from "./smtp-listener";
 import { connectRawSmtpClient } from "./test-support/raw-smtp-client";
 
@@ -41,7 +43,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   setProcessDatabase(database);
   sink = await startWebhookSink();
-  worker = createDeliveryWorker({ database, config, log: () => undefined });
+  worker = createDeliveryWorker({ database, config, logger: silentLogger });
   setDeliveryDispatcher(worker);
 
   const { id: userId } = await seedUser(database, { email: "relay@example.com", name: "Relay" });
@@ -57,7 +59,7 @@ beforeAll(async () => {
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
     isAcceptableRecipient: isAcceptableRecipientAddress,
     receive: receiveMessage,
-    log: () => undefined,
+    logger: silentLogger,
   });
   await listener.listen();
 });
@@ -157,7 +159,7 @@ describe("SMTP to webhook", () => {
       config: { ...relayConfig, smtp: { ...relayConfig.smtp, host: "127.0.0.1", port: 0, maxUnknownRecipients: 2 } },
       isAcceptableRecipient: isAcceptableRecipientAddress,
       receive: receiveMessage,
-      log: () => undefined,
+      logger: silentLogger,
     });
     await limited.listen();
     try {

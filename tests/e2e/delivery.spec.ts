@@ -4,7 +4,7 @@
 // receiver.
 import { expect, type Page, test } from "@playwright/test";
 import nodemailer from "nodemailer";
-import { startWebhookSink, type WebhookSink } from "../../modules/delivery/test-support/webhook-sink";
+import { startWebhookSink, type WebhookSink } from "../support/webhook-sink";
 import { createEmailCallbackThroughApi } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
 import { E2E_SMTP_PORT } from "./support/servers";

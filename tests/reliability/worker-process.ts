@@ -2,10 +2,12 @@
 // the PostgreSQL database it is given. Prints "ready" once connected, starts polling on "go" (a line
 // on stdin, so that every worker starts together), and stops on SIGTERM (attempts in flight finish).
 // Every webhook request carries `x-test-worker: <name>`, so the sink can tell the workers apart.
+
 import { createInterface } from "node:readline";
 import { openDatabase } from "@/modules/db/db";
 import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { postWebhook } from "@/modules/delivery/webhook-client";
+import { createLogger } from "@/modules/shared/logging/logger";
 
 const [url = "", name = "worker", pollIntervalArg = "100"] = process.argv.slice(2);
 if (!url) throw new Error("usage: worker-process.ts <postgres url> <name> [pollIntervalMs]");
@@ -15,7 +17,7 @@ await database.executor.query("SELECT 1");
 const worker = createDeliveryWorker({
   database,
   config: { webhook: { timeoutMs: 10_000, allowPrivateTargets: true } },
-  log: (line) => process.stderr.write(`[${name}] ${line}\n`),
+  logger: createLogger({ destination: process.stderr }).child({ worker: name }),
   client: { postWebhook: (request) => postWebhook({ ...request, headers: { ...request.headers, "x-test-worker": name } }) },
   pollIntervalMs: Number(pollIntervalArg),
 });

@@ -1,15 +1,17 @@
 // Child process of the durability test: opens the database it is given, accepts one message
 // through the pipeline (no delivery dispatcher, as if the process died before its first attempt),
 // prints the processing id, then waits to be killed.
+
 import { type DatabaseLocation, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { createInboundRepository } from "@/modules/inbound/inbound.repository";
 import { acceptMessage } from "@/modules/inbound/inbound.usecases";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { seedEmailCallback, seedUser } from "./seed";
 
 const location = JSON.parse(process.argv[2] ?? "{}") as DatabaseLocation;
 const webhookUrl = process.argv[3] ?? "";
 const database = await openDatabase(location);
-await migrateDatabase(database, () => undefined);
+await migrateDatabase(database, silentLogger);
 const { id: userId } = await seedUser(database, { name: "Durable" });
 await seedEmailCallback(database, { userId, username: "durable", webhookUrl, webhookSecret: "durability-secret-123456" });
 const raw = Buffer.from(

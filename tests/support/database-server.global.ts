@@ -3,12 +3,14 @@
 // server is the embedded one the product itself runs (in a scratch DATA_DIR, stopped at the end);
 // with DATABASE_URL, its server. Tests read process.env here on purpose: the choice is the test
 // runner's, not the app's.
+
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase, openDatabase } from "@/modules/db/db";
 import { startEmbeddedServer } from "@/modules/db/embedded-server";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { createDatabaseOnServer } from "./server-database";
 
 export default async function setup(project: TestProject) {
@@ -30,7 +32,7 @@ export default async function setup(project: TestProject) {
   const template = await createDatabaseOnServer(adminUrl);
   const database = await openDatabase({ url: template.url, poolSize: 1 });
   try {
-    await migrateDatabase(database, () => undefined);
+    await migrateDatabase(database, silentLogger);
   } finally {
     await database.close();
   }

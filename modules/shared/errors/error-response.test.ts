@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createMemoryLogger, silentLogger as silent } from "@/tests/support/memory-logger";
 import { AppError, createNotFoundError, createUnauthorizedError } from "./app-error";
 import { ERROR_HTTP_STATUSES } from "./error-codes";
 import { toErrorResponse } from "./error-response";
-
-const silent = () => undefined;
 
 describe("toErrorResponse", () => {
   it("answers an AppError with its code, message and the status of the codes table", async () => {
@@ -17,10 +16,8 @@ describe("toErrorResponse", () => {
   });
 
   it("turns an unknown error into internal.error / 500 without leaking its message or stack", async () => {
-    const logged: unknown[] = [];
-    const response = toErrorResponse(new Error("connect ECONNREFUSED 10.0.0.5:5432 password=hunter2"), (_, error) =>
-      logged.push(error),
-    );
+    const { logger, errors: logged } = createMemoryLogger();
+    const response = toErrorResponse(new Error("connect ECONNREFUSED 10.0.0.5:5432 password=hunter2"), logger);
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ error: { code: "internal.error", message: "An internal error occurred." } });

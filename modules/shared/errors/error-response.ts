@@ -1,6 +1,8 @@
 // Turns any thrown value into `{"error":{"code","message"}}` with the code's HTTP status.
 // Unknown and internal errors become internal.error / 500 and leak nothing; they are logged.
+
 import { ZodError } from "zod";
+import { getLogger, type Logger } from "../logging/logger";
 import { AppError, createInternalError, createInvalidBodyError, type FieldIssue, type ValidationIssue } from "./app-error";
 import { translateToEnglish } from "./validation-messages";
 
@@ -36,17 +38,13 @@ export function formatErrorBody(error: AppError): ErrorBody {
   };
 }
 
-export function toErrorResponse(error: unknown, log: (message: string, error: unknown) => void = logError): Response {
+export function toErrorResponse(error: unknown, logger: Logger = getLogger()): Response {
   const appError = normalizeError(error);
-  if (appError.isInternal) log("Unhandled error while serving a request", appError.cause ?? appError);
+  if (appError.isInternal) logger.error({ err: appError.cause ?? appError }, "Unhandled error while serving a request");
   const status = appError.isInternal ? 500 : appError.httpStatus;
   const headers =
     !appError.isInternal && appError.retryAfterSeconds !== undefined
       ? { "Retry-After": String(appError.retryAfterSeconds) }
       : undefined;
   return Response.json(formatErrorBody(appError), { status, headers });
-}
-
-function logError(message: string, error: unknown) {
-  console.error(`[hookmail] ${message}:`, error);
 }

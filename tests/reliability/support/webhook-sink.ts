@@ -1,9 +1,9 @@
-// A loopback webhook receiver run in the test process. Each address posts to `${url}/<name>`; the
-// sink verifies the Standard Webhooks signature with that address's secret (as README shows),
-// reads the payload, asks `answer` which status to reply, and records every request it got.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+// The reliability tests' view of the loopback webhook receiver (tests/support/webhook-sink.ts). Each
+// address posts to `${url}/<name>`; the sink verifies the Standard Webhooks signature with that
+// address's secret (as README shows), reads the payload, asks `answer` which status to reply, and
+// records every request it got.
 import { Webhook } from "standardwebhooks";
+import { type SinkRequest as LoopbackRequest, startWebhookSink as startLoopbackSink } from "../../support/webhook-sink";
 
 export type SinkRequest = {
   webhookId: string;
@@ -47,56 +47,21 @@ export async function startWebhookSink({
   answer?: (request: { webhookId: string; callbackName: string }) => number;
 }): Promise<WebhookSink> {
   const requests: SinkRequest[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("error", () => undefined);
-    request.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const webhookId = String(request.headers["webhook-id"] ?? "");
-      const callbackName = (request.url ?? "").split("?")[0]?.split("/").at(-1) ?? "";
-      const secret = secretsByName().get(callbackName);
-      let signatureError: string | null = null;
-      let payload: WebhookPayload = {};
-      try {
-        if (!secret) throw new Error(`no secret known for ${callbackName}`);
-        new Webhook(secret, { format: "raw" }).verify(body, {
-          "webhook-id": webhookId,
-          "webhook-timestamp": String(request.headers["webhook-timestamp"] ?? ""),
-          "webhook-signature": String(request.headers["webhook-signature"] ?? ""),
-        });
-      } catch (error) {
-        signatureError = error instanceof Error ? error.message : String(error);
-      }
-      try {
-        payload = JSON.parse(body.toString("utf8")) as WebhookPayload;
-      } catch {
-        signatureError ??= "the body is not JSON";
-      }
-      const data = payload.data ?? {};
-      const idField = (data.headers ?? []).find((field) => String(field.name).toLowerCase() === idHeader);
-      const status = signatureError === null ? answer({ webhookId, callbackName }) : 401;
-      requests.push({
-        webhookId,
-        callbackName,
-        signatureError,
-        payloadId: typeof data.id === "string" ? data.id : null,
-        tag: typeof data.tag === "string" ? data.tag : null,
-        mailId: idField ? String(idField.value) : null,
-        attachmentCount: Array.isArray(data.attachments) ? data.attachments.length : 0,
-        bytes: body.length,
-        answeredStatus: status,
-        receivedAt: Date.now(),
-      });
-      response.writeHead(status, { "content-type": "text/plain" });
-      response.end(status >= 200 && status < 300 ? "ok" : `answered ${status}`);
-    });
+  const sink = await startLoopbackSink({
+    keepBodies: false,
+    decide: (request, body) => {
+      const checked = checkRequest(request, body, { secretsByName, idHeader });
+      const status = checked.signatureError === null ? answer(checked) : 401;
+      requests.push({ ...checked, answeredStatus: status, receivedAt: Date.now() });
+      return {
+        status,
+        headers: { "content-type": "text/plain" },
+        body: status >= 200 && status < 300 ? "ok" : `answered ${status}`,
+      };
+    },
   });
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: sink.url(),
     requests,
     deliveredIds: () => {
       const delivered = new Map<string, SinkRequest[]>();
@@ -107,10 +72,46 @@ export async function startWebhookSink({
       return delivered;
     },
     countAnswered: (status) => requests.filter((entry) => entry.answeredStatus === status).length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: sink.close,
+  };
+}
+
+/** Verifies the request's signature with its address's secret and reads what the tests count from its payload. */
+function checkRequest(
+  request: LoopbackRequest,
+  body: Buffer,
+  { secretsByName, idHeader }: { secretsByName: () => ReadonlyMap<string, string>; idHeader: string },
+): Omit<SinkRequest, "answeredStatus" | "receivedAt"> {
+  const webhookId = String(request.headers["webhook-id"] ?? "");
+  const callbackName = request.path.split("?")[0]?.split("/").at(-1) ?? "";
+  const secret = secretsByName().get(callbackName);
+  let signatureError: string | null = null;
+  let payload: WebhookPayload = {};
+  try {
+    if (!secret) throw new Error(`no secret known for ${callbackName}`);
+    new Webhook(secret, { format: "raw" }).verify(body, {
+      "webhook-id": webhookId,
+      "webhook-timestamp": String(request.headers["webhook-timestamp"] ?? ""),
+      "webhook-signature": String(request.headers["webhook-signature"] ?? ""),
+    });
+  } catch (error) {
+    signatureError = error instanceof Error ? error.message : String(error);
+  }
+  try {
+    payload = JSON.parse(body.toString("utf8")) as WebhookPayload;
+  } catch {
+    signatureError ??= "the body is not JSON";
+  }
+  const data = payload.data ?? {};
+  const idField = (data.headers ?? []).find((field) => String(field.name).toLowerCase() === idHeader);
+  return {
+    webhookId,
+    callbackName,
+    signatureError,
+    payloadId: typeof data.id === "string" ? data.id : null,
+    tag: typeof data.tag === "string" ? data.tag : null,
+    mailId: idField ? String(idField.value) : null,
+    attachmentCount: Array.isArray(data.attachments) ? data.attachments.length : 0,
+    bytes: body.length,
   };
 }

@@ -1,9 +1,19 @@
-// A webhook receiver for tests: a node:http server on 127.0.0.1 that records every connection and
-// request (exact body bytes included) and answers from a queue of scripted replies.
+// The webhook receiver of the tests and benchmarks: a node:http server on 127.0.0.1 that records
+// every connection and request (exact body bytes included, and when it arrived) and answers from a
+// queue of scripted replies, or as `decide` says. The reliability tests' signature-checking sink and
+// the benchmarks' arrival clock are built on it.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type SinkRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Buffer };
+export type SinkRequest = {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The body's bytes (empty when the sink was started with `keepBodies: false`). */
+  body: Buffer;
+  /** performance.now() when the request's headers arrived. */
+  arrivedAt: number;
+};
 
 /** What the sink does with one request: answer, or keep the connection open without answering. */
 export type SinkReply =
@@ -27,7 +37,18 @@ export type WebhookSink = {
   close: () => Promise<void>;
 };
 
-export async function startWebhookSink(): Promise<WebhookSink> {
+export async function startWebhookSink({
+  decide,
+  onRequest,
+  keepBodies = true,
+}: {
+  /** The reply to a request, given its body; replies queued with `reply` come first, `200 ok` when neither says. */
+  decide?: (request: SinkRequest, body: Buffer) => SinkReply | undefined;
+  /** Called with each request and its body as it ends, after it is recorded. */
+  onRequest?: (request: SinkRequest, body: Buffer) => void;
+  /** Keep each body in `requests` (a benchmark of many mails need not). */
+  keepBodies?: boolean;
+} = {}): Promise<WebhookSink> {
   const requests: SinkRequest[] = [];
   const replies: SinkReply[] = [];
   let connections = 0;
@@ -36,6 +57,7 @@ export async function startWebhookSink(): Promise<WebhookSink> {
   let waiters: { count: number; resolve: () => void }[] = [];
 
   const server = http.createServer((request, response) => {
+    const arrivedAt = performance.now();
     const chunks: Buffer[] = [];
     openRequests += 1;
     maxOpenRequests = Math.max(maxOpenRequests, openRequests);
@@ -43,19 +65,24 @@ export async function startWebhookSink(): Promise<WebhookSink> {
       openRequests -= 1;
     });
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("error", () => undefined);
     request.on("end", () => {
-      requests.push({
+      const body = Buffer.concat(chunks);
+      const recorded: SinkRequest = {
         method: request.method ?? "",
         path: request.url ?? "",
         headers: request.headers,
-        body: Buffer.concat(chunks),
-      });
+        body: keepBodies ? body : Buffer.alloc(0),
+        arrivedAt,
+      };
+      requests.push(recorded);
       waiters = waiters.filter((waiter) => {
         if (requests.length < waiter.count) return true;
         waiter.resolve();
         return false;
       });
-      const next = replies.shift() ?? { status: 200, body: "ok" };
+      onRequest?.(recorded, body);
+      const next = replies.shift() ?? decide?.(recorded, body) ?? { status: 200, body: "ok" };
       if ("hang" in next) return;
       const answer = () => {
         response.writeHead(next.status, next.headers);

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "@/modules/config/config";
+import { createLogger, loggerOptionsFromEnvironment } from "./logger";
+
+function captureLines(options: Parameters<typeof createLogger>[0] = {}) {
+  const lines: string[] = [];
+  const logger = createLogger({ ...options, destination: { write: (line: string) => void lines.push(line) } });
+  return { logger, lines };
+}
+
+describe("the logger (docs/architecture.md: Logs)", () => {
+  it("writes one JSON object per line with the level, the time, the message and the line's fields", () => {
+    const { logger, lines } = captureLines();
+    logger.info({ processingId: "ep_1" }, "Delivered");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.endsWith("\n")).toBe(true);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry).toMatchObject({ level: 30, msg: "Delivered", processingId: "ep_1" });
+    expect(typeof entry.time).toBe("number");
+  });
+
+  it("writes an error's type, message and stack under err", () => {
+    const { logger, lines } = captureLines();
+    logger.error({ err: new TypeError("boom") }, "Delivery task failed");
+    expect(JSON.parse(lines[0]!).err).toMatchObject({ type: "TypeError", message: "boom" });
+    expect(JSON.parse(lines[0]!).err.stack).toContain("TypeError: boom");
+  });
+
+  it("leaves out lines below its level", () => {
+    const { logger, lines } = captureLines({ level: "warn" });
+    logger.info("quiet");
+    logger.debug("quieter");
+    logger.warn("loud");
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(["loud"]);
+  });
+
+  it("redacts fields that may hold a secret, at the top and one level down", () => {
+    const { logger, lines } = captureLines();
+    logger.warn(
+      { token: "t0ken", apiKey: "hm_live_123", request: { headers: "x", authorization: "Bearer abc", password: "hunter2" } },
+      "odd request",
+    );
+    expect(lines[0]).not.toMatch(/t0ken|hm_live_123|Bearer abc|hunter2/);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ token: "[redacted]", request: { authorization: "[redacted]" } });
+  });
+});
+
+describe("the logger's settings from the environment", () => {
+  it("defaults to info, JSON in production when the output is not a terminal, readable lines otherwise", () => {
+    expect(loggerOptionsFromEnvironment({ NODE_ENV: "production" }, false)).toEqual({ level: "info", format: "json" });
+    expect(loggerOptionsFromEnvironment({ NODE_ENV: "production" }, true)).toEqual({ level: "info", format: "pretty" });
+    expect(loggerOptionsFromEnvironment({ NODE_ENV: "development" }, false)).toEqual({ level: "info", format: "pretty" });
+  });
+
+  it("takes LOG_LEVEL and LOG_FORMAT in any case", () => {
+    expect(loggerOptionsFromEnvironment({ LOG_LEVEL: "DEBUG", LOG_FORMAT: "Json" }, true)).toEqual({
+      level: "debug",
+      format: "json",
+    });
+  });
+
+  it("is refused at start with the allowed values when LOG_LEVEL or LOG_FORMAT is not one of them", () => {
+    expect(() => loadConfig({ LOG_LEVEL: "verbose" })).toThrow(ConfigError);
+    expect(() => loadConfig({ LOG_LEVEL: "verbose" })).toThrow(/LOG_LEVEL.*fatal, error, warn, info, debug, trace, silent/);
+    expect(() => loadConfig({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT.*json, pretty/);
+    expect(() => loadConfig({ LOG_LEVEL: "warn", LOG_FORMAT: "pretty" })).not.toThrow();
+  });
+});
