@@ -45,6 +45,7 @@ export function createLogger({
     level,
     ...(hooks ? { hooks } : {}),
     base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     serializers: { err: pino.stdSerializers.err },
   };
