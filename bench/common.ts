@@ -4,6 +4,7 @@
 import { performance } from "node:perf_hooks";
 import { createTransport } from "nodemailer";
 import { startWebhookSink } from "@/tests/support/webhook-sink";
+import { createSmtpTransport } from "../tests/reliability/support/retrying-senders";
 
 export const now = () => performance.now();
 
@@ -175,18 +176,8 @@ export async function drive({
   return { errors };
 }
 
-/** A pooled nodemailer SMTP client with `connections` sessions to 127.0.0.1:port. */
-export function smtpClient(port: number, connections: number) {
-  return createTransport({
-    host: "127.0.0.1",
-    port,
-    secure: false,
-    ignoreTLS: true,
-    pool: true,
-    maxConnections: connections,
-    maxMessages: Infinity,
-  });
-}
+/** A pooled nodemailer SMTP client with `connections` sessions to 127.0.0.1:port (the reliability tests' own). */
+export const smtpClient = createSmtpTransport;
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { silentLogger } from "@/modules/shared/logging/logger";
+import { seedDatabase } from "../tests/support/seed";
 
 export type BenchMode = "pool" | "main";
 
@@ -50,12 +51,10 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const worker = createDeliveryWorker({ database, config, logger: silentLogger });
   setDeliveryDispatcher(worker);
   const userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, email: "loop@example.com", name: "Bench" } });
-  for (const username of [SMTP_USER, HTTP_USER]) {
-    await database.prisma.emailCallback.create({
-      data: { id: createId("emailCallback"), userId, domain: "hookmail.test", username, webhookUrl: sinkUrl },
-    });
-  }
+  await seedDatabase(database, {
+    users: [{ id: userId, email: "loop@example.com", name: "Bench" }],
+    emailCallbacks: [SMTP_USER, HTTP_USER].map((username) => ({ userId, username, webhookUrl: sinkUrl })),
+  });
 
   if (mode === "main") {
     // The same code, run on this thread: what the pipeline did before the pool.

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { getLogger } from "@/modules/shared/logging/logger";
+import { seedDatabase } from "../tests/support/seed";
 
 export const MAX_MESSAGE_BYTES = 26_214_400;
 export const INBOUND_SECRET = "bench-inbound-secret-0123456789";
@@ -99,16 +100,9 @@ async function runProduct() {
       setDeliveryDispatcher(undefined);
     });
     const userId = createId("user");
-    await database.prisma.user.create({ data: { id: userId, email: "large@example.com", name: "Bench" } });
-    await database.prisma.emailCallback.create({
-      data: {
-        id: createId("emailCallback"),
-        userId,
-        domain: "hookmail.test",
-        username: "large",
-        webhookUrl: sinkUrl,
-        webhookSecret: WEBHOOK_SECRET,
-      },
+    await seedDatabase(database, {
+      users: [{ id: userId, email: "large@example.com", name: "Bench" }],
+      emailCallbacks: [{ userId, username: "large", webhookUrl: sinkUrl, webhookSecret: WEBHOOK_SECRET }],
     });
 
     const listener = createSmtpListener({

@@ -22,6 +22,7 @@ import { type Database, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
+import { seedDatabase } from "../tests/support/seed";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { benchMail, benchMailRaw, drive, now, percentile, type Sink, smtpClient, startSink } from "./common";
 import { type CpuUse, diffCpu, snapshotCpu } from "./cpu-usage";
@@ -166,16 +167,9 @@ async function startProductProcess({
 
 async function seedCallback(database: Database, webhookUrl: string) {
   const userId = createId("user");
-  await database.prisma.user.create({ data: { id: userId, email: "scale-out@example.com", name: "Scale-out bench" } });
-  await database.prisma.emailCallback.create({
-    data: {
-      id: createId("emailCallback"),
-      userId,
-      domain: DOMAIN,
-      username: "bench",
-      webhookUrl,
-      webhookSecret: "bench-webhook-secret-0123456789",
-    },
+  await seedDatabase(database, {
+    users: [{ id: userId, email: "scale-out@example.com", name: "Scale-out bench" }],
+    emailCallbacks: [{ userId, domain: DOMAIN, username: "bench", webhookUrl, webhookSecret: "bench-webhook-secret-0123456789" }],
   });
 }
 

@@ -1,8 +1,8 @@
 // Errors of API keys, with the codes of the shared table (error-codes.ts).
-import { AppError } from "@/modules/shared/errors/app-error";
+import { AppError, defineError } from "@/modules/shared/errors/app-error";
 import { MAX_API_KEYS_PER_USER } from "./api-keys.constants";
 
-export const createApiKeyNotFoundError = () => new AppError({ code: "api_key.not_found", message: "The API key was not found." });
+export const createApiKeyNotFoundError = defineError("api_key.not_found", "The API key was not found.");
 
 export const createApiKeysLimitReachedError = () =>
   new AppError({
@@ -11,5 +11,7 @@ export const createApiKeysLimitReachedError = () =>
   });
 
 /** An API key may not manage API keys (or any other session-only call). */
-export const createApiKeysSessionRequiredError = () =>
-  new AppError({ code: "api_keys.session_required", message: "This call needs a signed-in session, not an API key." });
+export const createApiKeysSessionRequiredError = defineError(
+  "api_keys.session_required",
+  "This call needs a signed-in session, not an API key.",
+);

@@ -63,16 +63,23 @@ async function runTransaction<R>(
   return result;
 }
 
-function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecutor {
-  const executor: SqlExecutor = {
+/** `query` and `exec` over a pool (any free connection) or one connection. */
+function createStatementRunner(runner: pg.Pool | pg.PoolClient | pg.Client): Pick<SqlExecutor, "query" | "exec"> {
+  return {
     async query<T>(sql: string | PreparedStatement, params?: unknown[]) {
-      const result = await client.query(toQueryConfig(sql, params));
+      const result = await runner.query(toQueryConfig(sql, params));
       return result.rows as T[];
     },
     async exec(sql: string) {
       // Without parameters node-postgres uses the simple query protocol, which accepts several statements.
-      await client.query(sql);
+      await runner.query(sql);
     },
+  };
+}
+
+function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecutor {
+  const executor: SqlExecutor = {
+    ...createStatementRunner(client),
     withConnection: (fn) => fn(executor),
     // Nested calls run in the transaction already open on this connection.
     transaction: async (fn, options) => {
@@ -95,13 +102,7 @@ function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecu
 
 function createPgPoolExecutor(pool: pg.Pool): SqlExecutor {
   const executor: SqlExecutor = {
-    async query<T>(sql: string | PreparedStatement, params?: unknown[]) {
-      const result = await pool.query(toQueryConfig(sql, params));
-      return result.rows as T[];
-    },
-    async exec(sql: string) {
-      await pool.query(sql);
-    },
+    ...createStatementRunner(pool),
     async withConnection(fn) {
       const client = await pool.connect();
       try {

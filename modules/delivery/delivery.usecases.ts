@@ -90,11 +90,7 @@ export async function deliverProcessing({
       };
       return await record(repository, logger, claim, attempt, change, "retry-scheduled");
     }
-    const change: ProcessingChange = {
-      status: PROCESSING_STATUS.ERROR,
-      error: PROCESSING_ERROR.WEBHOOK_FAILED,
-      webhookResponseStatusCode: statusCode,
-    };
+    const change = endInError(PROCESSING_ERROR.WEBHOOK_FAILED, statusCode);
     return await record(repository, logger, claim, attempt, change, "failed");
   } catch (error) {
     logger.error(
@@ -109,11 +105,7 @@ export async function deliverProcessing({
         error: "internal error",
         responseBody: null,
       };
-      const change: ProcessingChange = {
-        status: PROCESSING_STATUS.ERROR,
-        error: PROCESSING_ERROR.UNKNOWN,
-        webhookResponseStatusCode: null,
-      };
+      const change = endInError(PROCESSING_ERROR.UNKNOWN, null);
       return await record(repository, logger, claim, attempt, change, "unknown-error");
     } catch (recordError) {
       // The claim's lease runs out and another attempt follows: nothing is lost.
@@ -124,6 +116,14 @@ export async function deliverProcessing({
       return { kind: "unknown-error" };
     }
   }
+}
+
+/** The final state of a processing whose delivery gave up. */
+function endInError(
+  error: typeof PROCESSING_ERROR.WEBHOOK_FAILED | typeof PROCESSING_ERROR.UNKNOWN,
+  webhookResponseStatusCode: number | null,
+): ProcessingChange {
+  return { status: PROCESSING_STATUS.ERROR, error, webhookResponseStatusCode };
 }
 
 async function record(

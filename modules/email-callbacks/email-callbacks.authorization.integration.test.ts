@@ -2,7 +2,6 @@
 // session or by API key → 404 (nothing tells that the record exists); the owner, by session or by
 // API key → success.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as apiKeys from "@/app/api/api-keys/route";
 import * as processings from "@/app/api/email-callbacks/[emailCallbackId]/processings/route";
 import * as item from "@/app/api/email-callbacks/[emailCallbackId]/route";
 import * as collection from "@/app/api/email-callbacks/route";
@@ -13,17 +12,6 @@ let owner: TestUser;
 let stranger: TestUser;
 let ownerKey: Record<string, string>;
 let strangerKey: Record<string, string>;
-
-async function createKey(user: TestUser) {
-  const response = await app.call(apiKeys.POST, {
-    path: "/api/api-keys",
-    method: "POST",
-    body: { name: "matrix" },
-    headers: user.headers,
-  });
-  expect(response.status).toBe(201);
-  return { Authorization: `Bearer ${response.body?.token}` };
-}
 
 async function createCallback(headers: Record<string, string>) {
   const response = await app.call(collection.POST, {
@@ -49,8 +37,8 @@ beforeAll(async () => {
   for (const user of [owner, stranger]) {
     await app.database.prisma.user.update({ where: { id: user.userId }, data: { planId: "pro" } });
   }
-  ownerKey = await createKey(owner);
-  strangerKey = await createKey(stranger);
+  ownerKey = (await app.createApiKey(owner, "matrix")).headers;
+  strangerKey = (await app.createApiKey(stranger, "matrix")).headers;
 });
 afterAll(() => app.close());
 

@@ -21,6 +21,15 @@ const validBody = (overrides: Record<string, unknown> = {}) => ({
 const create = (user: TestUser, body: unknown) =>
   app.call(collection.POST, { path: "/api/email-callbacks", method: "POST", body, headers: user.headers });
 
+const update = (user: TestUser, id: string, body: unknown) =>
+  app.call(item.PUT, {
+    path: `/api/email-callbacks/${id}`,
+    method: "PUT",
+    body,
+    headers: user.headers,
+    params: { emailCallbackId: id },
+  });
+
 beforeAll(async () => {
   app = await startRouteTestApp();
   owner = await app.signUp("owner");
@@ -135,14 +144,7 @@ describe("webhook secrets", () => {
   it("change only when a new one is sent, and an empty one removes it", async () => {
     const created = await create(owner, validBody({ webhookSecret: "first-secret-value-xyz" }));
     const id = created.body?.emailCallback.id as string;
-    const put = (body: unknown) =>
-      app.call(item.PUT, {
-        path: `/api/email-callbacks/${id}`,
-        method: "PUT",
-        body,
-        headers: owner.headers,
-        params: { emailCallbackId: id },
-      });
+    const put = (body: unknown) => update(owner, id, body);
 
     await put({ webhookUrl: "https://hooks.example.com/changed" });
     expect((await app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id } })).webhookSecret).toBe(
@@ -161,14 +163,7 @@ describe("PUT /api/email-callbacks/{id}", () => {
   it("disables and enables, and applies the same rules as creation", async () => {
     const created = await create(owner, validBody());
     const id = created.body?.emailCallback.id as string;
-    const put = (body: unknown) =>
-      app.call(item.PUT, {
-        path: `/api/email-callbacks/${id}`,
-        method: "PUT",
-        body,
-        headers: owner.headers,
-        params: { emailCallbackId: id },
-      });
+    const put = (body: unknown) => update(owner, id, body);
 
     expect((await put({ isEnabled: false })).body?.emailCallback.isEnabled).toBe(false);
     expect((await put({ isEnabled: true })).body?.emailCallback.isEnabled).toBe(true);

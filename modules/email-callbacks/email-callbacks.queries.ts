@@ -41,8 +41,17 @@ export function useEmailCallback(emailCallbackId: string) {
   });
 }
 
-export function useCreateEmailCallback() {
+/** After a create or an update: the detail cache holds the answer, and the list is fetched again. */
+function useStoreEmailCallback() {
   const queryClient = useQueryClient();
+  return async (emailCallback: ApiEmailCallback) => {
+    queryClient.setQueryData(emailCallbackQueryKeys.detail(emailCallback.id), emailCallback);
+    await queryClient.invalidateQueries({ queryKey: emailCallbackQueryKeys.list() });
+  };
+}
+
+export function useCreateEmailCallback() {
+  const storeEmailCallback = useStoreEmailCallback();
   return useMutation({
     mutationFn: async (input: CreateEmailCallbackInput) => {
       const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>("/api/email-callbacks", {
@@ -51,15 +60,12 @@ export function useCreateEmailCallback() {
       });
       return emailCallback;
     },
-    onSuccess: async (emailCallback) => {
-      queryClient.setQueryData(emailCallbackQueryKeys.detail(emailCallback.id), emailCallback);
-      await queryClient.invalidateQueries({ queryKey: emailCallbackQueryKeys.list() });
-    },
+    onSuccess: storeEmailCallback,
   });
 }
 
 export function useUpdateEmailCallback() {
-  const queryClient = useQueryClient();
+  const storeEmailCallback = useStoreEmailCallback();
   return useMutation({
     mutationFn: async ({ emailCallbackId, input }: { emailCallbackId: string; input: UpdateEmailCallbackInput }) => {
       const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>(emailCallbackPath(emailCallbackId), {
@@ -68,10 +74,7 @@ export function useUpdateEmailCallback() {
       });
       return emailCallback;
     },
-    onSuccess: async (emailCallback) => {
-      queryClient.setQueryData(emailCallbackQueryKeys.detail(emailCallback.id), emailCallback);
-      await queryClient.invalidateQueries({ queryKey: emailCallbackQueryKeys.list() });
-    },
+    onSuccess: storeEmailCallback,
   });
 }
 

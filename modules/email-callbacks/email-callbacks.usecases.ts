@@ -36,15 +36,10 @@ async function ensureWebhookUrlAllowed(webhookUrl: string, rules: EmailCallbackR
   if (!verdict.isAllowed) throw createWebhookUrlNotAllowedError();
 }
 
-export async function getEmailCallbackOrThrow({
-  id,
-  userId,
-  repository,
-}: {
-  id: string;
-  userId: string;
-  repository: EmailCallbacksRepository;
-}): Promise<EmailCallbackRecord> {
+/** One address of one owner: the owner is part of every lookup, so another user's address is not found. */
+type OwnedEmailCallbackInput = { id: string; userId: string; repository: EmailCallbacksRepository };
+
+export async function getEmailCallbackOrThrow({ id, userId, repository }: OwnedEmailCallbackInput): Promise<EmailCallbackRecord> {
   const callback = await repository.findEmailCallback(id, userId);
   if (!callback) throw createEmailCallbackNotFoundError();
   return callback;
@@ -124,14 +119,6 @@ export async function updateEmailCallback({
 }
 
 /** Frees the address at once; the inbox history stays in the database but out of every API. */
-export async function deleteEmailCallback({
-  id,
-  userId,
-  repository,
-}: {
-  id: string;
-  userId: string;
-  repository: EmailCallbacksRepository;
-}) {
+export async function deleteEmailCallback({ id, userId, repository }: OwnedEmailCallbackInput) {
   await repository.softDeleteEmailCallback({ id, userId });
 }

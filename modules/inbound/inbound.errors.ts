@@ -1,5 +1,5 @@
 // Error factories of the inbound pipeline.
-import { AppError } from "@/modules/shared/errors/app-error";
+import { AppError, defineError } from "@/modules/shared/errors/app-error";
 
 /** 400: the body could not be read as an RFC 5322 message at all. */
 export const createInvalidMessageError = (cause?: unknown) =>
@@ -20,8 +20,7 @@ export const createMessageTooComplexError = (timeLimitMs: number) =>
   });
 
 /** 503 (SMTP 451): more messages wait for parsing than the pool queues; the sender should retry. */
-export const createParseQueueFullError = () =>
-  new AppError({
-    code: "service.unavailable",
-    message: "Too many messages are waiting to be parsed; try again shortly.",
-  });
+export const createParseQueueFullError = defineError(
+  "service.unavailable",
+  "Too many messages are waiting to be parsed; try again shortly.",
+);

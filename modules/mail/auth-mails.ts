@@ -28,43 +28,34 @@ function getTranslator(locale: Locale) {
   return createTranslator({ locale, messages: CATALOGUES[locale] });
 }
 
-export function renderVerificationMail({ locale, name, url }: AuthMailInput): RenderedMail {
+/** An account mail of one kind (its texts under `mail.<kind>` in the catalogues), translated. */
+function renderAccountMail(kind: "verifyEmail" | "resetPassword", { locale, name, url }: AuthMailInput): RenderedMail {
   const t = getTranslator(locale);
   return renderAuthMail({
     locale,
     url,
     texts: {
-      subject: t("mail.verifyEmail.subject"),
-      greeting: t("mail.verifyEmail.greeting", { name }),
-      body: t("mail.verifyEmail.body"),
-      action: t("mail.verifyEmail.action"),
-      ignore: t("mail.verifyEmail.ignore"),
+      subject: t(`mail.${kind}.subject`),
+      greeting: t(`mail.${kind}.greeting`, { name }),
+      body: t(`mail.${kind}.body`),
+      action: t(`mail.${kind}.action`),
+      ignore: t(`mail.${kind}.ignore`),
       linkFallback: t("mail.linkFallback"),
     },
   });
 }
 
-export function renderPasswordResetMail({ locale, name, url }: AuthMailInput): RenderedMail {
-  const t = getTranslator(locale);
-  return renderAuthMail({
-    locale,
-    url,
-    texts: {
-      subject: t("mail.resetPassword.subject"),
-      greeting: t("mail.resetPassword.greeting", { name }),
-      body: t("mail.resetPassword.body"),
-      action: t("mail.resetPassword.action"),
-      ignore: t("mail.resetPassword.ignore"),
-      linkFallback: t("mail.linkFallback"),
-    },
-  });
-}
+export const renderVerificationMail = (input: AuthMailInput) => renderAccountMail("verifyEmail", input);
 
-export async function sendVerificationMail({ mailer, to, ...input }: AuthMailInput & { mailer: Mailer; to: string }) {
+export const renderPasswordResetMail = (input: AuthMailInput) => renderAccountMail("resetPassword", input);
+
+type SendInput = AuthMailInput & { mailer: Mailer; to: string };
+
+export async function sendVerificationMail({ mailer, to, ...input }: SendInput) {
   await mailer.send({ to, ...renderVerificationMail(input) });
 }
 
-export async function sendPasswordResetMail({ mailer, to, ...input }: AuthMailInput & { mailer: Mailer; to: string }) {
+export async function sendPasswordResetMail({ mailer, to, ...input }: SendInput) {
   await mailer.send({ to, ...renderPasswordResetMail(input) });
 }
 

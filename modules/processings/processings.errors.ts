@@ -1,17 +1,17 @@
 // Error factories of processings (the inbox rows), with namespaced codes.
-import { AppError } from "@/modules/shared/errors/app-error";
+import { defineError } from "@/modules/shared/errors/app-error";
 
-export const createEmailProcessingNotFoundError = () =>
-  new AppError({ code: "email_processing.not_found", message: "The email processing was not found." });
+export const createEmailProcessingNotFoundError = defineError(
+  "email_processing.not_found",
+  "The email processing was not found.",
+);
 
-export const createMessageGoneError = () =>
-  new AppError({
-    code: "email_processing.message_gone",
-    message: "The message is no longer stored (or was never delivered), so it cannot be redelivered.",
-  });
+export const createMessageGoneError = defineError(
+  "email_processing.message_gone",
+  "The message is no longer stored (or was never delivered), so it cannot be redelivered.",
+);
 
-export const createDeliveryInProgressError = () =>
-  new AppError({
-    code: "email_processing.delivery_in_progress",
-    message: "The message is still being delivered; redeliver it once its delivery has ended.",
-  });
+export const createDeliveryInProgressError = defineError(
+  "email_processing.delivery_in_progress",
+  "The message is still being delivered; redeliver it once its delivery has ended.",
+);

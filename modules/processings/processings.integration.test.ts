@@ -4,7 +4,6 @@
 // the attempts list comes newest first; a test mail goes through the inbound pipeline.
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as apiKeys from "@/app/api/api-keys/route";
 import * as attemptsRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/attempts/route";
 import * as redeliverRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/redeliver/route";
 import * as testMailRoute from "@/app/api/email-callbacks/[emailCallbackId]/test-mail/route";
@@ -23,23 +22,12 @@ let ownerKey: Record<string, string>;
 let strangerKey: Record<string, string>;
 const dispatched: string[] = [];
 
-async function createKey(user: TestUser) {
-  const response = await app.call(apiKeys.POST, {
-    path: "/api/api-keys",
-    method: "POST",
-    body: { name: "processings" },
-    headers: user.headers,
-  });
-  expect(response.status).toBe(201);
-  return { Authorization: `Bearer ${response.body?.token}` };
-}
-
 beforeAll(async () => {
   app = await startRouteTestApp();
   owner = await app.signUp("owner");
   stranger = await app.signUp("stranger");
-  ownerKey = await createKey(owner);
-  strangerKey = await createKey(stranger);
+  ownerKey = (await app.createApiKey(owner, "processings")).headers;
+  strangerKey = (await app.createApiKey(stranger, "processings")).headers;
 });
 beforeEach(() => {
   dispatched.length = 0;

@@ -2,6 +2,7 @@
 // auth set to it, users signed up through better-auth, and a helper calling route handlers.
 import os from "node:os";
 import path from "node:path";
+import * as apiKeys from "@/app/api/api-keys/route";
 import { type Auth, createAuth, setProcessAuth } from "@/modules/auth/auth.server";
 import { type Config, loadConfig, setProcessConfig } from "@/modules/config/config";
 import { type Database, setProcessDatabase } from "@/modules/db/db";
@@ -41,6 +42,17 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
       if (response.status !== 200) throw new Error(`sign-up failed with ${response.status}`);
       const { user } = (await response.json()) as { user: { id: string } };
       return { userId: user.id, email, headers: sameOriginJsonHeaders(client.cookieHeader(), config.baseUrl) };
+    },
+    /** Creates an API key of `user` through the API; answers its id and the headers that use it. */
+    async createApiKey(user: TestUser, name = "test"): Promise<{ id: string; headers: { Authorization: string } }> {
+      const response = await this.call(apiKeys.POST, {
+        path: "/api/api-keys",
+        method: "POST",
+        body: { name },
+        headers: user.headers,
+      });
+      if (response.status !== 201) throw new Error(`creating an API key failed with ${response.status}`);
+      return { id: response.body?.apiKey.id, headers: { Authorization: `Bearer ${response.body?.token}` } };
     },
     async call<Params>(
       handler: RouteHandler<Params>,

@@ -1,15 +1,15 @@
 "use client";
-// The webhook documentation page (docs/webhooks.md shown in the app): the request headers, an
-// example body with a link to its JSON Schema, the delivery and retry rules, and the signature
-// verification snippets in Node.js, Python and Go. Prose is translated; code stays as written.
-import { ArrowLeftIcon, FileJsonIcon } from "lucide-react";
-import Link from "next/link";
+import { FileJsonIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CopyButton } from "@/modules/shared/components/copy-button";
+// The webhook documentation page (docs/webhooks.md shown in the app): the request headers, an
+// example body with a link to its JSON Schema, the delivery and retry rules, and the signature
+// verification snippets in Node.js, Python and Go. Prose is translated; code stays as written.
+import { PageHeading } from "@/modules/shared/components/page-heading";
 import {
   WEBHOOK_DOCS_VERIFY_ANCHOR,
   WEBHOOK_EXAMPLE_BODY,
@@ -30,16 +30,7 @@ export function WebhookDocs() {
   const t = useTranslations("webhookDocs");
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-10">
-      <div className="flex flex-col items-start gap-2">
-        <Button variant="ghost" size="sm" asChild className="-ml-3">
-          <Link href="/">
-            <ArrowLeftIcon aria-hidden />
-            {t("back")}
-          </Link>
-        </Button>
-        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
-        <p className="text-muted-foreground text-sm">{t("description")}</p>
-      </div>
+      <PageHeading back={{ href: "/", label: t("back") }} title={t("title")} description={t("description")} />
       <RequestSection />
       <BodySection />
       <DeliverySection />

@@ -1,7 +1,5 @@
 "use client";
-// The New email page: the form, then the created address, read-only, with
-// a copy button and a link back to the emails.
-import { ArrowLeftIcon, CircleCheckIcon } from "lucide-react";
+import { CircleCheckIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
@@ -9,6 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { useAppConfig } from "@/modules/config/components/config-provider";
+// The New email page: the form, then the created address, read-only, with
+// a copy button and a link back to the emails.
+import { PageHeading } from "@/modules/shared/components/page-heading";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useCreateEmailCallback } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
@@ -33,19 +34,12 @@ export function CreateEmailCallback() {
 
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
-      <div className="flex flex-col items-start gap-2">
-        {/* Once created, the card's own "Back to emails" button leads on. */}
-        {created ? null : (
-          <Button variant="ghost" size="sm" asChild className="-ml-3">
-            <Link href="/email-callbacks">
-              <ArrowLeftIcon aria-hidden />
-              {t("back")}
-            </Link>
-          </Button>
-        )}
-        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
-        {created ? null : <p className="text-muted-foreground text-sm">{t("description")}</p>}
-      </div>
+      {/* Once created, the card's own "Back to emails" button leads on. */}
+      <PageHeading
+        back={created ? undefined : { href: "/email-callbacks", label: t("back") }}
+        title={t("title")}
+        description={created ? undefined : t("description")}
+      />
       {created ? (
         <CreatedEmailCallback emailCallback={created} />
       ) : (

@@ -1,9 +1,5 @@
 "use client";
-// The detail of one email callback: a link back to the list,
-// the address with a copy button and the "Disabled" badge, the webhook URL with a link to how to verify
-// webhooks, "Send test mail", enable / disable and delete buttons, and the Inbox and Settings tabs. An
-// unknown id shows a not-found state.
-import { ArrowLeftIcon, PowerIcon, PowerOffIcon, SearchXIcon, Trash2Icon, WebhookIcon } from "lucide-react";
+import { PowerIcon, PowerOffIcon, SearchXIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
@@ -13,7 +9,13 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { cn } from "@/modules/shared/cn";
+// The detail of one email callback: a link back to the list,
+// the address with a copy button and the "Disabled" badge, the webhook URL with a link to how to verify
+// webhooks, "Send test mail", enable / disable and delete buttons, and the Inbox and Settings tabs. An
+// unknown id shows a not-found state.
+import { EmptyState } from "@/modules/shared/components/empty-state";
 import { LoadError } from "@/modules/shared/components/load-error";
+import { PageHeading } from "@/modules/shared/components/page-heading";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useEmailCallback } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
@@ -42,15 +44,9 @@ export function EmailCallbackDetailLayout({
   if (!query.data && query.isError && isNotFoundError(query.error)) return <EmailCallbackNotFound />;
   return (
     <div className="flex flex-col gap-6">
-      <div className="flex flex-col items-start gap-2">
-        <Button variant="ghost" size="sm" asChild className="-ml-3">
-          <Link href="/email-callbacks">
-            <ArrowLeftIcon aria-hidden />
-            {t("back")}
-          </Link>
-        </Button>
+      <PageHeading back={{ href: "/email-callbacks", label: t("back") }}>
         {query.data ? <EmailCallbackHeader emailCallback={query.data} actions={actions} /> : null}
-      </div>
+      </PageHeading>
       {query.data ? (
         <>
           <EmailCallbackTabs emailCallbackId={emailCallbackId} />
@@ -150,18 +146,16 @@ function EmailCallbackTabs({ emailCallbackId }: { emailCallbackId: string }) {
 function EmailCallbackNotFound() {
   const t = useTranslations("emailCallbacks.detail.notFound");
   return (
-    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-16 text-center">
-      <div className="bg-muted flex size-12 items-center justify-center rounded-full">
-        <SearchXIcon aria-hidden className="text-muted-foreground size-6" />
-      </div>
-      <div className="flex max-w-md flex-col gap-1">
-        <h1 className="text-xl font-semibold tracking-tight">{t("title")}</h1>
-        <p className="text-muted-foreground text-sm">{t("description")}</p>
-      </div>
-      <Button asChild>
-        <Link href="/email-callbacks">{t("backToEmails")}</Link>
-      </Button>
-    </div>
+    <EmptyState
+      icon={SearchXIcon}
+      title={t("title")}
+      description={t("description")}
+      action={
+        <Button asChild>
+          <Link href="/email-callbacks">{t("backToEmails")}</Link>
+        </Button>
+      }
+    />
   );
 }
 

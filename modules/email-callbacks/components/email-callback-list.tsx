@@ -1,11 +1,12 @@
 "use client";
-// The list of the user's email callbacks: a create button and one
-// card per callback, or an empty state inviting to create the first one.
 import { MailPlusIcon, PlusIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+// The list of the user's email callbacks: a create button and one
+// card per callback, or an empty state inviting to create the first one.
+import { EmptyState } from "@/modules/shared/components/empty-state";
 import { LoadError } from "@/modules/shared/components/load-error";
 import { useEmailCallbacks } from "../email-callbacks.queries";
 import { EmailCallbackCard } from "./email-callback-card";
@@ -50,16 +51,12 @@ function CreateEmailCallbackButton() {
 function EmptyEmailCallbackList() {
   const t = useTranslations("emailCallbacks.list");
   return (
-    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-16 text-center">
-      <div className="bg-muted flex size-12 items-center justify-center rounded-full">
-        <MailPlusIcon aria-hidden className="text-muted-foreground size-6" />
-      </div>
-      <div className="flex max-w-md flex-col gap-1">
-        <h1 className="text-xl font-semibold tracking-tight">{t("emptyTitle")}</h1>
-        <p className="text-muted-foreground text-sm">{t("emptyDescription")}</p>
-      </div>
-      <CreateEmailCallbackButton />
-    </div>
+    <EmptyState
+      icon={MailPlusIcon}
+      title={t("emptyTitle")}
+      description={t("emptyDescription")}
+      action={<CreateEmailCallbackButton />}
+    />
   );
 }
 

@@ -1,7 +1,4 @@
 "use client";
-// The Inbox tab of an email callback: every mail received at the
-// address, newest first, page by page, with its status, why it failed, and when it arrived. Each
-// row's menu opens its delivery attempts and redelivers it.
 import { EllipsisVerticalIcon, HistoryIcon, InboxIcon, RotateCwIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
@@ -11,6 +8,10 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
 import { DataTablePagination, getPageCount } from "@/modules/shared/components/data-table-pagination";
+// The Inbox tab of an email callback: every mail received at the
+// address, newest first, page by page, with its status, why it failed, and when it arrived. Each
+// row's menu opens its delivery attempts and redelivers it.
+import { EmptyState } from "@/modules/shared/components/empty-state";
 import { LoadError } from "@/modules/shared/components/load-error";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { PROCESSING_STATUS } from "../processings.constants";
@@ -154,20 +155,15 @@ function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: s
 function EmptyInbox({ address }: { address: string }) {
   const t = useTranslations("processing.inbox");
   return (
-    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-16 text-center">
-      <div className="bg-muted flex size-12 items-center justify-center rounded-full">
-        <InboxIcon aria-hidden className="text-muted-foreground size-6" />
-      </div>
-      <div className="flex max-w-md flex-col gap-1">
-        <h2 className="text-lg font-semibold tracking-tight">{t("emptyTitle")}</h2>
-        <p className="text-muted-foreground text-sm">
-          {t.rich("emptyDescription", {
-            address,
-            strong: (chunks) => <strong className="text-foreground font-medium break-all">{chunks}</strong>,
-          })}
-        </p>
-      </div>
-    </div>
+    <EmptyState
+      icon={InboxIcon}
+      headingLevel={2}
+      title={t("emptyTitle")}
+      description={t.rich("emptyDescription", {
+        address,
+        strong: (chunks) => <strong className="text-foreground font-medium break-all">{chunks}</strong>,
+      })}
+    />
   );
 }
 

@@ -30,15 +30,9 @@ beforeAll(async () => {
   app = await startRouteTestApp({ STRIPE_SECRET_KEY: "sk_test_unused", STRIPE_PRO_PRICE_ID: "price_pro_unused" });
   user = await app.signUp("cross-site");
   await app.database.prisma.user.update({ where: { id: user.userId }, data: { planId: "pro" } });
-  const key = await app.call(apiKeys.POST, {
-    path: "/api/api-keys",
-    method: "POST",
-    body: { name: "ci" },
-    headers: user.headers,
-  });
-  expect(key.status).toBe(201);
-  keyHeaders = { Authorization: `Bearer ${key.body?.token}` };
-  apiKeyId = key.body?.apiKey.id;
+  const key = await app.createApiKey(user, "ci");
+  keyHeaders = key.headers;
+  apiKeyId = key.id;
   const created = await app.call(emailCallbacks.POST, {
     path: "/api/email-callbacks",
     method: "POST",

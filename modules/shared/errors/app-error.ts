@@ -45,6 +45,11 @@ export class AppError extends Error {
   }
 }
 
+/** The factory of an error that always says the same: its code, its message and, for a form, the field it is about. */
+export function defineError(code: ErrorCode, message: string, field?: FieldIssue): () => AppError {
+  return () => new AppError({ code, message, ...(field ? { fields: [field] } : {}) });
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

@@ -9,8 +9,7 @@ type Params = { emailCallbackId: string; processingId: string };
 
 export const GET = withCaller<Params>(async ({ caller, params }) => {
   const { deliveryAttempts } = await listDeliveryAttempts({
-    emailCallbackId: params.emailCallbackId,
-    processingId: params.processingId,
+    ...params,
     userId: caller.userId,
     repository: await getProcessingsRepository(),
   });

@@ -10,8 +10,7 @@ type Params = { emailCallbackId: string; processingId: string };
 
 export const POST = withCaller<Params>(async ({ caller, params }) => {
   const { emailProcessing } = await redeliverEmailProcessing({
-    emailCallbackId: params.emailCallbackId,
-    processingId: params.processingId,
+    ...params,
     userId: caller.userId,
     repository: await getProcessingsRepository(),
     rateLimits: await getRateLimitRepository(),
