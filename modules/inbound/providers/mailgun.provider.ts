@@ -19,15 +19,9 @@ import {
 } from "./inbound-providers.errors";
 import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
 import { mailgunContentIdMapSchema, mailgunMessageHeadersSchema } from "./mailgun.schemas";
-import {
-  ensureLooksLikeMessage,
-  type HeaderField,
-  parseAddressList,
-  parseEnvelopeSender,
-  readEnvelopeFromHeaders,
-  readHeaderFields,
-} from "./message-headers";
-import { ensureMessageWithinLimit, readProviderBody } from "./read-body-with-limit";
+import { type HeaderField, parseAddressList, parseEnvelopeSender } from "./message-headers";
+import { takeOrComposeMessage, withEnvelope } from "./provider-steps";
+import { readProviderBody } from "./read-body-with-limit";
 
 export const mailgunProvider: InboundProvider = {
   name: "mailgun",
@@ -86,28 +80,15 @@ export async function ensureMailgunSignature(
 const createReplayError = () => createInboundUnauthorizedError("This Mailgun token was already used.");
 
 export async function parseMailgunForm(parts: readonly FormPart[], maxMessageBytes: number): Promise<InboundMessage> {
-  const bodyMime = findFormPart(parts, "body-mime");
   const headers = readMessageHeaders(parts);
-  const from = readFormText(parts, "from");
+  const bodyMime = findFormPart(parts, "body-mime")?.data;
+  const raw = await takeOrComposeMessage(bodyMime, "body-mime", () => composeMailgunMessage(parts, headers), maxMessageBytes);
   const sender = readFormText(parts, "sender");
-  const recipient = readFormText(parts, "recipient");
-  if (!bodyMime?.data.length && !from && !sender && headers.length === 0) {
-    throw createInboundInvalidMessageError("a Mailgun post needs body-mime, or the from/sender and message fields.");
-  }
-  const raw = ensureMessageWithinLimit(
-    bodyMime?.data.length
-      ? ensureLooksLikeMessage(Buffer.from(bodyMime.data), "body-mime")
-      : await composeMailgunMessage(parts, headers),
-    maxMessageBytes,
-  );
-  const fromHeaders = readEnvelopeFromHeaders(readHeaderFields(raw) ?? []);
-  const to = parseAddressList([recipient]);
-  const envelope = {
-    from: sender === undefined ? fromHeaders.from : parseEnvelopeSender(sender),
-    to: to.length > 0 ? to : fromHeaders.to,
-  };
-  if (envelope.to.length === 0) throw createInboundInvalidMessageError("the Mailgun post names no recipient.");
-  return { raw, envelope };
+  return withEnvelope(raw, {
+    sender: sender === undefined ? undefined : parseEnvelopeSender(sender),
+    recipientLists: [parseAddressList([readFormText(parts, "recipient")])],
+    noRecipient: "the Mailgun post names no recipient.",
+  });
 }
 
 function readMessageHeaders(parts: readonly FormPart[]): HeaderField[] {
@@ -120,7 +101,11 @@ function readMessageHeaders(parts: readonly FormPart[]): HeaderField[] {
   return parsed.data.flatMap(([name, value]) => (typeof value === "string" ? [{ name, value }] : []));
 }
 
+/** The message rebuilt from the parsed fields; 400 when the post has none of them. */
 function composeMailgunMessage(parts: readonly FormPart[], headers: readonly HeaderField[]): Promise<Buffer> {
+  if (!readFormText(parts, "from") && !readFormText(parts, "sender") && headers.length === 0) {
+    throw createInboundInvalidMessageError("a Mailgun post needs body-mime, or the from/sender and message fields.");
+  }
   const header = (name: string) => headers.find((field) => field.name.toLowerCase() === name)?.value;
   return composeRawMessage({
     from: readFormText(parts, "from") || header("from"),

@@ -1,29 +1,18 @@
 // POST /api/inbound/postmark: Postmark's inbound JSON, with `RawEmail` (used as is) or without
 // (the message is rebuilt from the parsed fields); HTTP basic auth whose password is INBOUND_SECRET.
 import { type AddressesInput, composeRawMessage } from "./compose-message";
-import { isBasicAuthPasswordValid } from "./inbound-auth";
-import { createInboundInvalidMessageError, createInboundUnauthorizedError } from "./inbound-providers.errors";
-import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
-import {
-  ensureLooksLikeMessage,
-  parseAddressList,
-  parseEnvelopeSender,
-  readEnvelopeFromHeaders,
-  readHeaderFields,
-} from "./message-headers";
+import { createInboundInvalidMessageError } from "./inbound-providers.errors";
+import type { InboundMessage } from "./inbound-providers.types";
+import { parseAddressList, parseEnvelopeSender } from "./message-headers";
 import { type PostmarkInbound, postmarkInboundSchema } from "./postmark.schemas";
-import { ensureMessageWithinLimit, readProviderBody } from "./read-body-with-limit";
+import { createSecretProvider, takeOrComposeMessage, withEnvelope } from "./provider-steps";
 
-export const postmarkProvider: InboundProvider = {
+export const postmarkProvider = createSecretProvider({
   name: "postmark",
-  async readMessage({ request, settings }) {
-    if (!isBasicAuthPasswordValid(request.headers.get("authorization"), settings.secret)) {
-      throw createInboundUnauthorizedError("Use HTTP basic auth with INBOUND_SECRET as the password.");
-    }
-    const body = await readProviderBody(request, settings.maxMessageBytes, "postmark");
-    return { message: await parsePostmarkBody(body, settings.maxMessageBytes) };
-  },
-};
+  scheme: "basic",
+  encoding: "postmark",
+  parse: (body, { maxMessageBytes }) => parsePostmarkBody(body, maxMessageBytes),
+});
 
 export async function parsePostmarkBody(body: Buffer, maxMessageBytes: number): Promise<InboundMessage> {
   const payload = parsePostmarkJson(body);
@@ -32,23 +21,18 @@ export async function parsePostmarkBody(body: Buffer, maxMessageBytes: number): 
   if (!payload.RawEmail && (!fromAddress || !hasRecipient)) {
     throw createInboundInvalidMessageError("a Postmark payload needs RawEmail, or From and a recipient.");
   }
-  const raw = ensureMessageWithinLimit(
-    payload.RawEmail
-      ? ensureLooksLikeMessage(Buffer.from(payload.RawEmail, "utf8"), "RawEmail")
-      : await composePostmarkMessage(payload),
-    maxMessageBytes,
-  );
-  const fromHeaders = readEnvelopeFromHeaders(readHeaderFields(raw) ?? []);
-  const listed = parseAddressList([
-    ...(payload.ToFull ?? []).map(({ Email }) => Email),
-    ...(payload.CcFull ?? []).map(({ Email }) => Email),
-  ]);
-  const header = parseAddressList([payload.To, payload.Cc]);
-  const to = [parseAddressList([payload.OriginalRecipient]), listed, header, fromHeaders.to].find(
-    (addresses) => addresses.length > 0,
-  );
-  if (!to) throw createInboundInvalidMessageError("the Postmark payload names no recipient.");
-  return { raw, envelope: { from: parseEnvelopeSender(fromAddress) ?? fromHeaders.from, to } };
+  const rawEmail = payload.RawEmail ? Buffer.from(payload.RawEmail, "utf8") : undefined;
+  const raw = await takeOrComposeMessage(rawEmail, "RawEmail", () => composePostmarkMessage(payload), maxMessageBytes);
+  const listed = [...(payload.ToFull ?? []), ...(payload.CcFull ?? [])].map(({ Email }) => Email);
+  return withEnvelope(raw, {
+    sender: parseEnvelopeSender(fromAddress) ?? undefined,
+    recipientLists: [
+      parseAddressList([payload.OriginalRecipient]),
+      parseAddressList(listed),
+      parseAddressList([payload.To, payload.Cc]),
+    ],
+    noRecipient: "the Postmark payload names no recipient.",
+  });
 }
 
 function parsePostmarkJson(body: Buffer): PostmarkInbound {

@@ -5,32 +5,30 @@ import { describe, expect, it } from "vitest";
 import {
   basicAuth,
   createCountingStream,
-  createInboundRequest,
   expectAppError,
   INBOUND_SECRET,
   readFixture,
-  runInbound,
   testSettings,
 } from "./fixtures/inbound-test-helpers";
+import { createProviderRoute, expectRefused } from "./fixtures/provider-route-helpers";
 
 const bearer = { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822" };
+const raw = createProviderRoute("raw", bearer);
 
 describe("POST /api/inbound/raw", () => {
   it("passes the body on byte for byte with the envelope of X-Envelope-From / X-Envelope-To", async () => {
-    const raw = readFixture("message.eml");
-    const request = createInboundRequest("raw", {
-      body: raw,
+    const message = readFixture("message.eml");
+    const { result, received } = raw.post(message, {
       headers: {
         ...bearer,
         "x-envelope-from": "<bounce@sender.example>",
         "x-envelope-to": "alice@hookmail.test, <Dave+news@hookmail.test>",
       },
     });
-    const { result, received } = runInbound("raw", request);
 
     expect(await result).toEqual({ accepted: 2 });
     expect(received).toHaveLength(1);
-    expect(received[0]?.raw.equals(raw)).toBe(true);
+    expect(received[0]?.raw.equals(message)).toBe(true);
     expect(received[0]?.envelope).toEqual({
       from: "bounce@sender.example",
       to: ["alice@hookmail.test", "Dave+news@hookmail.test"],
@@ -41,8 +39,7 @@ describe("POST /api/inbound/raw", () => {
   });
 
   it("takes the envelope from From, To, Cc and Delivered-To when the X-Envelope headers are absent", async () => {
-    const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers: bearer });
-    const { result, received } = runInbound("raw", request);
+    const { result, received } = raw.post(readFixture("message.eml"));
     await result;
     expect(received[0]?.envelope).toEqual({
       from: "bob@sender.example",
@@ -52,9 +49,7 @@ describe("POST /api/inbound/raw", () => {
 
   it("reads an empty or <> X-Envelope-From as the null sender of a bounce", async () => {
     for (const from of ["", "<>"]) {
-      const headers = { ...bearer, "x-envelope-from": from };
-      const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers });
-      const { result, received } = runInbound("raw", request);
+      const { result, received } = raw.post(readFixture("message.eml"), { headers: { ...bearer, "x-envelope-from": from } });
       await result;
       expect(received[0]?.envelope.from).toBeNull();
     }
@@ -62,11 +57,9 @@ describe("POST /api/inbound/raw", () => {
 
   it("reads UTF-8 envelope addresses sent as header bytes", async () => {
     const address = "j\u00f6rg@hookmail.test";
-    const request = createInboundRequest("raw", {
-      body: readFixture("message.eml"),
+    const { result, received } = raw.post(readFixture("message.eml"), {
       headers: { ...bearer, "x-envelope-to": Buffer.from(address, "utf8").toString("latin1") },
     });
-    const { result, received } = runInbound("raw", request);
     await result;
     expect(received[0]?.envelope.to).toEqual([address]);
   });
@@ -74,25 +67,22 @@ describe("POST /api/inbound/raw", () => {
   it("answers 401 for a missing or wrong Bearer token, or Basic auth", async () => {
     for (const authorization of [undefined, `Bearer ${INBOUND_SECRET}-not`, basicAuth("x", INBOUND_SECRET)]) {
       const headers: Record<string, string> = authorization ? { authorization } : {};
-      const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers });
-      const { result, received } = runInbound("raw", request);
-      await expectAppError(result, "inbound.unauthorized", 401);
-      expect(received).toHaveLength(0);
+      await expectRefused(raw.post(readFixture("message.eml"), { headers }), "inbound.unauthorized", 401);
     }
   });
 
   it("answers 503 while INBOUND_SECRET is unset, whatever the credentials", async () => {
-    const request = createInboundRequest("raw", { body: readFixture("message.eml"), headers: { authorization: "Bearer " } });
-    const { result } = runInbound("raw", request, { settings: testSettings({ secret: undefined }) });
+    const { result } = raw.post(readFixture("message.eml"), {
+      headers: { authorization: "Bearer " },
+      settings: testSettings({ secret: undefined }),
+    });
     await expectAppError(result, "inbound.not_configured", 503);
   });
 
   it("answers 400 for an empty body, a JSON body and a message without any recipient", async () => {
     const noRecipient = "From: bob@sender.example\r\nSubject: hi\r\n\r\nbody\r\n";
     for (const body of ["", '{"hello":"world"}', "just some text\r\n", noRecipient]) {
-      const { result, received } = runInbound("raw", createInboundRequest("raw", { body, headers: bearer }));
-      await expectAppError(result, "inbound.invalid_message", 400);
-      expect(received).toHaveLength(0);
+      await expectRefused(raw.post(body), "inbound.invalid_message", 400);
     }
   });
 
@@ -103,35 +93,29 @@ describe("POST /api/inbound/raw", () => {
       "error_emails/multiple_references_with_one_invalid.eml",
       "plain_emails/raw_email_incorrect_header.eml",
     ]) {
-      const raw = readFileSync(path.join(corpus, name));
-      const request = createInboundRequest("raw", { body: raw, headers: { ...bearer, "x-envelope-to": "alice@hookmail.test" } });
-      const { result, received } = runInbound("raw", request);
+      const message = readFileSync(path.join(corpus, name));
+      const { result, received } = raw.post(message, { headers: { ...bearer, "x-envelope-to": "alice@hookmail.test" } });
       expect(await result, name).toEqual({ accepted: 1 });
-      expect(received[0]?.raw.equals(raw), name).toBe(true);
+      expect(received[0]?.raw.equals(message), name).toBe(true);
     }
   });
 
   it("still refuses a body whose first line is not a header field", async () => {
     const body = "Dear Alice,\r\nFrom: bob@sender.example\r\nTo: alice@hookmail.test\r\n\r\nbody\r\n";
-    const { result, received } = runInbound("raw", createInboundRequest("raw", { body, headers: bearer }));
-    await expectAppError(result, "inbound.invalid_message", 400);
-    expect(received).toHaveLength(0);
+    await expectRefused(raw.post(body), "inbound.invalid_message", 400);
   });
 
   it("answers 413 over MAX_MESSAGE_BYTES, having read no more than the limit and a chunk", async () => {
     const maxMessageBytes = 100 * 1024;
     const { stream, counter } = createCountingStream(50 * 1024 * 1024, 8 * 1024);
-    const request = createInboundRequest("raw", { body: stream, headers: bearer });
-    const { result, received } = runInbound("raw", request, { settings: testSettings({ maxMessageBytes }) });
-    await expectAppError(result, "inbound.payload_too_large", 413);
+    await expectRefused(raw.post(stream, { settings: testSettings({ maxMessageBytes }) }), "inbound.payload_too_large", 413);
     expect(counter.pulledBytes).toBeLessThan(maxMessageBytes + 5 * 8 * 1024);
-    expect(received).toHaveLength(0);
   });
 
   it("does not read the body of a request with bad credentials", async () => {
     const { stream, counter } = createCountingStream(50 * 1024 * 1024);
-    const request = createInboundRequest("raw", { body: stream, headers: { authorization: "Bearer wrong" } });
-    await expectAppError(runInbound("raw", request).result, "inbound.unauthorized", 401);
+    const { result } = raw.post(stream, { headers: { authorization: "Bearer wrong" } });
+    await expectAppError(result, "inbound.unauthorized", 401);
     expect(counter.pulledBytes).toBeLessThanOrEqual(64 * 1024);
   });
 });

@@ -1,39 +1,25 @@
 // POST /api/inbound/raw: the body is the message; `Authorization: Bearer $INBOUND_SECRET`; the
 // envelope in X-Envelope-From / X-Envelope-To (a comma list), else taken from the headers.
-import { isBearerTokenValid } from "./inbound-auth";
-import { createInboundInvalidMessageError, createInboundUnauthorizedError } from "./inbound-providers.errors";
-import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
-import {
-  parseAddressList,
-  parseEnvelopeSender,
-  readEnvelopeFromHeaders,
-  readMessageHeaderFieldsOrThrow,
-} from "./message-headers";
-import { readProviderBody } from "./read-body-with-limit";
+import type { InboundMessage } from "./inbound-providers.types";
+import { parseAddressList, parseEnvelopeSender, readMessageHeaderFieldsOrThrow } from "./message-headers";
+import { createSecretProvider, withEnvelope } from "./provider-steps";
 
-export const rawProvider: InboundProvider = {
+export const rawProvider = createSecretProvider({
   name: "raw",
-  async readMessage({ request, settings }) {
-    if (!isBearerTokenValid(request.headers.get("authorization"), settings.secret)) {
-      throw createInboundUnauthorizedError("Send Authorization: Bearer with INBOUND_SECRET.");
-    }
-    const raw = await readProviderBody(request, settings.maxMessageBytes, "raw");
-    return { message: parseRawRequest(raw, request.headers) };
-  },
-};
+  scheme: "bearer",
+  encoding: "raw",
+  parse: (raw, { request }) => parseRawRequest(raw, request.headers),
+});
 
 export function parseRawRequest(raw: Buffer, headers: Headers): InboundMessage {
-  const fromMessage = readEnvelopeFromHeaders(readMessageHeaderFieldsOrThrow(raw, "the body"));
+  const headerFields = readMessageHeaderFieldsOrThrow(raw, "the body");
   const envelopeFrom = readHeader(headers, "x-envelope-from");
-  const envelopeTo = parseAddressList([readHeader(headers, "x-envelope-to")]);
-  const envelope = {
-    from: envelopeFrom === null ? fromMessage.from : parseEnvelopeSender(envelopeFrom),
-    to: envelopeTo.length > 0 ? envelopeTo : fromMessage.to,
-  };
-  if (envelope.to.length === 0) {
-    throw createInboundInvalidMessageError("no recipient: send X-Envelope-To or a message with To/Cc headers.");
-  }
-  return { raw, envelope };
+  return withEnvelope(raw, {
+    headerFields,
+    sender: envelopeFrom === null ? undefined : parseEnvelopeSender(envelopeFrom),
+    recipientLists: [parseAddressList([readHeader(headers, "x-envelope-to")])],
+    noRecipient: "no recipient: send X-Envelope-To or a message with To/Cc headers.",
+  });
 }
 
 /**

@@ -5,19 +5,17 @@ import { CHARSET_SAMPLES } from "../test-support/charset-samples";
 import {
   basicAuth,
   createCountingStream,
-  createInboundRequest,
   expectAppError,
   INBOUND_SECRET,
   readFixture,
-  runInbound,
   type TestBody,
   testSettings,
 } from "./fixtures/inbound-test-helpers";
+import { createProviderRoute, expectRebuiltMessage, expectRefused } from "./fixtures/provider-route-helpers";
 
 const MULTIPART = "multipart/form-data; boundary=xYzZY";
 const sendgridHeaders = { authorization: basicAuth("sendgrid", INBOUND_SECRET), "content-type": MULTIPART };
-const sendgridRequest = (body: TestBody, headers: Record<string, string> = sendgridHeaders) =>
-  createInboundRequest("sendgrid", { body, headers });
+const sendgrid = createProviderRoute("sendgrid", sendgridHeaders);
 
 /** The bytes of one field of a fixture, cut out by hand: what the receiver must get exactly. */
 function cutField(body: Buffer, name: string): Buffer {
@@ -47,7 +45,7 @@ describe("POST /api/inbound/sendgrid", () => {
   it.each(CHARSET_SAMPLES)(
     "decodes text fields sent in %s, as the charsets field names it, with iconv-lite",
     async (charset, text) => {
-      const { result, received } = runInbound("sendgrid", sendgridRequest(buildCharsetPost(charset, text)));
+      const { result, received } = sendgrid.post(buildCharsetPost(charset, text));
       expect(await result).toEqual({ accepted: 1 });
       const parsed = await simpleParser(received[0]!.raw);
       expect(parsed.subject).toBe(text);
@@ -70,35 +68,38 @@ describe("POST /api/inbound/sendgrid", () => {
       [Buffer.from("Café €"), "Café €"],
       [Buffer.from([0x43, 0x61, 0x66, 0xe9]), "Café"],
     ] as const) {
-      const { result, received } = runInbound("sendgrid", sendgridRequest(post(bytes)));
+      const { result, received } = sendgrid.post(post(bytes));
       expect(await result).toEqual({ accepted: 1 });
       expect((await simpleParser(received[0]!.raw)).subject).toBe(subject);
     }
   });
 
   it("rebuilds the message of a parsed post: fields decoded with their charsets, headers kept, attachment bytes", async () => {
-    const { result, received } = runInbound("sendgrid", sendgridRequest(readFixture("sendgrid-parsed.multipart")));
+    const { result, received } = sendgrid.post(readFixture("sendgrid-parsed.multipart"));
 
     expect(await result).toEqual({ accepted: 1 });
     expect(received[0]?.envelope).toEqual({ from: "bounces+123@example.com", to: ["inbound@hookmail.test"] });
-    const parsed = await simpleParser(received[0]!.raw);
-    expect(parsed.from?.value).toEqual([{ address: "test@example.com", name: "Example User" }]);
-    expect(parsed.to).toMatchObject({ value: [{ address: "inbound@hookmail.test" }] });
-    expect(parsed.subject).toBe("Testing non-raw");
+    const parsed = await expectRebuiltMessage(received[0]!.raw, {
+      from: [{ address: "test@example.com", name: "Example User" }],
+      to: [{ address: "inbound@hookmail.test" }],
+      subject: "Testing non-raw",
+      html: "<strong>Hello SendGrid!</strong> Caf\u00e9",
+      messageId: "<CAN_sample_1234@mail.example.com>",
+      date: "2016-08-11T01:10:13.000Z",
+      header: ["received", "by 0.0.0.0 with HTTP; Wed, 10 Aug 2016 18:10:13 -0700 (PDT)"],
+      attachment: {
+        filename: "notes.txt",
+        contentType: "text/plain",
+        content: Buffer.from("Notes for the inbound parse test.\nLine two.\n"),
+      },
+    });
     // the text field was sent in ISO-8859-1, as `charsets` says
     expect(parsed.text?.trim()).toBe("Hello SendGrid! Caf\u00e9");
-    expect(parsed.html).toContain("<strong>Hello SendGrid!</strong> Caf\u00e9");
-    expect(parsed.messageId).toBe("<CAN_sample_1234@mail.example.com>");
-    expect(parsed.date?.toISOString()).toBe("2016-08-11T01:10:13.000Z");
-    expect(parsed.headers.get("received")).toBe("by 0.0.0.0 with HTTP; Wed, 10 Aug 2016 18:10:13 -0700 (PDT)");
-    expect(parsed.attachments).toHaveLength(1);
-    expect(parsed.attachments[0]).toMatchObject({ filename: "notes.txt", contentType: "text/plain" });
-    expect(parsed.attachments[0]?.content.toString()).toBe("Notes for the inbound parse test.\nLine two.\n");
   });
 
   it("passes the email field of a raw post on byte for byte, with the envelope field's recipients", async () => {
     const body = readFixture("sendgrid-raw.multipart");
-    const { result, received } = runInbound("sendgrid", sendgridRequest(body));
+    const { result, received } = sendgrid.post(body);
 
     expect(await result).toEqual({ accepted: 2 });
     expect(received[0]?.raw.equals(cutField(body, "email"))).toBe(true);
@@ -121,10 +122,9 @@ describe("POST /api/inbound/sendgrid", () => {
     form.append("email", new Blob([new Uint8Array(latin1Message)]));
     const request = new Request("http://hookmail.test/api/inbound/sendgrid", { method: "POST", body: form });
     const body = Buffer.from(await request.arrayBuffer());
-    const { result, received } = runInbound(
-      "sendgrid",
-      sendgridRequest(body, { ...sendgridHeaders, "content-type": request.headers.get("content-type")! }),
-    );
+    const { result, received } = sendgrid.post(body, {
+      headers: { ...sendgridHeaders, "content-type": request.headers.get("content-type")! },
+    });
     await result;
     expect(received[0]?.raw.equals(latin1Message)).toBe(true);
     expect((await simpleParser(received[0]!.raw)).text?.trim()).toBe("Caf\u00e9 cr\u00e8me");
@@ -132,42 +132,33 @@ describe("POST /api/inbound/sendgrid", () => {
 
   it("answers 401 for a wrong basic-auth password and for no credentials", async () => {
     for (const headers of [{ ...sendgridHeaders, authorization: basicAuth("sendgrid", "nope") }, { "content-type": MULTIPART }]) {
-      const { result, received } = runInbound("sendgrid", sendgridRequest(readFixture("sendgrid-raw.multipart"), headers));
-      await expectAppError(result, "inbound.unauthorized", 401);
-      expect(received).toHaveLength(0);
+      await expectRefused(sendgrid.post(readFixture("sendgrid-raw.multipart"), { headers }), "inbound.unauthorized", 401);
     }
   });
 
   it("answers 503 while INBOUND_SECRET is unset", async () => {
-    const { result } = runInbound("sendgrid", sendgridRequest(readFixture("sendgrid-raw.multipart")), {
-      settings: testSettings({ secret: undefined }),
-    });
+    const { result } = sendgrid.post(readFixture("sendgrid-raw.multipart"), { settings: testSettings({ secret: undefined }) });
     await expectAppError(result, "inbound.not_configured", 503);
   });
 
   it("answers 400 for an empty body, an email field that is not mail, JSON, and a form without message fields", async () => {
     const onlySpam = Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="spam_score"\r\n\r\n0.1\r\n--xYzZY--\r\n');
     const notMail = Buffer.from('--xYzZY\r\nContent-Disposition: form-data; name="email"\r\n\r\nhello\r\n--xYzZY--\r\n');
-    const requests = [
-      sendgridRequest(""),
-      sendgridRequest(notMail),
-      sendgridRequest(JSON.stringify({ to: "inbound@hookmail.test" }), {
-        ...sendgridHeaders,
-        "content-type": "application/json",
-      }),
-      sendgridRequest(onlySpam),
+    const posts: [TestBody, Record<string, string>?][] = [
+      [""],
+      [notMail],
+      [JSON.stringify({ to: "inbound@hookmail.test" }), { ...sendgridHeaders, "content-type": "application/json" }],
+      [onlySpam],
     ];
-    for (const request of requests) {
-      const { result, received } = runInbound("sendgrid", request);
-      await expectAppError(result, "inbound.invalid_message", 400);
-      expect(received).toHaveLength(0);
+    for (const [body, headers] of posts) {
+      await expectRefused(sendgrid.post(body, { headers }), "inbound.invalid_message", 400);
     }
   });
 
   it("answers 413 for a post over its allowance, without reading it all", async () => {
     const { stream, counter } = createCountingStream(100 * 1024 * 1024);
     const settings = testSettings({ maxMessageBytes: 64 * 1024 });
-    const { result } = runInbound("sendgrid", sendgridRequest(stream), { settings });
+    const { result } = sendgrid.post(stream, { settings });
     await expectAppError(result, "inbound.payload_too_large", 413);
     expect(counter.pulledBytes).toBeLessThan(1024 * 1024);
   });

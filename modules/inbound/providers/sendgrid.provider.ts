@@ -3,17 +3,10 @@
 import type { z } from "zod";
 import { type ComposedAttachment, composeRawMessage } from "./compose-message";
 import { type FormPart, findFormPart, parseFormBody, readFormText } from "./form-body";
-import { isBasicAuthPasswordValid } from "./inbound-auth";
-import { createInboundInvalidMessageError, createInboundUnauthorizedError } from "./inbound-providers.errors";
-import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
-import {
-  ensureLooksLikeMessage,
-  parseAddressList,
-  parseEnvelopeSender,
-  readEnvelopeFromHeaders,
-  readHeaderFields,
-} from "./message-headers";
-import { ensureMessageWithinLimit, readProviderBody } from "./read-body-with-limit";
+import { createInboundInvalidMessageError } from "./inbound-providers.errors";
+import type { InboundMessage } from "./inbound-providers.types";
+import { parseAddressList, parseEnvelopeSender, readHeaderFields } from "./message-headers";
+import { createSecretProvider, takeOrComposeMessage, withEnvelope } from "./provider-steps";
 import {
   sendgridAttachmentInfoSchema,
   sendgridCharsetsSchema,
@@ -21,47 +14,32 @@ import {
   sendgridEnvelopeSchema,
 } from "./sendgrid.schemas";
 
-export const sendgridProvider: InboundProvider = {
+export const sendgridProvider = createSecretProvider({
   name: "sendgrid",
-  async readMessage({ request, settings }) {
-    if (!isBasicAuthPasswordValid(request.headers.get("authorization"), settings.secret)) {
-      throw createInboundUnauthorizedError("Use HTTP basic auth with INBOUND_SECRET as the password.");
-    }
-    const body = await readProviderBody(request, settings.maxMessageBytes, "form");
-    const parts = parseFormBody(body, request.headers.get("content-type"));
-    return { message: await parseSendgridForm(parts, settings.maxMessageBytes) };
-  },
-};
+  scheme: "basic",
+  encoding: "form",
+  parse: (body, { request, maxMessageBytes }) =>
+    parseSendgridForm(parseFormBody(body, request.headers.get("content-type")), maxMessageBytes),
+});
 
 export async function parseSendgridForm(parts: readonly FormPart[], maxMessageBytes: number): Promise<InboundMessage> {
   const charsets = readJsonField(parts, "charsets", sendgridCharsetsSchema) ?? {};
   const text = (name: string) => readFormText(parts, name, charsets[name]);
-  const email = findFormPart(parts, "email");
-  if (!email?.data.length && !text("from") && !text("headers")) {
-    throw createInboundInvalidMessageError("a SendGrid post needs the email field, or from/headers and the message fields.");
-  }
-  const raw = ensureMessageWithinLimit(
-    email?.data.length
-      ? ensureLooksLikeMessage(Buffer.from(email.data), "the email field")
-      : await composeSendgridMessage(parts, text),
-    maxMessageBytes,
-  );
+  const email = findFormPart(parts, "email")?.data;
+  const raw = await takeOrComposeMessage(email, "the email field", () => composeSendgridMessage(parts, text), maxMessageBytes);
   const envelope = readJsonField(parts, "envelope", sendgridEnvelopeSchema);
-  const fromHeaders = readEnvelopeFromHeaders(readHeaderFields(raw) ?? []);
-  const to = parseAddressList([envelope?.to].flat());
-  const fields = parseAddressList([text("to"), text("cc")]);
-  const recipients = [to, fields, fromHeaders.to].find((addresses) => addresses.length > 0);
-  if (!recipients) throw createInboundInvalidMessageError("the SendGrid post names no recipient.");
-  return {
-    raw,
-    envelope: {
-      from: envelope && envelope.from !== undefined ? parseEnvelopeSender(envelope.from) : fromHeaders.from,
-      to: recipients,
-    },
-  };
+  return withEnvelope(raw, {
+    sender: envelope?.from === undefined ? undefined : parseEnvelopeSender(envelope.from),
+    recipientLists: [parseAddressList([envelope?.to].flat()), parseAddressList([text("to"), text("cc")])],
+    noRecipient: "the SendGrid post names no recipient.",
+  });
 }
 
+/** The message rebuilt from the parsed fields; 400 when the post has neither from nor headers. */
 function composeSendgridMessage(parts: readonly FormPart[], text: (name: string) => string | undefined) {
+  if (!text("from") && !text("headers")) {
+    throw createInboundInvalidMessageError("a SendGrid post needs the email field, or from/headers and the message fields.");
+  }
   // `headers` is the message's header block as received: its values are still MIME-encoded, which
   // the composer leaves as they are. From, To, Cc and Subject come from their decoded fields.
   const headers = readHeaderFields(text("headers") ?? "") ?? [];
