@@ -17,16 +17,14 @@ export function CopyApiKeyButton({ token }: { token: string }) {
 
   useEffect(() => () => clearTimeout(resetTimeout.current), []);
 
-  async function copy() {
-    try {
-      await copyToClipboard(token);
-    } catch {
-      toast.error(t("copyError"));
-      return;
-    }
+  function showCopied() {
     clearTimeout(resetTimeout.current);
     setIsCopied(true);
     resetTimeout.current = setTimeout(() => setIsCopied(false), COPIED_LABEL_DURATION_MS);
+  }
+
+  function copy() {
+    copyToClipboard(token).then(showCopied, () => toast.error(t("copyError")));
   }
 
   return (

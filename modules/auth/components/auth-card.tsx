@@ -1,27 +1,30 @@
-// The card of the public auth pages: a large title, its description, then the content.
-import type { ReactNode } from "react";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+// The cards of the public auth pages: a large title, its description, then the content.
+import Link from "next/link";
+import type { ComponentProps } from "react";
+import { Button } from "@/components/ui/button";
+import { TitledCard } from "@/modules/shared/components/titled-card";
 
-export function AuthCard({
+export function AuthCard(props: Omit<ComponentProps<typeof TitledCard>, "titleClassName">) {
+  return <TitledCard titleClassName="text-xl" {...props} />;
+}
+
+/** A page's lone card whose one action is a full-width link to /login. */
+export function LoginLinkCard({
   title,
   description,
-  className,
-  contentClassName,
-  children,
+  linkLabel,
+  linkVariant,
 }: {
-  title: ReactNode;
-  description: ReactNode;
-  className?: string;
-  contentClassName?: string;
-  children: ReactNode;
+  title: string;
+  description: string;
+  linkLabel: string;
+  linkVariant?: ComponentProps<typeof Button>["variant"];
 }) {
   return (
-    <Card className={className}>
-      <CardHeader>
-        <CardTitle className="text-xl">{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className={contentClassName}>{children}</CardContent>
-    </Card>
+    <AuthCard title={title} description={description} className="w-full max-w-sm">
+      <Button asChild variant={linkVariant} className="w-full">
+        <Link href="/login">{linkLabel}</Link>
+      </Button>
+    </AuthCard>
   );
 }

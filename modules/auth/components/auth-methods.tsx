@@ -47,7 +47,7 @@ export function AuthMethods({ emailButtonLabel, children }: { emailButtonLabel: 
 function SocialProviderButtons({ providers }: { providers: SocialProvider[] }) {
   const t = useTranslations("authProviders");
   const [pendingProvider, setPendingProvider] = useState<SocialProvider | null>(null);
-  const authErrorMessage = useAuthErrorMessage();
+  const authErrorMessage = useAuthErrorMessage(t("unknownError"));
   const labels: Record<SocialProvider, string> = { github: t("loginWithGithub"), google: t("loginWithGoogle") };
   const icons: Record<SocialProvider, ReactNode> = { github: <GithubIcon />, google: <GoogleIcon /> };
 
@@ -56,7 +56,7 @@ function SocialProviderButtons({ providers }: { providers: SocialProvider[] }) {
     const { error } = await authClient.signIn.social({ provider, callbackURL: "/" });
     if (!error) return;
     setPendingProvider(null);
-    toast.error(authErrorMessage(error) ?? t("unknownError"));
+    toast.error(authErrorMessage(error));
   }
 
   return (

@@ -5,9 +5,9 @@ import { ExternalLinkIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
+import { TitledCard } from "@/modules/shared/components/titled-card";
 import { fetchCustomerPortalUrl, useIsBillingEnabled } from "../billing.queries";
 import { openInNewTab } from "./billing-links.constants";
 
@@ -31,17 +31,11 @@ export function ManageSubscriptionCard() {
 
   if (!isBillingEnabled) return null;
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t("title")}</CardTitle>
-        <CardDescription>{t("description")}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <Button variant="outline" onClick={openPortal} disabled={isLoading}>
-          {isLoading ? <Spinner aria-hidden /> : <ExternalLinkIcon aria-hidden />}
-          {t("button")}
-        </Button>
-      </CardContent>
-    </Card>
+    <TitledCard title={t("title")} description={t("description")}>
+      <Button variant="outline" onClick={openPortal} disabled={isLoading}>
+        {isLoading ? <Spinner aria-hidden /> : <ExternalLinkIcon aria-hidden />}
+        {t("button")}
+      </Button>
+    </TitledCard>
   );
 }

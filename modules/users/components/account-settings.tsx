@@ -6,12 +6,12 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { useAnalytics } from "@/modules/analytics/use-analytics";
 import { authClient } from "@/modules/auth/auth.client";
 import { ManageSubscriptionCard } from "@/modules/billing/components/manage-subscription-card";
+import { TitledCard } from "@/modules/shared/components/titled-card";
 import { FullNameCard } from "./full-name-card";
 
 export function AccountSettings({ user }: { user: { email: string; name: string } }) {
@@ -38,29 +38,17 @@ export function AccountSettings({ user }: { user: { email: string; name: string 
         </Button>
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
       </div>
-      <Card>
-        <CardHeader>
-          <CardTitle>{t("email.title")}</CardTitle>
-          <CardDescription>{t("email.description")}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Input aria-label={t("email.title")} value={user.email} readOnly disabled />
-        </CardContent>
-      </Card>
+      <TitledCard title={t("email.title")} description={t("email.description")}>
+        <Input aria-label={t("email.title")} value={user.email} readOnly disabled />
+      </TitledCard>
       <FullNameCard currentName={user.name} />
       <ManageSubscriptionCard />
-      <Card>
-        <CardHeader>
-          <CardTitle>{t("logout.title")}</CardTitle>
-          <CardDescription>{t("logout.description")}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Button variant="outline" onClick={logOut} disabled={isLoggingOut}>
-            {isLoggingOut ? <Spinner /> : null}
-            {t("logout.button")}
-          </Button>
-        </CardContent>
-      </Card>
+      <TitledCard title={t("logout.title")} description={t("logout.description")}>
+        <Button variant="outline" onClick={logOut} disabled={isLoggingOut}>
+          {isLoggingOut ? <Spinner /> : null}
+          {t("logout.button")}
+        </Button>
+      </TitledCard>
     </div>
   );
 }
