@@ -67,6 +67,7 @@ async function startServer(): Promise<RunningServer> {
       DATABASE_URL: "",
       HOOKMAIL_ROLES: "",
       EMAIL_DOMAINS: "hookmail.test",
+      MAIL_AUTH_CHECKS: "false",
       AUTH_EMAIL_VERIFICATION_REQUIRED: "false",
       AUTH_RATE_LIMIT_ENABLED: "false",
       // Analytics and billing off: the default instance. posthog-js is loaded only when analytics are on.

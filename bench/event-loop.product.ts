@@ -11,6 +11,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { runMessageChecks } from "@/modules/inbound/message-checks";
+import { parseMail } from "@/modules/inbound/webhook-payload";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { seedDatabase } from "../tests/support/seed";
 
@@ -39,6 +41,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const config = loadConfig({
     DATA_DIR: dataDir,
     EMAIL_DOMAINS: "hookmail.test",
+    MAIL_AUTH_CHECKS: "false",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     INBOUND_SECRET,
     MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
@@ -61,11 +64,19 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
     setMessageParser({
       parse: async (input) => {
         try {
-          return { kind: "parsed", raw: input.raw, ...(await buildMessageOutputs(input)) };
+          const checked = await runMessageChecks({ raw: input.raw, sender: input.sender, checks: input.checks });
+          const outputs = await buildMessageOutputs({ ...input, ...checked });
+          return { kind: "parsed", raw: input.raw, ...outputs, authentication: checked.authentication };
         } catch (error) {
           if (isAppError(error) && error.code === "inbound.invalid_message") return { kind: "invalid", reason: error.message };
           throw error;
         }
+      },
+      extractAttachment: async (raw, index) => {
+        const attachment = (await parseMail(raw)).attachments[index];
+        return attachment
+          ? { bytes: attachment.content, contentType: attachment.contentType, filename: attachment.filename ?? "" }
+          : null;
       },
       close: async () => undefined,
     });

@@ -71,6 +71,7 @@ async function runProduct() {
   const config = loadConfig({
     DATA_DIR: dataDir,
     EMAIL_DOMAINS: "hookmail.test",
+    MAIL_AUTH_CHECKS: "false",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     WEBHOOK_TIMEOUT_MS: "60000",
     INBOUND_SECRET,

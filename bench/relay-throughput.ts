@@ -58,6 +58,7 @@ const INBOUND_SECRET = "bench-inbound-secret-0123456789";
 const config = loadConfig({
   DATA_DIR: path.join(os.tmpdir(), "hookmail-bench"),
   EMAIL_DOMAINS: "hookmail.test",
+  MAIL_AUTH_CHECKS: "false",
   WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
   WEBHOOK_TIMEOUT_MS: "10000",
   INBOUND_SECRET,

@@ -131,6 +131,7 @@ async function startProductProcess({
       AUTH_SECRET: authSecret,
       DATA_DIR: dataDir,
       EMAIL_DOMAINS: DOMAIN,
+      MAIL_AUTH_CHECKS: "false",
       SMTP_HOST: "127.0.0.1",
       SMTP_PORT: String(port),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",

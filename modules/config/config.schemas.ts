@@ -1,5 +1,6 @@
 // The environment's contract (README: Configuration): one zod schema per variable, with defaults that make
 // the embedded mode work with no setup. Each message says what is allowed.
+import { isIP } from "node:net";
 import { z } from "zod";
 import { LOG_FORMATS, LOG_LEVELS } from "@/modules/shared/logging/logging.constants";
 
@@ -98,6 +99,30 @@ const oneOfSchema = (values: readonly string[]) =>
     `must be one of ${values.join(", ")}`,
   );
 
+/** `ip`, `ipv4:port` or `[ipv6]:port`: the resolvers DNS_SERVERS lists (node:dns's setServers forms). */
+function isDnsServer(server: string): boolean {
+  const bracketed = /^\[([^\]]+)\]:(\d{1,5})$/.exec(server);
+  const withPort = /^([\d.]+):(\d{1,5})$/.exec(server);
+  const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : withPort ? [withPort[1]!, withPort[2]] : [server, undefined];
+  const isPortValid = port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
+  return isPortValid && (bracketed ? isIP(host) === 6 : isIP(host) !== 0);
+}
+
+const dnsServersSchema = optionalStringSchema.transform((value, context) => {
+  const servers = (value ?? "")
+    .split(",")
+    .map((server) => server.trim())
+    .filter(Boolean);
+  const invalid = servers.filter((server) => !isDnsServer(server));
+  if (invalid.length > 0) {
+    context.addIssue({
+      code: "custom",
+      message: `must be a comma-separated list of ip or ip:port (invalid: ${invalid.join(", ")})`,
+    });
+  }
+  return servers;
+});
+
 export const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).optional().default("development"),
   DATABASE_URL: urlSchema({
@@ -133,6 +158,10 @@ export const environmentSchema = z.object({
   MAX_MESSAGE_BYTES: integerSchema({ defaultValue: 26_214_400, min: 1024, max: 1_073_741_824 }),
   WEBHOOK_TIMEOUT_MS: integerSchema({ defaultValue: 15_000, min: 100, max: 300_000 }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema(false),
+  DNS_SERVERS: dnsServersSchema,
+  MAIL_AUTH_CHECKS: booleanSchema(true),
+  RSPAMD_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }),
+  CONTENT_RETENTION_HOURS: integerSchema({ defaultValue: 72, min: 1, max: 8760 }),
   AUTH_REGISTRATION_ENABLED: booleanSchema(true),
   AUTH_PASSWORD_RESET_ENABLED: booleanSchema(true),
   AUTH_EMAIL_VERIFICATION_REQUIRED: booleanSchema(false),

@@ -163,3 +163,19 @@ describe(".env.example", () => {
     expect(listed.filter((name) => !variables.includes(name ?? ""))).toEqual([]);
   });
 });
+
+describe("mail checks", () => {
+  it("default to authentication on, no spam engine, the system's resolvers and 72 h of content", () => {
+    const config = loadConfig({});
+    expect(config.mailChecks).toEqual({ authentication: true, rspamdUrl: undefined });
+    expect(config.dnsServers).toEqual([]);
+    expect(config.contentRetentionMs).toBe(72 * 3_600_000);
+  });
+
+  it("take DNS_SERVERS as ip, ipv4:port or [ipv6]:port, and refuse anything else by name", () => {
+    expect(loadConfig({ DNS_SERVERS: "127.0.0.1:5353, ::1,[::1]:53" }).dnsServers).toEqual(["127.0.0.1:5353", "::1", "[::1]:53"]);
+    expect(() => loadConfig({ DNS_SERVERS: "dns.example.com,1.2.3.4:99999" })).toThrow(
+      /DNS_SERVERS: must be a comma-separated list of ip or ip:port \(invalid: dns.example.com, 1.2.3.4:99999\)/,
+    );
+  });
+});

@@ -43,6 +43,12 @@ export type Config = {
   emailDomains: string[];
   inbound: { secret: string | undefined; mailgunSigningKey: string | undefined; maxMessageBytes: number };
   webhook: { timeoutMs: number; allowPrivateTargets: boolean };
+  /** Resolvers for mail authentication and webhook host checks (`ip` or `ip:port`); empty: the system's. */
+  dnsServers: string[];
+  /** What is checked on each mail: SPF, DKIM, DMARC and ARC, and rspamd's score when a URL is set. */
+  mailChecks: { authentication: boolean; rspamdUrl: string | undefined };
+  /** How long a final mail's raw message, payload and attachment links stay available. */
+  contentRetentionMs: number;
   mail: { smtpUrl: string | undefined; from: string };
   billing: {
     isEnabled: boolean;
@@ -148,6 +154,9 @@ function buildConfig(values: Environment): Config {
       maxMessageBytes: values.MAX_MESSAGE_BYTES,
     },
     webhook: { timeoutMs: values.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    dnsServers: values.DNS_SERVERS,
+    mailChecks: { authentication: values.MAIL_AUTH_CHECKS, rspamdUrl: values.RSPAMD_URL },
+    contentRetentionMs: values.CONTENT_RETENTION_HOURS * 3_600_000,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM ?? `Hookmail <no-reply@${emailDomains[0]}>` },
     billing: {
       isEnabled: Boolean(values.STRIPE_SECRET_KEY && values.STRIPE_PRO_PRICE_ID),

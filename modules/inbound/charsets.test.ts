@@ -2,7 +2,7 @@ import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { decodeCharset } from "./charsets";
 import { CHARSET_SAMPLES } from "./test-support/charset-samples";
-import { buildWebhookPayload, parseMail } from "./webhook-payload";
+import { buildWebhookPayload, describeRawMessage, parseMail } from "./webhook-payload";
 
 describe("decodeCharset (iconv-lite)", () => {
   it.each(CHARSET_SAMPLES)("decodes %s", (charset, text) => {
@@ -38,6 +38,7 @@ describe("encoded-word subjects in the webhook payload", () => {
       envelope: { from: "bob@example.org", to: ["alice@example.com"] },
       parsed: await parseMail(raw),
       receivedAt: new Date("2026-11-21T10:00:00Z"),
+      rawFacts: describeRawMessage(raw),
     });
     expect(data.subject).toBe(text);
     expect(data.headers.find(({ name }) => name === "Subject")?.value).toBe(text);

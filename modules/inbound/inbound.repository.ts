@@ -14,6 +14,9 @@ export type InboundCallback = {
   allowedOrigins: string[];
   webhookUrl: string;
   webhookSecret: string | null;
+  attachmentDelivery: "inline" | "url";
+  authenticationPolicy: "none" | "dmarc";
+  spamThreshold: number | null;
 };
 
 export type NewProcessing = {
@@ -51,7 +54,8 @@ function toDuplicateLockKey({ emailCallbackId, messageId, recipient }: Duplicate
     .readBigInt64BE(0);
 }
 
-const CALLBACK_COLUMNS = `id, domain, username, "isEnabled", "allowedOrigins", "webhookUrl", "webhookSecret"`;
+const CALLBACK_COLUMNS = `id, domain, username, "isEnabled", "allowedOrigins", "webhookUrl", "webhookSecret",
+  "attachmentDelivery", "authenticationPolicy", "spamThreshold"`;
 
 const INSERT_PROCESSING = `
   INSERT INTO email_processing (

@@ -6,16 +6,24 @@
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
+import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
+import type { SmtpClient } from "@/modules/mail-auth/mail-auth.usecases";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
 import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
 import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
+import type { MessageChecks } from "./message-checks";
 import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
 import type { WebhookPayloadRequest } from "./webhook-payload";
 
-export type InboundEnvelope = { from: string | null; to: string[] };
+export type InboundEnvelope = {
+  from: string | null;
+  to: string[];
+  /** The SMTP client that handed the message over, when known (SPF is checked against it). */
+  client?: SmtpClient | null;
+};
 
 export type AcceptedMessage = {
   /** Processings created: 0 when no recipient matched or every one was a duplicate (still a success). */
@@ -67,12 +75,25 @@ function decideStatus(callback: InboundCallback, sender: string | null): Pick<Ne
   return { status: PROCESSING_STATUS.PENDING, error: null };
 }
 
+/** The address's rules on the checks' results, for a mail that is otherwise to be delivered. */
+function applyCheckPolicies(
+  decision: Pick<NewProcessing, "status" | "error">,
+  callback: InboundCallback,
+  authentication: MailAuthentication | null,
+): Pick<NewProcessing, "status" | "error"> {
+  if (decision.status !== PROCESSING_STATUS.PENDING) return decision;
+  if (callback.authenticationPolicy === "dmarc" && authentication?.dmarc.result === "fail") {
+    return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.AUTHENTICATION_FAILED };
+  }
+  return decision;
+}
+
 /**
  * Records a received message for every callback its envelope reaches. Per callback, in order: the
  * same Message-ID already recorded for the same recipient within 24 h → nothing (decided by the
  * repository in the writing transaction); disabled →
  * not-processed / not-enabled; sender not allowed → not-processed / from-address-not-allowed;
- * else pending, with the webhook body built once and the raw message kept for delivery.
+ * DMARC required and failed → not-processed / authentication-failed; else pending, with the webhook body built once and the raw message kept for delivery.
  * With `claimLeaseMs`, each pending processing is written already claimed by the caller for that
  * long, and comes back as a claim ready for its first attempt (no further read or claim needed).
  * `raw` is handed over: a large message's memory moves to the parsing thread and back into the rows,
@@ -87,6 +108,7 @@ export async function acceptMessage({
   rules,
   now = new Date(),
   claimLeaseMs,
+  checks,
   parser = getMessageParser(),
 }: {
   raw: Buffer;
@@ -95,12 +117,14 @@ export async function acceptMessage({
   rules: InboundRules;
   now?: Date;
   claimLeaseMs?: number;
+  /** What the parsing thread checks and signs (message-checks.ts); nothing when left out. */
+  checks?: MessageChecks;
   /** Parses off the main thread; the process's pool unless given. */
   parser?: MessageParser;
 }): Promise<AcceptedMessage> {
   const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
   const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
-  const { rows, callbacks } = await buildProcessings({ raw, envelope, repository, rules, now, lockedUntil, parser });
+  const { rows, callbacks } = await buildProcessings({ raw, envelope, repository, rules, now, lockedUntil, parser, checks });
   if (rows.length === 0) return { accepted: 0, processingIds: [], pendingIds: [], claims: [] };
 
   const processingIds = await repository.createProcessings(rows, { duplicatesSince });
@@ -127,6 +151,7 @@ async function buildProcessings({
   now,
   lockedUntil,
   parser,
+  checks,
 }: {
   raw: Buffer;
   envelope: InboundEnvelope;
@@ -135,6 +160,7 @@ async function buildProcessings({
   now: Date;
   lockedUntil: Date | null;
   parser: MessageParser;
+  checks: MessageChecks | undefined;
 }): Promise<{ rows: NewProcessing[]; callbacks: Map<string, InboundCallback> }> {
   const routes = await routeRecipients({ to: envelope.to, repository, rules });
   const sender = normalizeSender(envelope.from);
@@ -159,15 +185,18 @@ async function buildProcessings({
       tag: first.tag,
       // Only this callback's recipients: the others (Bcc among them) belong to other users.
       envelope: { from: sender, to: recipients.map((recipient) => recipient.address) },
+      attachmentDelivery: callback.attachmentDelivery,
     }));
   // Parsed even when no callback matched: a body that is no mail is refused on every route.
-  const parsed = ensureParsed(await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests }));
+  const parsed = ensureParsed(await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests, checks }));
   const payloads = new Map(payloadRequests.map((request, index) => [request.processingId, parsed.payloads[index]!]));
 
   const rows: NewProcessing[] = [];
   const callbacks = new Map<string, InboundCallback>();
-  for (const { id, callback, first, decision, isPending } of planned) {
+  for (const { id, callback, first, decision: routed } of planned) {
     callbacks.set(callback.id, callback);
+    const decision = applyCheckPolicies(routed, callback, parsed.authentication);
+    const isPending = decision.status === PROCESSING_STATUS.PENDING;
     rows.push({
       id,
       emailCallbackId: callback.id,

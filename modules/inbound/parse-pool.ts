@@ -9,11 +9,13 @@ import os from "node:os";
 import path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
+import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
 import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { getProjectDir } from "@/modules/shared/project-dir";
 import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
-import type { MovedBytes, ParseResult, ParseTask } from "./parse-worker";
+import type { MessageChecks } from "./message-checks";
+import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseTask } from "./parse-worker";
 import type { MailSummary, WebhookPayloadRequest } from "./webhook-payload";
 
 export type MessageParseInput = {
@@ -22,6 +24,8 @@ export type MessageParseInput = {
   sender: string | null;
   receivedAt: Date;
   payloads: WebhookPayloadRequest[];
+  /** Authentication and content links; none when left out. */
+  checks?: MessageChecks;
 };
 
 export type MessageParseOutput = {
@@ -30,6 +34,8 @@ export type MessageParseOutput = {
   summary: MailSummary;
   /** The serialized webhook body of each request, in order. */
   payloads: Buffer[];
+  /** The verdicts the payloads carry (null: not checked), for the addresses that act on them. */
+  authentication: MailAuthentication | null;
 };
 
 /**
@@ -46,9 +52,13 @@ export type MessageParseOutcome =
   /** More messages wait than the queue holds (try again). */
   | { kind: "busy" };
 
-/** Parses a message and builds its webhook bodies. */
+/** One attachment of a stored message, decoded; null when the message has no attachment at that place. */
+export type ExtractedAttachment = { bytes: Buffer; contentType: string; filename: string } | null;
+
+/** Parses a message and builds its webhook bodies; reads one attachment of a stored message. */
 export type MessageParser = {
   parse: (input: MessageParseInput) => Promise<MessageParseOutcome>;
+  extractAttachment: (raw: Buffer, index: number) => Promise<ExtractedAttachment>;
   close: () => Promise<void>;
 };
 
@@ -85,7 +95,7 @@ export function createParsePool({
   });
   let inFlight = 0;
 
-  const parse = async ({ raw, sender, receivedAt, payloads }: MessageParseInput): Promise<MessageParseOutcome> => {
+  const parse = async ({ raw, sender, receivedAt, payloads, checks }: MessageParseInput): Promise<MessageParseOutcome> => {
     if (inFlight >= queueLimit + maxThreads) return { kind: "busy" };
     inFlight += 1;
     const moved = handOver(raw);
@@ -96,11 +106,12 @@ export function createParsePool({
     started.port1.once("message", () => {
       timer = setTimeout(() => abort.abort(), timeLimitMs);
     });
-    const task: ParseTask = { raw: moved, sender, receivedAt: receivedAt.getTime(), payloads, started: started.port2 };
+    const task: ParseTask = { raw: moved, sender, receivedAt: receivedAt.getTime(), payloads, checks, started: started.port2 };
     try {
       const result = await pool.run(task, { transferList: [moved.buffer, started.port2], signal: abort.signal });
       if (result.kind === "invalid") return result;
-      return { kind: "parsed", raw: toBuffer(result.raw), summary: result.summary, payloads: result.payloads.map(toBuffer) };
+      const { summary, authentication } = result;
+      return { kind: "parsed", raw: toBuffer(result.raw), summary, payloads: result.payloads.map(toBuffer), authentication };
     } catch (error) {
       if (!abort.signal.aborted) throw error;
       logger.warn(
@@ -114,7 +125,17 @@ export function createParsePool({
     }
   };
 
-  return { parse, close: () => pool.close({ force: true }), threadCount: () => pool.threads.length };
+  const extractAttachment = async (raw: Buffer, index: number): Promise<ExtractedAttachment> => {
+    const moved = handOver(raw);
+    const task: AttachmentTask = { raw: moved, index };
+    const signal = AbortSignal.timeout(timeLimitMs);
+    const run = pool.run(task as never, { name: "extractAttachment", transferList: [moved.buffer], signal });
+    const result = (await run) as unknown as AttachmentResult;
+    if (result.kind === "missing") return null;
+    return { bytes: toBuffer(result.bytes), contentType: result.contentType, filename: result.filename };
+  };
+
+  return { parse, extractAttachment, close: () => pool.close({ force: true }), threadCount: () => pool.threads.length };
 }
 
 /**

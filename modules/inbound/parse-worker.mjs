@@ -13,3 +13,4 @@ try {
 }
 
 export default worker.default;
+export const extractAttachment = worker.extractAttachment;

@@ -4,8 +4,10 @@
 // rather than an error: errors lose their class and code between threads.
 import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
+import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
 import { isAppError } from "@/modules/shared/errors/app-error";
-import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./webhook-payload";
+import { type MessageChecks, runMessageChecks } from "./message-checks";
+import { buildMessageOutputs, type MailSummary, parseMail, type WebhookPayloadRequest } from "./webhook-payload";
 
 /** A byte range of an ArrayBuffer that moves between threads. */
 export type MovedBytes = { buffer: ArrayBuffer; byteOffset: number; byteLength: number };
@@ -16,12 +18,19 @@ export type ParseTask = {
   /** Milliseconds since the epoch. */
   receivedAt: number;
   payloads: WebhookPayloadRequest[];
+  checks?: MessageChecks;
   /** Receives one message when this thread starts on the task. */
   started: MessagePort;
 };
 
 export type ParseResult =
-  | { kind: "parsed"; raw: MovedBytes; summary: MailSummary; payloads: MovedBytes[] }
+  | {
+      kind: "parsed";
+      raw: MovedBytes;
+      summary: MailSummary;
+      payloads: MovedBytes[];
+      authentication: MailAuthentication | null;
+    }
   | { kind: "invalid"; reason: string };
 
 export default async function parseMessage(task: ParseTask) {
@@ -29,12 +38,14 @@ export default async function parseMessage(task: ParseTask) {
   task.started.close();
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   let outputs: Awaited<ReturnType<typeof buildMessageOutputs>>;
+  const checked = await runMessageChecks({ raw, sender: task.sender, checks: task.checks });
   try {
     outputs = await buildMessageOutputs({
       raw,
       sender: task.sender,
       receivedAt: new Date(task.receivedAt),
       payloads: task.payloads,
+      ...checked,
     });
   } catch (error) {
     if (isAppError(error) && error.code === "inbound.invalid_message") {
@@ -44,8 +55,30 @@ export default async function parseMessage(task: ParseTask) {
     throw error;
   }
   const payloads = outputs.payloads.map(toMovedBytes);
-  const result: ParseResult = { kind: "parsed", raw: task.raw, summary: outputs.summary, payloads };
+  const { summary } = outputs;
+  const result: ParseResult = { kind: "parsed", raw: task.raw, summary, payloads, authentication: checked.authentication };
   return moveAll(result, [task.raw.buffer, ...payloads.map((payload) => payload.buffer)]);
+}
+
+export type AttachmentTask = { raw: MovedBytes; index: number };
+
+export type AttachmentResult = { kind: "found"; bytes: MovedBytes; contentType: string; filename: string } | { kind: "missing" };
+
+/** The decoded bytes of one attachment of a stored message, by its place in the payload's list (a content link). */
+export async function extractAttachment(task: AttachmentTask): Promise<AttachmentResult> {
+  const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
+  let attachment: Awaited<ReturnType<typeof parseMail>>["attachments"][number] | undefined;
+  try {
+    attachment = (await parseMail(raw)).attachments[task.index];
+  } catch {
+    return { kind: "missing" };
+  }
+  if (!attachment) return { kind: "missing" };
+  const declared = attachment.headers?.get("content-type") as { value?: string } | undefined;
+  const contentType = (declared?.value || attachment.contentType || "application/octet-stream").toLowerCase();
+  const bytes = toMovedBytes(attachment.content);
+  const result: AttachmentResult = { kind: "found", bytes, contentType, filename: attachment.filename ?? "" };
+  return moveAll(result, [bytes.buffer]) as unknown as AttachmentResult;
 }
 
 /**

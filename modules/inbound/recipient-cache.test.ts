@@ -10,6 +10,9 @@ const callback = (username: string): InboundCallback => ({
   allowedOrigins: [],
   webhookUrl: "https://hooks.example.com/in",
   webhookSecret: null,
+  attachmentDelivery: "inline",
+  authenticationPolicy: "none",
+  spamThreshold: null,
 });
 
 describe("createRecipientCache", () => {

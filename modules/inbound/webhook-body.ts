@@ -2,7 +2,10 @@
 // buildWebhookPayload made (webhook-payload.ts): one Buffer of the final size, with each
 // attachment's base64 written straight from its decoded bytes, so that a 25 MiB message's
 // attachments never exist as strings (bench/large-message.ts).
+import { randomUUID } from "node:crypto";
+import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
 import type { WEBHOOK_EVENT_TYPE } from "./inbound.constants";
+import type { MailFlags } from "./mail-traits";
 
 export type WebhookAddress = { address: string; name: string };
 
@@ -14,9 +17,19 @@ export type WebhookAttachment = {
   /** The Content-ID header as sent (with its angle brackets), or null. */
   contentId: string | null;
   disposition: "attachment" | "inline";
-  /** The decoded bytes, base64. */
-  content: string;
+  /** The decoded bytes, base64; null when the address takes attachments by link. */
+  content: string | null;
+  /** SHA-256 of the decoded bytes, hex. */
+  sha256: string;
+  /** A signed, expiring link to the bytes when the address takes attachments by link; else null. */
+  url: string | null;
 };
+
+/** The message exactly as received. */
+export type WebhookRawMessage = { size: number; sha256: string; url: string | null; expiresAt: string | null };
+
+/** rspamd's opinion of the mail, when an rspamd is configured. */
+export type WebhookSpamVerdict = { score: number; action: string; isSpam: boolean };
 
 export type WebhookPayload = {
   type: typeof WEBHOOK_EVENT_TYPE;
@@ -40,6 +53,13 @@ export type WebhookPayload = {
     html: string;
     headers: { name: string; value: string }[];
     attachments: WebhookAttachment[];
+    raw: WebhookRawMessage;
+    /** Null when the checks are off or could not run. */
+    authentication: MailAuthentication | null;
+    spam: WebhookSpamVerdict | null;
+    flags: MailFlags;
+    reply: { text: string | null };
+    threadId: string | null;
   };
 };
 
@@ -57,29 +77,21 @@ export function rememberAttachmentBytes(attachment: WebhookAttachment, bytes: Bu
  * Buffer of the final size: no base64 string and no JSON string of the whole body is built.
  */
 export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
-  const { attachments, ...data } = payload.data;
-  const isDataLast = Object.keys(payload).at(-1) === "data" && Object.keys(payload.data).at(-1) === "attachments";
-  if (!isDataLast || !attachments.some((attachment) => attachmentBytes.has(attachment))) {
+  const { attachments } = payload.data;
+  if (!attachments.some((attachment) => attachmentBytes.has(attachment) && attachment.content !== null)) {
     return Buffer.from(JSON.stringify(payload), "utf8");
   }
-  // `{…,"attachments":[]}}` without its last three characters, then each attachment, then `]}}`.
-  const parts: (string | Buffer)[] = [JSON.stringify({ ...payload, data: { ...data, attachments: [] } }).slice(0, -3)];
+  // The body with a unique placeholder where the attachments go, split around it.
+  const placeholder = `attachments-${randomUUID()}`;
+  const [before, after] = JSON.stringify({ ...payload, data: { ...payload.data, attachments: placeholder } }).split(
+    JSON.stringify(placeholder),
+  ) as [string, string];
+  const parts: (string | Buffer)[] = [`${before}[`];
   for (const [index, attachment] of attachments.entries()) {
-    const separator = index === 0 ? "" : ",";
-    const bytes = attachmentBytes.get(attachment);
-    if (!bytes) {
-      parts.push(separator + JSON.stringify(attachment));
-      continue;
-    }
-    // The metadata in its key order, then `"content":"` (the last key), the base64 and `"}`.
-    const metadata = Object.fromEntries(
-      Object.keys(attachment)
-        .filter((key) => key !== "content")
-        .map((key) => [key, attachment[key as keyof WebhookAttachment]]),
-    );
-    parts.push(`${separator}${JSON.stringify({ ...metadata, content: "" }).slice(0, -2)}`, bytes, '"}');
+    if (index > 0) parts.push(",");
+    parts.push(...serializeAttachment(attachment));
   }
-  parts.push("]}}");
+  parts.push(`]${after}`);
 
   const length = parts.reduce(
     (total, part) => total + (typeof part === "string" ? Buffer.byteLength(part, "utf8") : base64Length(part.length)),
@@ -93,6 +105,20 @@ export function serializeWebhookPayload(payload: WebhookPayload): Buffer {
   }
   if (offset !== length) throw new Error(`the webhook body came out ${offset} bytes long instead of ${length}`);
   return body;
+}
+
+/** One attachment's JSON in its key order, its `content` as the decoded bytes to write as base64. */
+function serializeAttachment(attachment: WebhookAttachment): (string | Buffer)[] {
+  const bytes = attachmentBytes.get(attachment);
+  if (!bytes || attachment.content === null) return [JSON.stringify(attachment)];
+  const keys = Object.keys(attachment) as (keyof WebhookAttachment)[];
+  const contentIndex = keys.indexOf("content");
+  const pick = (selected: (keyof WebhookAttachment)[]) => Object.fromEntries(selected.map((key) => [key, attachment[key]]));
+  // `{…,"content":"` then the base64, then `"` and the keys after content (`,…}`), or `"}`.
+  const head = JSON.stringify({ ...pick(keys.slice(0, contentIndex)), content: "" }).slice(0, -2);
+  const rest = keys.slice(contentIndex + 1);
+  const tail = rest.length > 0 ? `",${JSON.stringify(pick(rest)).slice(1)}` : '"}';
+  return [head, bytes, tail];
 }
 
 /** Bytes encoded at a time: a multiple of 3, so that the slices' base64 joins into the whole's. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +7,14 @@ import { AppError } from "@/modules/shared/errors/app-error";
 import { decodeEncodedWords } from "./encoded-words";
 import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "./inbound.constants";
 import { serializeWebhookPayload } from "./webhook-body";
-import { buildWebhookPayload, type ParsedMail, parseMail, summarizeMail, type WebhookPayload } from "./webhook-payload";
+import {
+  buildWebhookPayload,
+  describeRawMessage,
+  type ParsedMail,
+  parseMail,
+  summarizeMail,
+  type WebhookPayload,
+} from "./webhook-payload";
 
 // A copy of shared/fixtures/mail-corpus (MIT, see its LICENSE), kept in the repository so the
 // suite runs from any checkout.
@@ -32,8 +40,14 @@ const DATA_KEYS = [
   "html",
   "headers",
   "attachments",
+  "raw",
+  "authentication",
+  "spam",
+  "flags",
+  "reply",
+  "threadId",
 ];
-const ATTACHMENT_KEYS = ["filename", "contentType", "size", "contentId", "disposition", "content"];
+const ATTACHMENT_KEYS = ["filename", "contentType", "size", "contentId", "disposition", "content", "sha256", "url"];
 
 // A 1×1 PNG, a "PDF" holding every byte value twice, and a UTF-8 CSV sent quoted-printable.
 const PNG_BYTES = Buffer.from(
@@ -111,7 +125,9 @@ const HANDMADE_MESSAGE = Buffer.from(
 
 const RECEIVED_AT = new Date("2026-11-21T10:00:00.000Z");
 
-function buildFor(parsed: ParsedMail): WebhookPayload {
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+function buildFor(parsed: ParsedMail, raw: Buffer): WebhookPayload {
   return buildWebhookPayload({
     processingId: "ep_0000000000000000000001",
     emailCallbackId: "ecb_000000000000000000001",
@@ -120,7 +136,12 @@ function buildFor(parsed: ParsedMail): WebhookPayload {
     envelope: { from: "bob@example.org", to: ["alice+news@hookmail.test"] },
     parsed,
     receivedAt: RECEIVED_AT,
+    rawFacts: describeRawMessage(raw),
   });
+}
+
+async function buildFrom(raw: Buffer): Promise<WebhookPayload> {
+  return buildFor(await parseMail(raw), raw);
 }
 
 function listCorpus(directory: string): string[] {
@@ -136,7 +157,7 @@ function listCorpus(directory: string): string[] {
 
 describe("buildWebhookPayload on a message built by hand", () => {
   it("has exactly the keys of docs/webhooks.md, in its order", async () => {
-    const payload = buildFor(await parseMail(HANDMADE_MESSAGE));
+    const payload = await buildFrom(HANDMADE_MESSAGE);
     expect(Object.keys(payload)).toEqual(PAYLOAD_KEYS);
     expect(Object.keys(payload.data)).toEqual(DATA_KEYS);
     expect(Object.keys(payload.data.envelope)).toEqual(["from", "to"]);
@@ -147,7 +168,7 @@ describe("buildWebhookPayload on a message built by hand", () => {
   });
 
   it("fills every field from the message, the envelope and the processing", async () => {
-    const { data, ...envelope } = buildFor(await parseMail(HANDMADE_MESSAGE));
+    const { data, ...envelope } = await buildFrom(HANDMADE_MESSAGE);
     expect(envelope).toEqual({ type: "email.received", timestamp: "2026-11-21T10:00:00.000Z" });
     expect({ ...data, headers: undefined, attachments: undefined }).toEqual({
       id: "ep_0000000000000000000001",
@@ -176,11 +197,17 @@ describe("buildWebhookPayload on a message built by hand", () => {
       html: '<p>Hello <b>Alice</b> <img src="cid:logo@example.org"></p>',
       headers: undefined,
       attachments: undefined,
+      raw: { size: HANDMADE_MESSAGE.length, sha256: sha256(HANDMADE_MESSAGE), url: null, expiresAt: null },
+      authentication: null,
+      spam: null,
+      flags: { isAutoReply: false, isBounce: false, isMailingList: false },
+      reply: { text: "Hello Alice, café ✓" },
+      threadId: "root@example.org",
     });
   });
 
   it("lists the headers in their order, with their names as sent and their values unfolded and decoded", async () => {
-    const { data } = buildFor(await parseMail(HANDMADE_MESSAGE));
+    const { data } = await buildFrom(HANDMADE_MESSAGE);
     expect(data.headers).toEqual([
       { name: "Received", value: "from mx.example.org by mx.hookmail.test; Sat, 21 Nov 2026 09:59:59 +0000" },
       { name: "Received", value: "from client.example.org\tby mx.example.org; Sat, 21 Nov 2026 09:59:58 +0000" },
@@ -200,7 +227,7 @@ describe("buildWebhookPayload on a message built by hand", () => {
   });
 
   it("gives the inline image and both attachments with their metadata and their exact bytes", async () => {
-    const { data } = buildFor(await parseMail(HANDMADE_MESSAGE));
+    const { data } = await buildFrom(HANDMADE_MESSAGE);
     expect(data.attachments.map(({ content: _content, ...metadata }) => metadata)).toEqual([
       {
         filename: "logo.png",
@@ -208,6 +235,8 @@ describe("buildWebhookPayload on a message built by hand", () => {
         size: PNG_BYTES.length,
         contentId: "<logo@example.org>",
         disposition: "inline",
+        sha256: sha256(PNG_BYTES),
+        url: null,
       },
       {
         filename: "report.pdf",
@@ -215,6 +244,8 @@ describe("buildWebhookPayload on a message built by hand", () => {
         size: PDF_BYTES.length,
         contentId: null,
         disposition: "attachment",
+        sha256: sha256(PDF_BYTES),
+        url: null,
       },
       {
         filename: "données.csv",
@@ -222,16 +253,18 @@ describe("buildWebhookPayload on a message built by hand", () => {
         size: Buffer.byteLength(CSV_TEXT),
         contentId: null,
         disposition: "attachment",
+        sha256: sha256(Buffer.from(CSV_TEXT)),
+        url: null,
       },
     ]);
-    const decoded = data.attachments.map((attachment) => Buffer.from(attachment.content, "base64"));
+    const decoded = data.attachments.map((attachment) => Buffer.from(attachment.content!, "base64"));
     expect(decoded[0]!.equals(PNG_BYTES)).toBe(true);
     expect(decoded[1]!.equals(PDF_BYTES)).toBe(true);
     expect(decoded[2]!.toString("utf8")).toBe(CSV_TEXT);
   });
 
   it("serializes to UTF-8 JSON that reads back as the same payload", async () => {
-    const payload = buildFor(await parseMail(HANDMADE_MESSAGE));
+    const payload = await buildFrom(HANDMADE_MESSAGE);
     const body = serializeWebhookPayload(payload);
     expect(Buffer.isBuffer(body)).toBe(true);
     expect(JSON.parse(body.toString("utf8"))).toEqual(payload);
@@ -239,7 +272,7 @@ describe("buildWebhookPayload on a message built by hand", () => {
   });
 
   it("serializes to exactly the bytes of JSON.stringify of the payload", async () => {
-    const payload = buildFor(await parseMail(HANDMADE_MESSAGE));
+    const payload = await buildFrom(HANDMADE_MESSAGE);
     expect(serializeWebhookPayload(payload).equals(Buffer.from(JSON.stringify(payload), "utf8"))).toBe(true);
   });
 });
@@ -276,24 +309,24 @@ describe("a message of several MiB", () => {
   );
 
   it("parses every attachment and the text intact", async () => {
-    const { data } = buildFor(await parseMail(message));
+    const { data } = await buildFrom(message);
     expect(data.attachments.map((attachment) => attachment.size)).toEqual(LARGE.map((content) => content.length));
     for (const [index, attachment] of data.attachments.entries()) {
-      expect(Buffer.from(attachment.content, "base64").equals(LARGE[index]!)).toBe(true);
+      expect(Buffer.from(attachment.content!, "base64").equals(LARGE[index]!)).toBe(true);
     }
     // mailparser gives text with LF line breaks
     expect(data.text).toBe(TEXT.replace(/\r\n/g, "\n"));
   });
 
   it("serializes to exactly the bytes of JSON.stringify of the payload", async () => {
-    const payload = buildFor(await parseMail(message));
+    const payload = await buildFrom(message);
     expect(serializeWebhookPayload(payload).equals(Buffer.from(JSON.stringify(payload), "utf8"))).toBe(true);
   });
 });
 
 describe("buildWebhookPayload on sparse messages", () => {
   it("uses null for no From, no Date and no In-Reply-To, empty strings and lists for the rest", async () => {
-    const payload = buildFor(await parseMail(Buffer.from("X-Note: nothing else\r\n\r\n")));
+    const payload = await buildFrom(Buffer.from("X-Note: nothing else\r\n\r\n"));
     expect(payload.data).toMatchObject({
       from: null,
       to: [],
@@ -312,7 +345,7 @@ describe("buildWebhookPayload on sparse messages", () => {
   });
 
   it("answers a Date header that is no date with null, not with the time of parsing", async () => {
-    const payload = buildFor(await parseMail(Buffer.from("From: a@example.org\r\nDate: someday soon\r\n\r\nhi\r\n")));
+    const payload = await buildFrom(Buffer.from("From: a@example.org\r\nDate: someday soon\r\n\r\nhi\r\n"));
     expect(payload.data.date).toBeNull();
   });
 
@@ -338,10 +371,10 @@ describe("buildWebhookPayload on sparse messages", () => {
       "--b--",
       "",
     ].join("\r\n");
-    const { data } = buildFor(await parseMail(Buffer.from(message)));
+    const { data } = await buildFrom(Buffer.from(message));
     expect(data.text).toBe("Delivery failed.");
     expect(
-      data.attachments.map((attachment) => [attachment.contentType, Buffer.from(attachment.content, "base64").toString()]),
+      data.attachments.map((attachment) => [attachment.contentType, Buffer.from(attachment.content!, "base64").toString()]),
     ).toEqual([
       ["message/delivery-status", "Status: 5.1.1"],
       ["message/rfc822", forwarded],
@@ -360,7 +393,7 @@ describe("buildWebhookPayload on sparse messages", () => {
       "--b--",
       "",
     ].join("\r\n");
-    const { data } = buildFor(await parseMail(Buffer.from(message)));
+    const { data } = await buildFrom(Buffer.from(message));
     expect(data.attachments[0]).toMatchObject({
       filename: "a.pdf",
       contentType: "application/octet-stream",
@@ -488,14 +521,14 @@ describe("the mail corpus", () => {
         expect(error).toMatchObject({ code: "inbound.invalid_message" });
         return;
       }
-      const payload = buildFor(parsed);
+      const payload = buildFor(parsed, raw);
       expect(Object.keys(payload.data)).toEqual(DATA_KEYS);
       const body = serializeWebhookPayload(payload);
       expect(body.equals(Buffer.from(JSON.stringify(payload), "utf8"))).toBe(true);
       expect(JSON.parse(body.toString("utf8"))).toEqual(payload);
       for (const attachment of payload.data.attachments) {
         expect(Object.keys(attachment)).toEqual(ATTACHMENT_KEYS);
-        expect(Buffer.from(attachment.content, "base64")).toHaveLength(attachment.size);
+        expect(Buffer.from(attachment.content!, "base64")).toHaveLength(attachment.size);
       }
       const summary = summarizeMail(parsed, "envelope@example.org");
       expect(Array.from(summary.subject).length).toBeLessThanOrEqual(MAX_SUBJECT_LENGTH);
@@ -504,7 +537,7 @@ describe("the mail corpus", () => {
   );
 
   it("reads the corpus' tricky cases as a receiver would expect", async () => {
-    const build = async (name: string) => buildFor(await parseMail(fs.readFileSync(path.join(CORPUS_DIR, name)))).data;
+    const build = async (name: string) => (await buildFrom(fs.readFileSync(path.join(CORPUS_DIR, name)))).data;
     // RFC 6532: raw UTF-8 in headers
     expect((await build("rfc6532/utf8_headers.eml")).from).toEqual({ address: "jdöe@mächine.example", name: "Jöhn Doe" });
     // an unparseable Date header gives null (mailparser alone would answer "now")
@@ -517,6 +550,6 @@ describe("the mail corpus", () => {
     expect((await build("multi_charset/japanese_iso_2022.eml")).subject).toBe("まみむめも");
     // a PDF's bytes survive base64 transfer encoding
     const pdf = (await build("attachment_emails/attachment_pdf.eml")).attachments[0]!;
-    expect(Buffer.from(pdf.content, "base64").subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(Buffer.from(pdf.content!, "base64").subarray(0, 5).toString("latin1")).toBe("%PDF-");
   });
 });

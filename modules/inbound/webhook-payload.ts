@@ -2,30 +2,31 @@
 // (version 1) and into the summary the inbox row keeps. A message may be 25 MiB: it is fed to the
 // parser in slices, and the attachments' base64 is written straight from their decoded bytes into
 // the one Buffer of the body, never held as strings (webhook-body.ts, bench/large-message.ts).
+import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
-import { type AddressObject, type Attachment, type EmailAddress, type ParsedMail, simpleParser } from "mailparser";
+import { type Attachment, type ParsedMail, simpleParser } from "mailparser";
+import type { ContentLinkSigner } from "@/modules/content-links/content-links";
+import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
 import { decodeEncodedWords } from "./encoded-words";
 import { htmlToPlainText } from "./html-to-text";
-import {
-  MAIL_PARSER_OPTIONS,
-  MAX_FROM_ADDRESS_LENGTH,
-  MAX_MESSAGE_ID_BYTES,
-  MAX_SUBJECT_LENGTH,
-  WEBHOOK_EVENT_TYPE,
-} from "./inbound.constants";
+import { MAIL_PARSER_OPTIONS, WEBHOOK_EVENT_TYPE } from "./inbound.constants";
 import { createInvalidMessageError } from "./inbound.errors";
+import { findFromAddress, listAddresses } from "./mail-addresses";
+import { type MailSummary, summarizeMail } from "./mail-summary";
+import { readMailFlags, readThreadId } from "./mail-traits";
+import { extractReplyText } from "./reply/reply-text";
 import {
   rememberAttachmentBytes,
   serializeWebhookPayload,
-  type WebhookAddress,
   type WebhookAttachment,
   type WebhookPayload,
+  type WebhookSpamVerdict,
 } from "./webhook-body";
 
+export type { MailSummary } from "./mail-summary";
+export { summarizeMail } from "./mail-summary";
 export type { WebhookAddress, WebhookAttachment, WebhookPayload } from "./webhook-body";
 export type { ParsedMail };
-
-export type MailSummary = { fromAddress: string; subject: string; messageId: string | null };
 
 /**
  * Parses a raw RFC 5322 message. Bodies and attachments are kept as sent: no cid: link becomes a
@@ -71,14 +72,33 @@ function isBlank(raw: Buffer): boolean {
   return true;
 }
 
+/** What one parse of a message gives every payload built from it. */
+export type ReceivedMessage = {
+  parsed: ParsedMail;
+  receivedAt: Date;
+  /** Size and SHA-256 of the message exactly as received. */
+  rawFacts: { size: number; sha256: string };
+  authentication: MailAuthentication | null;
+  spam: WebhookSpamVerdict | null;
+  /** Signs the links to the content; null: no links (the payload's urls are null). */
+  links: ContentLinkSigner | null;
+};
+
+export type AttachmentDelivery = "inline" | "url";
+
 export function buildWebhookPayload({
   processingId,
   emailCallbackId,
   address,
   tag,
   envelope,
+  attachmentDelivery = "inline",
   parsed,
   receivedAt,
+  rawFacts,
+  authentication = null,
+  spam = null,
+  links = null,
 }: {
   processingId: string;
   emailCallbackId: string;
@@ -87,10 +107,13 @@ export function buildWebhookPayload({
   tag: string | null;
   /** The envelope as it concerns this callback: the sender and the recipients routed to it. */
   envelope: { from: string | null; to: string[] };
-  parsed: ParsedMail;
-  receivedAt: Date;
-}): WebhookPayload {
+  /** The address's choice: attachments as base64 in the body, or as links (only when links can be signed). */
+  attachmentDelivery?: AttachmentDelivery;
+} & Pick<ReceivedMessage, "parsed" | "receivedAt" | "rawFacts"> &
+  Partial<Pick<ReceivedMessage, "authentication" | "spam" | "links">>): WebhookPayload {
   const headers = readHeaderFields(parsed);
+  const linkTo = links ? (part: Parameters<ContentLinkSigner["link"]>[1]) => links.link(processingId, part) : null;
+  const byLink = attachmentDelivery === "url" && linkTo !== null;
   return {
     type: WEBHOOK_EVENT_TYPE,
     timestamp: receivedAt.toISOString(),
@@ -112,13 +135,30 @@ export function buildWebhookPayload({
       text: parsed.text ?? "",
       html: parsed.html || "",
       headers,
-      attachments: parsed.attachments.map(formatAttachment),
+      attachments: parsed.attachments.map((attachment, index) =>
+        formatAttachment(attachment, byLink ? linkTo(`attachments/${index}`) : null),
+      ),
+      raw: {
+        ...rawFacts,
+        url: linkTo ? linkTo("raw") : null,
+        expiresAt: links ? links.expiresAt.toISOString() : null,
+      },
+      authentication,
+      spam,
+      flags: readMailFlags({ headers, sender: envelope.from, parsed }),
+      reply: { text: extractReplyText(parsed.text) },
+      threadId: readThreadId(parsed),
     },
   };
 }
 
+/** The message exactly as received, as the payload's `raw` describes it. */
+export function describeRawMessage(raw: Buffer): ReceivedMessage["rawFacts"] {
+  return { size: raw.length, sha256: createHash("sha256").update(raw).digest("hex") };
+}
+
 /** One webhook body to build: everything of it that is not in the message. */
-export type WebhookPayloadRequest = Omit<Parameters<typeof buildWebhookPayload>[0], "parsed" | "receivedAt">;
+export type WebhookPayloadRequest = Omit<Parameters<typeof buildWebhookPayload>[0], keyof ReceivedMessage>;
 
 /**
  * What a received message gives the pipeline: the inbox row's summary and the serialized webhook
@@ -129,51 +169,22 @@ export type WebhookPayloadRequest = Omit<Parameters<typeof buildWebhookPayload>[
 export async function buildMessageOutputs({
   raw,
   sender,
-  receivedAt,
   payloads,
+  ...message
 }: {
   raw: Buffer;
   sender: string | null;
-  receivedAt: Date;
   payloads: WebhookPayloadRequest[];
-}): Promise<{ summary: MailSummary; payloads: Buffer[] }> {
+} & Pick<ReceivedMessage, "receivedAt"> &
+  Partial<Pick<ReceivedMessage, "authentication" | "spam" | "links">>): Promise<{ summary: MailSummary; payloads: Buffer[] }> {
+  const rawFacts = describeRawMessage(raw);
   const parsed = await parseMail(raw);
   return {
     summary: summarizeMail(parsed, sender),
-    payloads: payloads.map((request) => serializeWebhookPayload(buildWebhookPayload({ ...request, parsed, receivedAt }))),
+    payloads: payloads.map((request) =>
+      serializeWebhookPayload(buildWebhookPayload({ ...request, ...message, parsed, rawFacts })),
+    ),
   };
-}
-
-/** What the inbox row shows: the sender (the From header, else the envelope sender), the subject and the Message-ID. */
-export function summarizeMail(parsed: ParsedMail, envelopeFrom: string | null = null): MailSummary {
-  const fromAddress = findFromAddress(parsed)?.address || envelopeFrom || "";
-  const messageId = removeNul(parsed.messageId ?? "");
-  return {
-    fromAddress: truncateCodePoints(removeNul(fromAddress), MAX_FROM_ADDRESS_LENGTH),
-    subject: truncateCodePoints(removeNul(parsed.subject ?? ""), MAX_SUBJECT_LENGTH),
-    messageId: messageId ? truncateUtf8(messageId, MAX_MESSAGE_ID_BYTES) : null,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Addresses
-
-/** Every mailbox of a header, groups flattened; entries without an address are left out. */
-function flattenMailboxes(entries: EmailAddress[]): WebhookAddress[] {
-  return entries.flatMap((entry) => [
-    ...(entry.address ? [{ address: entry.address, name: entry.name ?? "" }] : []),
-    ...flattenMailboxes(entry.group ?? []),
-  ]);
-}
-
-function listAddresses(header: AddressObject | AddressObject[] | undefined): WebhookAddress[] {
-  if (!header) return [];
-  return [header].flat().flatMap((object) => flattenMailboxes(object.value ?? []));
-}
-
-/** The first mailbox of the From header, or null when there is none or it cannot be read. */
-function findFromAddress(parsed: ParsedMail): WebhookAddress | null {
-  return listAddresses(parsed.from)[0] ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,7 +225,7 @@ function readDate(headers: { name: string; value: string }[]): string | null {
  * An attachment of the payload. Its `content` (base64) is computed when read: serializing writes
  * the base64 from the bytes directly, so that a large attachment never exists as a string.
  */
-function formatAttachment(attachment: Attachment): WebhookAttachment {
+function formatAttachment(attachment: Attachment, url: string | null): WebhookAttachment {
   const declared = attachment.headers?.get("content-type") as { value?: string } | undefined;
   const bytes = attachment.content;
   const formatted = {
@@ -225,32 +236,10 @@ function formatAttachment(attachment: Attachment): WebhookAttachment {
     contentId: attachment.contentId?.trim() || null,
     disposition: attachment.contentDisposition?.toLowerCase() === "inline" ? "inline" : "attachment",
   } as WebhookAttachment;
-  Object.defineProperty(formatted, "content", { enumerable: true, get: () => bytes.toString("base64") });
-  rememberAttachmentBytes(formatted, bytes);
+  if (url) formatted.content = null;
+  else Object.defineProperty(formatted, "content", { enumerable: true, get: () => bytes.toString("base64") });
+  formatted.sha256 = createHash("sha256").update(bytes).digest("hex");
+  formatted.url = url;
+  if (!url) rememberAttachmentBytes(formatted, bytes);
   return formatted;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Text columns
-
-/** PostgreSQL's text type cannot hold U+0000. */
-function removeNul(value: string): string {
-  return value.replaceAll("\u0000", "");
-}
-
-function truncateCodePoints(value: string, maxLength: number): string {
-  if (value.length <= maxLength) return value;
-  return Array.from(value).slice(0, maxLength).join("");
-}
-
-function truncateUtf8(value: string, maxBytes: number): string {
-  if (Buffer.byteLength(value, "utf8") <= maxBytes) return value;
-  let output = "";
-  let bytes = 0;
-  for (const character of value) {
-    bytes += Buffer.byteLength(character, "utf8");
-    if (bytes > maxBytes) break;
-    output += character;
-  }
-  return output;
 }

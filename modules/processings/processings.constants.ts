@@ -29,6 +29,10 @@ export const PROCESSING_ERROR = {
   NOT_ENABLED: "not-enabled",
   /** The sender is not in the address's allowed list. */
   FROM_ADDRESS_NOT_ALLOWED: "from-address-not-allowed",
+  /** The address asks for DMARC and the mail's DMARC result is fail. */
+  AUTHENTICATION_FAILED: "authentication-failed",
+  /** The address has a spam threshold and the mail's score reaches it. */
+  SPAM: "spam",
   /** The webhook kept failing until no retry was left. */
   WEBHOOK_FAILED: "webhook-failed",
   /** Something unexpected (logged). */

@@ -20,7 +20,7 @@ export function startDeliveryDispatch({
   database: Database;
   logger: Logger;
 }): RunningRole {
-  const worker = createDeliveryWorker({ config, database, logger });
+  const worker = createDeliveryWorker({ config, database, logger, contentRetentionMs: config.contentRetentionMs });
   setDeliveryDispatcher(worker);
   const isWorker = config.roles.includes("worker");
   if (isWorker) worker.start();

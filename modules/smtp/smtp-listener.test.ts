@@ -61,7 +61,7 @@ async function startListener(
 }
 
 describe("SMTP listener", () => {
-  it("accepts a message for a known recipient and hands the raw bytes and the envelope to the pipeline", async () => {
+  it("accepts a message for a known recipient and hands the raw bytes, the envelope and the client to the pipeline", async () => {
     const { received, transport } = await startListener();
     const info = await transport.sendMail({
       envelope: { from: "bob@example.org", to: ["Alice+orders@hookmail.test"] },
@@ -72,7 +72,12 @@ describe("SMTP listener", () => {
     });
     expect(info.response).toMatch(/^250 /);
     expect(received).toHaveLength(1);
-    expect(received[0]?.envelope).toEqual({ from: "bob@example.org", to: ["Alice+orders@hookmail.test"] });
+    expect(received[0]?.envelope).toEqual({
+      from: "bob@example.org",
+      to: ["Alice+orders@hookmail.test"],
+      // The client as SPF judges it: its address and the name it greeted with (nodemailer's default is the host name).
+      client: { ip: "127.0.0.1", helo: expect.any(String) },
+    });
     expect(received[0]?.raw.toString("utf8")).toMatch(/Subject: =\?UTF-8\?/);
   });
 

@@ -17,7 +17,10 @@ export const SESSION_IDLE_TIMEOUT_MS = 60_000;
 export type SmtpListenerDependencies = {
   config: Pick<Config, "smtp" | "inbound">;
   isAcceptableRecipient: (address: string) => Promise<boolean>;
-  receive: (message: { raw: Buffer; envelope: { from: string | null; to: string[] } }) => Promise<{ accepted: number }>;
+  receive: (message: {
+    raw: Buffer;
+    envelope: { from: string | null; to: string[]; client: { ip: string; helo: string | null } };
+  }) => Promise<{ accepted: number }>;
   logger: Logger;
 };
 
@@ -197,7 +200,10 @@ async function readMessage(stream: SMTPServerDataStream, declaredSize: number | 
   return target ? target.subarray(0, length) : Buffer.concat(chunks);
 }
 
+/** The envelope, and the client as SPF judges it: its address (IPv4 unmapped) and the name it greeted with. */
 function readEnvelope(session: SMTPServerSession) {
   const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-  return { from: from || null, to: session.envelope.rcptTo.map(({ address }) => address) };
+  const ip = session.remoteAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+  const helo = session.hostNameAppearsAs?.trim() || null;
+  return { from: from || null, to: session.envelope.rcptTo.map(({ address }) => address), client: { ip, helo } };
 }

@@ -34,6 +34,7 @@ beforeAll(async () => {
   const config = loadConfig({
     DATA_DIR: path.join(os.tmpdir(), "hookmail-relay-test"),
     EMAIL_DOMAINS: "hookmail.test",
+    MAIL_AUTH_CHECKS: "false",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     WEBHOOK_TIMEOUT_MS: "5000",
     MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),

@@ -19,6 +19,8 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
     AUTH_SECRET: "route-test-secret-route-test-secret-route",
     AUTH_RATE_LIMIT_ENABLED: "false",
     EMAIL_DOMAINS: "hookmail.test,example.org",
+    // Authentication has tests of its own with a DNS server on loopback; no real resolver is asked.
+    MAIL_AUTH_CHECKS: "false",
     ...environment,
   });
   setProcessConfig(config);

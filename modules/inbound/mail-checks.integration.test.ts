@@ -1,0 +1,193 @@
+// The checks on each mail, end to end over real sockets: a sender's MTA (nodemailer, greeting as
+// its own host) → the SMTP listener → the parsing thread, which checks SPF, DKIM, DMARC and ARC
+// against a DNS server on loopback → the per-address rules → the webhook sink; and the content
+// links of a large mail, served by their route (docs/webhooks.md: Authentication, Content by link).
+import { createHash, randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { createTransport } from "nodemailer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as content from "@/app/api/content/[processingId]/[...part]/route";
+import { loadConfig, setProcessConfig } from "@/modules/config/config";
+import { type Database, setProcessDatabase } from "@/modules/db/db";
+import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
+import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { silentLogger } from "@/modules/shared/logging/logger";
+import { createSmtpListener } from "@/modules/smtp/smtp-listener";
+import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
+import { seedEmailCallback, seedUser } from "@/tests/support/seed";
+import { createSenderDomain } from "@/tests/support/sender-domain";
+import { createTestDatabase } from "@/tests/support/test-database";
+import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
+import { isAcceptableRecipientAddress, receiveMessage } from "./receive-message";
+
+// The test's SMTP client connects from 127.0.0.1: the honest domain's SPF lists it, the forger's does not.
+const honest = createSenderDomain({ domain: "honest.example", allowedIp: "127.0.0.1" });
+const forged = createSenderDomain({ domain: "forged.example", allowedIp: "192.0.2.99" });
+
+let dns: TestDnsServer;
+let database: Database;
+let sink: WebhookSink;
+let worker: DeliveryWorker;
+let listener: ReturnType<typeof createSmtpListener>;
+
+beforeAll(async () => {
+  dns = await startDnsServer({ ...honest.records, ...forged.records });
+  const config = loadConfig({
+    DATA_DIR: path.join(os.tmpdir(), "hookmail-mail-checks-test"),
+    AUTH_SECRET: "mail-checks-test-secret-mail-checks-test",
+    BASE_URL: "http://hookmail.test:3000",
+    EMAIL_DOMAINS: "hookmail.test",
+    DNS_SERVERS: dns.address,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  });
+  setProcessConfig(config);
+  database = await createTestDatabase();
+  setProcessDatabase(database);
+  sink = await startWebhookSink();
+  worker = createDeliveryWorker({ database, config, logger: silentLogger });
+  setDeliveryDispatcher(worker);
+  const { id: userId } = await seedUser(database);
+  for (const [username, settings] of [
+    ["open", {}],
+    ["strict", { authenticationPolicy: "dmarc" }],
+    ["large", { attachmentDelivery: "url" }],
+  ] as const) {
+    await seedEmailCallback(database, { userId, username, webhookUrl: sink.url(`/${username}`), ...settings });
+  }
+  listener = createSmtpListener({
+    config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
+    isAcceptableRecipient: isAcceptableRecipientAddress,
+    receive: receiveMessage,
+    logger: silentLogger,
+  });
+  await listener.listen();
+});
+
+afterAll(async () => {
+  await listener?.close();
+  await worker?.stop();
+  setDeliveryDispatcher(undefined);
+  await sink?.close();
+  await database?.close();
+  await dns?.close();
+});
+
+/** Sends the message as the domain's own MTA would: MAIL FROM at the domain, EHLO its mail host. */
+async function sendFrom(domain: string, raw: Buffer, to: string[]) {
+  const transport = createTransport({
+    host: "127.0.0.1",
+    port: listener.getPort(),
+    secure: false,
+    ignoreTLS: true,
+    name: `mx.${domain}`,
+  });
+  const info = await transport.sendMail({ envelope: { from: `bob@${domain}`, to }, raw });
+  expect(info.response).toMatch(/^250 /);
+}
+
+const payloadTo = (username: string) => {
+  const request = sink.requests.find((candidate) => candidate.path === `/${username}`);
+  return request ? (JSON.parse(request.body.toString("utf8")) as { data: Record<string, any> }) : undefined;
+};
+
+const processingOf = (username: string) =>
+  database.prisma.emailProcessing.findFirstOrThrow({
+    where: { emailCallback: { username } },
+    orderBy: { createdAt: "desc" },
+  });
+
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+const REPLY = {
+  from: "Bob <bob@honest.example>",
+  to: "open@hookmail.test",
+  subject: "Re: the meeting",
+  text: "Thursday works for me.\n\nOn Mon, 23 Nov 2026 at 10:00, Alice <alice@hookmail.test> wrote:\n> Can we meet this week?\n> Alice\n",
+  inReplyTo: "<meeting-1@hookmail.test>",
+  references: ["<meeting-1@hookmail.test>"],
+};
+
+describe("a mail from a domain with SPF, DKIM and DMARC", () => {
+  it("arrives with every verdict pass and its reply text stripped", async () => {
+    sink.reset();
+    const raw = await honest.build(REPLY);
+    await sendFrom("honest.example", raw, ["open@hookmail.test"]);
+    await sink.waitForRequests(1);
+    const { data } = payloadTo("open")!;
+    expect(data.authentication).toEqual({
+      spf: { result: "pass", domain: "honest.example" },
+      dkim: [{ result: "pass", domain: "honest.example", selector: "s1", aligned: true }],
+      dmarc: { result: "pass", policy: "reject", domain: "honest.example" },
+      arc: { result: "none" },
+    });
+    expect(data.reply).toEqual({ text: "Thursday works for me." });
+    expect(data.threadId).toBe("meeting-1@hookmail.test");
+    expect(data.flags).toEqual({ isAutoReply: false, isBounce: false, isMailingList: false });
+    expect(data.raw).toMatchObject({ size: raw.length, sha256: sha256(raw) });
+  });
+});
+
+describe("a mail whose DKIM signature no longer verifies and whose SPF does not align", () => {
+  it("is recorded authentication-failed and not delivered where the address requires DMARC, and delivered with its fail verdicts elsewhere", async () => {
+    sink.reset();
+    const signed = (await forged.build({ ...REPLY, from: "Bob <bob@forged.example>", to: "open@hookmail.test" })).toString();
+    const tampered = Buffer.from(signed.replace("Thursday works for me.", "Send the invoice to my new account."));
+    await sendFrom("forged.example", tampered, ["open@hookmail.test", "strict@hookmail.test"]);
+    await sink.waitForRequests(1);
+    await worker.whenIdle();
+
+    const { data } = payloadTo("open")!;
+    expect(data.authentication.dkim).toEqual([{ result: "fail", domain: "forged.example", selector: "s1", aligned: true }]);
+    expect(data.authentication.spf).toEqual({ result: "fail", domain: "forged.example" });
+    expect(data.authentication.dmarc).toEqual({ result: "fail", policy: "reject", domain: "forged.example" });
+    expect(payloadTo("strict")).toBeUndefined();
+    expect(sink.requests).toHaveLength(1);
+    expect(await processingOf("strict")).toMatchObject({
+      status: PROCESSING_STATUS.NOT_PROCESSED,
+      error: PROCESSING_ERROR.AUTHENTICATION_FAILED,
+    });
+    expect((await processingOf("open")).status).toBe(PROCESSING_STATUS.SUCCESS);
+  });
+});
+
+describe("a 25 MiB mail to an address that takes attachments by link", () => {
+  it("arrives as a body under 64 KiB whose links serve the exact bytes, and a changed link answers 404", async () => {
+    sink.reset();
+    const attachment = randomBytes(18 * 1024 * 1024);
+    const raw = await honest.build({
+      ...REPLY,
+      to: "large@hookmail.test",
+      attachments: [{ filename: "scan.bin", content: attachment, contentType: "application/octet-stream" }],
+    });
+    expect(raw.length).toBeGreaterThan(24 * 1024 * 1024);
+    await sendFrom("honest.example", raw, ["large@hookmail.test"]);
+    await sink.waitForRequests(1);
+
+    const body = sink.requests[0]!.body;
+    expect(body.length).toBeLessThan(64 * 1024);
+    const { data } = JSON.parse(body.toString("utf8"));
+    expect(data.attachments).toEqual([
+      expect.objectContaining({ filename: "scan.bin", size: attachment.length, content: null, sha256: sha256(attachment) }),
+    ]);
+
+    const fetchLink = async (url: string) => {
+      const { pathname } = new URL(url);
+      const [, , , processingId, ...part] = pathname.split("/");
+      return content.GET(new Request(url), { params: Promise.resolve({ processingId: processingId!, part }) });
+    };
+    const served = await fetchLink(data.attachments[0].url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("application/octet-stream");
+    expect(Buffer.from(await served.arrayBuffer()).equals(attachment)).toBe(true);
+
+    const rawServed = await fetchLink(data.raw.url);
+    expect(rawServed.headers.get("content-type")).toBe("message/rfc822");
+    expect(sha256(Buffer.from(await rawServed.arrayBuffer()))).toBe(sha256(raw));
+
+    const tampered = data.attachments[0].url.replace(/signature=./, "signature=A");
+    expect((await fetchLink(tampered)).status).toBe(404);
+    const expired = data.raw.url.replace(/expires=\d+/, "expires=1000000000");
+    expect((await fetchLink(expired)).status).toBe(404);
+  }, 120_000);
+});
