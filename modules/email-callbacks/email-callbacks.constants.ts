@@ -7,6 +7,14 @@ export const GENERATED_WEBHOOK_SECRET_LENGTH = 42;
 export const RANDOM_USERNAME_MAX_NUMBER = 999;
 export const MAX_ALLOWED_ORIGINS = 100;
 
+/** How attachments reach the webhook: base64 in the body, or signed expiring links (docs/webhooks.md). */
+export const ATTACHMENT_DELIVERIES = ["inline", "url"] as const;
+/** "dmarc": a mail whose DMARC result is fail is recorded authentication-failed and not delivered. */
+export const AUTHENTICATION_POLICIES = ["none", "dmarc"] as const;
+/** The spam thresholds an address may set (rspamd scores; 15 is its usual reject score). */
+export const SPAM_THRESHOLD_MIN = 0;
+export const SPAM_THRESHOLD_MAX = 1000;
+
 /** Letters, digits, dashes, dots and underscores; starts and ends with a letter or digit. */
 export const USERNAME_PATTERN = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/i;
 export const USERNAME_CHARACTERS_PATTERN = /^[a-z0-9._-]*$/i;

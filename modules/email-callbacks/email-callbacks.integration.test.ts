@@ -295,3 +295,42 @@ describe("GET /api/email-callbacks/{id}/processings", () => {
     }
   });
 });
+
+describe("the mail options of an address (docs/webhooks.md: Per-address options)", () => {
+  it("default to inline attachments, no authentication rule and no spam threshold", async () => {
+    const created = await create(owner, validBody());
+    expect(created.status).toBe(201);
+    expect(created.body?.emailCallback).toMatchObject({
+      attachmentDelivery: "inline",
+      authenticationPolicy: "none",
+      spamThreshold: null,
+    });
+  });
+
+  it("are set on creation and changed one at a time, null removing the threshold", async () => {
+    const created = await create(
+      owner,
+      validBody({ attachmentDelivery: "url", authenticationPolicy: "dmarc", spamThreshold: 6.5 }),
+    );
+    const id = created.body?.emailCallback.id as string;
+    expect(created.body?.emailCallback).toMatchObject({ attachmentDelivery: "url", authenticationPolicy: "dmarc", spamThreshold: 6.5 });
+    const changed = await update(owner, id, { spamThreshold: null, attachmentDelivery: "inline" });
+    expect(changed.body?.emailCallback).toMatchObject({
+      attachmentDelivery: "inline",
+      authenticationPolicy: "dmarc",
+      spamThreshold: null,
+    });
+  });
+
+  it.each([
+    ["an unknown attachment delivery", { attachmentDelivery: "email" }, "attachmentDelivery"],
+    ["an unknown authentication policy", { authenticationPolicy: "spf" }, "authenticationPolicy"],
+    ["a negative spam threshold", { spamThreshold: -1 }, "spamThreshold"],
+    ["a spam threshold as text", { spamThreshold: "5" }, "spamThreshold"],
+  ])("refuse %s with 400 request.invalid_body naming the field", async (_case, overrides, field) => {
+    const response = await create(owner, validBody(overrides));
+    expect(response.status).toBe(400);
+    expect(response.body?.error.code).toBe("request.invalid_body");
+    expect(response.body?.error.fields.map((issue: { path: string }) => issue.path)).toEqual([field]);
+  });
+});

@@ -1,4 +1,5 @@
 // Pure functions of email callbacks: the address, the masked secret, the API shape.
+import type { ATTACHMENT_DELIVERIES, AUTHENTICATION_POLICIES } from "./email-callbacks.constants";
 export type EmailCallbackRecord = {
   id: string;
   userId: string;
@@ -8,9 +9,15 @@ export type EmailCallbackRecord = {
   webhookSecret: string | null;
   allowedOrigins: string[];
   isEnabled: boolean;
+  attachmentDelivery: AttachmentDelivery;
+  authenticationPolicy: AuthenticationPolicy;
+  spamThreshold: number | null;
   createdAt: Date;
   updatedAt: Date;
 };
+
+export type AttachmentDelivery = (typeof ATTACHMENT_DELIVERIES)[number];
+export type AuthenticationPolicy = (typeof AUTHENTICATION_POLICIES)[number];
 
 export type ApiEmailCallback = {
   id: string;
@@ -23,6 +30,9 @@ export type ApiEmailCallback = {
   maskedWebhookSecret: string | null;
   allowedOrigins: string[];
   isEnabled: boolean;
+  attachmentDelivery: AttachmentDelivery;
+  authenticationPolicy: AuthenticationPolicy;
+  spamThreshold: number | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -46,6 +56,9 @@ export function formatEmailCallbackForApi(callback: EmailCallbackRecord): ApiEma
     maskedWebhookSecret: callback.webhookSecret ? maskSecret(callback.webhookSecret) : null,
     allowedOrigins: callback.allowedOrigins,
     isEnabled: callback.isEnabled,
+    attachmentDelivery: callback.attachmentDelivery,
+    authenticationPolicy: callback.authenticationPolicy,
+    spamThreshold: callback.spamThreshold,
     createdAt: callback.createdAt.toISOString(),
     updatedAt: callback.updatedAt.toISOString(),
   };

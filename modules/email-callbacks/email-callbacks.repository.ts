@@ -15,12 +15,26 @@ const CALLBACK_FIELDS = {
   webhookSecret: true,
   allowedOrigins: true,
   isEnabled: true,
+  attachmentDelivery: true,
+  authenticationPolicy: true,
+  spamThreshold: true,
   createdAt: true,
   updatedAt: true,
 } as const;
 
 export type EmailCallbackChanges = Partial<
-  Pick<EmailCallbackRecord, "domain" | "username" | "webhookUrl" | "webhookSecret" | "allowedOrigins" | "isEnabled">
+  Pick<
+    EmailCallbackRecord,
+    | "domain"
+    | "username"
+    | "webhookUrl"
+    | "webhookSecret"
+    | "allowedOrigins"
+    | "isEnabled"
+    | "attachmentDelivery"
+    | "authenticationPolicy"
+    | "spamThreshold"
+  >
 >;
 
 function isUniqueViolation(error: unknown): boolean {
@@ -46,6 +60,20 @@ type NewEmailCallback = EmailCallbackChanges & {
 
 const live = { deletedAt: null };
 
+type CallbackRow = Omit<EmailCallbackRecord, "attachmentDelivery" | "authenticationPolicy"> & {
+  attachmentDelivery: string;
+  authenticationPolicy: string;
+};
+
+/** A row as the record: the option columns hold only the values the schema allows (anything else reads as the default). */
+function toRecord(row: CallbackRow): EmailCallbackRecord {
+  return {
+    ...row,
+    attachmentDelivery: row.attachmentDelivery === "url" ? "url" : "inline",
+    authenticationPolicy: row.authenticationPolicy === "dmarc" ? "dmarc" : "none",
+  };
+}
+
 /** The queries of one user's addresses that a plan-limit check and its insert share. */
 function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) {
   return {
@@ -58,7 +86,7 @@ function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) 
 
     createEmailCallback: async (data: NewEmailCallback) => {
       try {
-        return await db.emailCallback.create({ data, select: CALLBACK_FIELDS });
+        return toRecord(await db.emailCallback.create({ data, select: CALLBACK_FIELDS }));
       } catch (error) {
         if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
         throw error;
@@ -80,22 +108,28 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
     runLockedForUser: <T>(userId: string, work: (queries: AddressCountQueries) => Promise<T>): Promise<T> =>
       runLockedForUser(prisma, userId, (transaction) => work(createAddressCountQueries(transaction))),
 
-    listEmailCallbacks: (userId: string): Promise<EmailCallbackRecord[]> =>
-      prisma.emailCallback.findMany({
+    listEmailCallbacks: async (userId: string): Promise<EmailCallbackRecord[]> => {
+      const rows = await prisma.emailCallback.findMany({
         where: { userId, ...live },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         select: CALLBACK_FIELDS,
-      }),
+      });
+      return rows.map(toRecord);
+    },
 
-    findEmailCallback: (id: string, userId: string): Promise<EmailCallbackRecord | null> =>
-      prisma.emailCallback.findFirst({ where: { id, userId, ...live }, select: CALLBACK_FIELDS }),
+    findEmailCallback: async (id: string, userId: string): Promise<EmailCallbackRecord | null> => {
+      const row = await prisma.emailCallback.findFirst({ where: { id, userId, ...live }, select: CALLBACK_FIELDS });
+      return row ? toRecord(row) : null;
+    },
 
     updateEmailCallback: async (
       { id, userId }: { id: string; userId: string },
       changes: EmailCallbackChanges,
     ): Promise<EmailCallbackRecord> => {
       try {
-        return await prisma.emailCallback.update({ where: { id, userId, ...live }, data: changes, select: CALLBACK_FIELDS });
+        return toRecord(
+          await prisma.emailCallback.update({ where: { id, userId, ...live }, data: changes, select: CALLBACK_FIELDS }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
         if (isRecordNotFound(error)) throw createEmailCallbackNotFoundError();

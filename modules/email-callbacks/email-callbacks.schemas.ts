@@ -3,8 +3,12 @@
 // reserved username carries the API error code it maps to.
 import { z } from "zod";
 import {
+  ATTACHMENT_DELIVERIES,
+  AUTHENTICATION_POLICIES,
   MAX_ALLOWED_ORIGINS,
   RESERVED_USERNAMES,
+  SPAM_THRESHOLD_MAX,
+  SPAM_THRESHOLD_MIN,
   USERNAME_CHARACTERS_PATTERN,
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
@@ -70,6 +74,28 @@ export const domainSchema = z
   .toLowerCase()
   .min(1, "emailCallbacks.form.validation.domainInvalid");
 
+export const attachmentDeliverySchema = z.enum(ATTACHMENT_DELIVERIES, {
+  error: "emailCallbacks.form.validation.attachmentDeliveryInvalid",
+});
+
+export const authenticationPolicySchema = z.enum(AUTHENTICATION_POLICIES, {
+  error: "emailCallbacks.form.validation.authenticationPolicyInvalid",
+});
+
+/** A score at or above which mail is recorded as spam and not delivered; null: none. */
+export const spamThresholdSchema = z
+  .number({ error: "emailCallbacks.form.validation.spamThresholdInvalid" })
+  .min(SPAM_THRESHOLD_MIN, "emailCallbacks.form.validation.spamThresholdInvalid")
+  .max(SPAM_THRESHOLD_MAX, "emailCallbacks.form.validation.spamThresholdInvalid")
+  .nullable();
+
+/** The options of how mail is checked and delivered, the same on creation and update. */
+const mailOptionsShape = {
+  attachmentDelivery: attachmentDeliverySchema,
+  authenticationPolicy: authenticationPolicySchema,
+  spamThreshold: spamThresholdSchema,
+};
+
 export const createEmailCallbackSchema = z.object({
   domain: domainSchema,
   username: usernameSchema,
@@ -79,6 +105,9 @@ export const createEmailCallbackSchema = z.object({
     .array(allowedOriginSchema)
     .max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany")
     .default([]),
+  attachmentDelivery: attachmentDeliverySchema.default("inline"),
+  authenticationPolicy: authenticationPolicySchema.default("none"),
+  spamThreshold: spamThresholdSchema.default(null),
 });
 
 export const updateEmailCallbackSchema = z
@@ -90,6 +119,7 @@ export const updateEmailCallbackSchema = z
     webhookSecret: webhookSecretSchema,
     allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
     isEnabled: z.boolean(),
+    ...mailOptionsShape,
   })
   .partial();
 
@@ -105,6 +135,7 @@ export const emailCallbackFormSchema = z.object({
   allowedOrigins: z
     .array(z.object({ value: allowedOriginSchema }))
     .max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
+  ...mailOptionsShape,
 });
 
 export type EmailCallbackFormValues = z.input<typeof emailCallbackFormSchema>;

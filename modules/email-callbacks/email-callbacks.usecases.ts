@@ -79,6 +79,9 @@ export async function createEmailCallback({
       webhookUrl: input.webhookUrl,
       webhookSecret: input.webhookSecret ? input.webhookSecret : null,
       allowedOrigins: [...new Set(input.allowedOrigins)],
+      attachmentDelivery: input.attachmentDelivery,
+      authenticationPolicy: input.authenticationPolicy,
+      spamThreshold: input.spamThreshold,
     });
   });
   return { emailCallback };
@@ -114,8 +117,16 @@ export async function updateEmailCallback({
     ...(input.webhookSecret !== undefined ? { webhookSecret: input.webhookSecret === "" ? null : input.webhookSecret } : {}),
     ...(input.allowedOrigins !== undefined ? { allowedOrigins: [...new Set(input.allowedOrigins)] } : {}),
     ...(input.isEnabled !== undefined ? { isEnabled: input.isEnabled } : {}),
+    ...pickDefined(input, ["attachmentDelivery", "authenticationPolicy", "spamThreshold"]),
   };
   return { emailCallback: await repository.updateEmailCallback({ id, userId: owner.userId }, changes) };
+}
+
+/** The given keys of `input` that are set (undefined means "unchanged"; null is a value). */
+function pickDefined<T extends object, K extends keyof T>(input: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => input[key] !== undefined).map((key) => [key, input[key]])) as Partial<
+    Pick<T, K>
+  >;
 }
 
 /** Frees the address at once; the inbox history stays in the database but out of every API. */

@@ -28,6 +28,9 @@ export function CreateEmailCallback() {
       webhookUrl: values.webhookUrl,
       ...(values.webhookSecret ? { webhookSecret: values.webhookSecret } : {}),
       allowedOrigins: values.allowedOrigins.map(({ value }) => value),
+      attachmentDelivery: values.attachmentDelivery,
+      authenticationPolicy: values.authenticationPolicy,
+      spamThreshold: values.spamThreshold,
     });
     setCreated(emailCallback);
   }

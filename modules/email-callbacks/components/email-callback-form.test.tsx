@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { NextIntlClientProvider } from "next-intl";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -148,9 +148,40 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
         webhookUrl: "https://example.com/hook",
         webhookSecret: "",
         allowedOrigins: [{ value: "alice@example.com" }],
+        attachmentDelivery: "inline",
+        authenticationPolicy: "none",
+        spamThreshold: null,
       },
       removeWebhookSecret: false,
     });
+  });
+
+  it("submits the advanced options: attachments by link, DMARC required and a spam threshold", async () => {
+    const { user, onSubmit } = renderForm();
+    await fillValidValues(user);
+    await user.click(screen.getByText(messages.emailCallbacks.form.advanced));
+    const attachments = screen.getByRole("group", { name: messages.emailCallbacks.form.attachmentDelivery });
+    await user.click(within(attachments).getByRole("radio", { name: messages.emailCallbacks.form.attachmentDeliveryUrl }));
+    const authentication = screen.getByRole("group", { name: messages.emailCallbacks.form.authenticationPolicy });
+    await user.click(within(authentication).getByRole("radio", { name: messages.emailCallbacks.form.authenticationPolicyDmarc }));
+    await user.type(screen.getByLabelText(messages.emailCallbacks.form.spamThreshold), "7,5");
+    await user.click(screen.getByRole("button", { name: labels.submit }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(onSubmit).mock.calls[0]![0].values).toMatchObject({
+      attachmentDelivery: "url",
+      authenticationPolicy: "dmarc",
+      spamThreshold: 7.5,
+    });
+  });
+
+  it("refuses a spam threshold that is not a number from 0 to 1000, with the translated message", async () => {
+    const { user, onSubmit } = renderForm();
+    await fillValidValues(user);
+    await user.click(screen.getByText(messages.emailCallbacks.form.advanced));
+    await user.type(screen.getByLabelText(messages.emailCallbacks.form.spamThreshold), "lots");
+    await user.click(screen.getByRole("button", { name: labels.submit }));
+    expect(await screen.findByText(messages.emailCallbacks.form.validation.spamThresholdInvalid)).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 
   it("fills in a random username and a random 42-character secret", async () => {

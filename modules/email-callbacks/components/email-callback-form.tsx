@@ -16,12 +16,15 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { ApiError } from "@/modules/shared/api/api-client";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
-import type { ApiEmailCallback } from "../email-callbacks.models";
 import { domainSchema, type EmailCallbackFormValues, emailCallbackFormSchema } from "../email-callbacks.schemas";
 import { generateRandomUsername } from "../random-username";
 import { generateWebhookSecret } from "../random-webhook-secret";
 import { AllowedOriginsField } from "./allowed-origins-field";
+import { hasNonDefaultMailOptions } from "./email-callback-form-values";
 import { IconButtonWithTooltip } from "./icon-button-with-tooltip";
+import { MailOptionsFields } from "./mail-options-fields";
+
+export { getEmailCallbackFormValues, getEmptyEmailCallbackFormValues } from "./email-callback-form-values";
 
 export type EmailCallbackFormOutput = z.output<typeof emailCallbackFormSchema>;
 
@@ -44,21 +47,6 @@ const FIELD_ERRORS: Record<string, { field: FieldPath<EmailCallbackFormValues>; 
     message: "emailCallbacks.errors.webhookUrlNotAllowed",
   },
 };
-
-export function getEmptyEmailCallbackFormValues(availableDomains: string[]): EmailCallbackFormValues {
-  return { username: "", domain: availableDomains[0] ?? "", webhookUrl: "", webhookSecret: "", allowedOrigins: [] };
-}
-
-/** The secret itself is never known: the field starts empty, the masked secret as its placeholder. */
-export function getEmailCallbackFormValues(emailCallback: ApiEmailCallback): EmailCallbackFormValues {
-  return {
-    username: emailCallback.username,
-    domain: emailCallback.domain,
-    webhookUrl: emailCallback.webhookUrl,
-    webhookSecret: "",
-    allowedOrigins: emailCallback.allowedOrigins.map((value) => ({ value })),
-  };
-}
 
 export function EmailCallbackForm({
   mode,
@@ -276,6 +264,8 @@ export function EmailCallbackForm({
         />
 
         <AllowedOriginsField control={form.control} errors={form.formState.errors.allowedOrigins} />
+
+        <MailOptionsFields control={form.control} defaultOpen={isEditing && hasNonDefaultMailOptions(defaultValues)} />
 
         <FormErrorMessage message={formError} />
         <div className="flex justify-end">

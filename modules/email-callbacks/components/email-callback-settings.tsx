@@ -30,6 +30,11 @@ export function getEmailCallbackChanges(
   else if (removeWebhookSecret) changes.webhookSecret = "";
   const allowedOrigins = values.allowedOrigins.map(({ value }) => value);
   if (allowedOrigins.join("\n") !== emailCallback.allowedOrigins.join("\n")) changes.allowedOrigins = allowedOrigins;
+  if (values.attachmentDelivery !== emailCallback.attachmentDelivery) changes.attachmentDelivery = values.attachmentDelivery;
+  if (values.authenticationPolicy !== emailCallback.authenticationPolicy) {
+    changes.authenticationPolicy = values.authenticationPolicy;
+  }
+  if (values.spamThreshold !== emailCallback.spamThreshold) changes.spamThreshold = values.spamThreshold;
   return changes;
 }
 

@@ -1,0 +1,145 @@
+"use client";
+// The "Advanced" part of the email callback form: how attachments reach the webhook, whether mail
+// that fails DMARC is delivered, and the spam threshold (docs/webhooks.md: Per-address options).
+import { ChevronRightIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import type * as React from "react";
+import { useEffect, useId, useState } from "react";
+import type { Control } from "react-hook-form";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
+import { Input } from "@/components/ui/input";
+import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
+import type { EmailCallbackFormValues } from "../email-callbacks.schemas";
+
+type ChoiceName = "attachmentDelivery" | "authenticationPolicy";
+
+/** A choice of two or three: native radio buttons in a fieldset (its legend names the group). */
+function ChoiceField({
+  control,
+  name,
+  options,
+}: {
+  control: Control<EmailCallbackFormValues>;
+  name: ChoiceName;
+  options: { value: string; label: string }[];
+}) {
+  const t = useTranslations("emailCallbacks.form");
+  const descriptionId = useId();
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <fieldset className="grid gap-2" aria-describedby={descriptionId}>
+          <legend className="mb-2 text-sm leading-none font-medium">{t(name)}</legend>
+          {options.map((option) => (
+            <label key={option.value} className="flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                className="accent-primary size-4"
+                name={field.name}
+                value={option.value}
+                checked={field.value === option.value}
+                onChange={() => field.onChange(option.value)}
+                onBlur={field.onBlur}
+              />
+              {option.label}
+            </label>
+          ))}
+          <p id={descriptionId} className="text-muted-foreground text-sm">
+            {t(`${name}Description`)}
+          </p>
+        </fieldset>
+      )}
+    />
+  );
+}
+
+/** The threshold as typed: empty is "no threshold", anything else a number (validated by the schema). */
+const toThreshold = (text: string): number | null => (text.trim() === "" ? null : Number(text.replace(",", ".")));
+
+/** Keeps the text as typed ("7," on the way to "7,5"), and hands the form its number. */
+function ThresholdInput({
+  value,
+  onChange,
+  inputRef,
+  ...props
+}: {
+  value: number | null;
+  onChange: (value: number | null) => void;
+  inputRef: React.Ref<HTMLInputElement>;
+  name: string;
+  placeholder: string;
+  onBlur: () => void;
+}) {
+  const [text, setText] = useState(value === null ? "" : String(value));
+  // A value set from outside (the form reset after saving) replaces the text.
+  useEffect(() => {
+    setText((current) => (Object.is(toThreshold(current), value) ? current : value === null ? "" : String(value)));
+  }, [value]);
+  return (
+    <Input
+      {...props}
+      ref={inputRef}
+      inputMode="decimal"
+      className="sm:w-40"
+      value={text}
+      onChange={(event) => {
+        setText(event.target.value);
+        onChange(toThreshold(event.target.value));
+      }}
+    />
+  );
+}
+
+export function MailOptionsFields({ control, defaultOpen }: { control: Control<EmailCallbackFormValues>; defaultOpen: boolean }) {
+  const t = useTranslations("emailCallbacks.form");
+  return (
+    <details open={defaultOpen} className="group rounded-lg border">
+      <summary className="flex cursor-pointer list-none items-center gap-2 px-4 py-3 text-sm font-medium [&::-webkit-details-marker]:hidden">
+        <ChevronRightIcon aria-hidden className="size-4 transition-transform group-open:rotate-90" />
+        {t("advanced")}
+      </summary>
+      <div className="flex flex-col gap-6 border-t px-4 py-4">
+        <p className="text-muted-foreground text-sm">{t("advancedDescription")}</p>
+        <ChoiceField
+          control={control}
+          name="attachmentDelivery"
+          options={[
+            { value: "inline", label: t("attachmentDeliveryInline") },
+            { value: "url", label: t("attachmentDeliveryUrl") },
+          ]}
+        />
+        <ChoiceField
+          control={control}
+          name="authenticationPolicy"
+          options={[
+            { value: "none", label: t("authenticationPolicyNone") },
+            { value: "dmarc", label: t("authenticationPolicyDmarc") },
+          ]}
+        />
+        <FormField
+          control={control}
+          name="spamThreshold"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>{t("spamThreshold")}</FormLabel>
+              <FormControl>
+                <ThresholdInput
+                  placeholder={t("spamThresholdPlaceholder")}
+                  name={field.name}
+                  inputRef={field.ref}
+                  onBlur={field.onBlur}
+                  value={field.value ?? null}
+                  onChange={field.onChange}
+                />
+              </FormControl>
+              <FormDescription>{t("spamThresholdDescription")}</FormDescription>
+              <TranslatedFormMessage />
+            </FormItem>
+          )}
+        />
+      </div>
+    </details>
+  );
+}
