@@ -313,7 +313,11 @@ describe("the mail options of an address (docs/webhooks.md: Per-address options)
       validBody({ attachmentDelivery: "url", authenticationPolicy: "dmarc", spamThreshold: 6.5 }),
     );
     const id = created.body?.emailCallback.id as string;
-    expect(created.body?.emailCallback).toMatchObject({ attachmentDelivery: "url", authenticationPolicy: "dmarc", spamThreshold: 6.5 });
+    expect(created.body?.emailCallback).toMatchObject({
+      attachmentDelivery: "url",
+      authenticationPolicy: "dmarc",
+      spamThreshold: 6.5,
+    });
     const changed = await update(owner, id, { spamThreshold: null, attachmentDelivery: "inline" });
     expect(changed.body?.emailCallback).toMatchObject({
       attachmentDelivery: "inline",
