@@ -66,7 +66,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
         try {
           const checked = await runMessageChecks({ raw: input.raw, sender: input.sender, checks: input.checks });
           const outputs = await buildMessageOutputs({ ...input, ...checked });
-          return { kind: "parsed", raw: input.raw, ...outputs, authentication: checked.authentication };
+          return { kind: "parsed", raw: input.raw, ...outputs, authentication: checked.authentication, spam: checked.spam };
         } catch (error) {
           if (isAppError(error) && error.code === "inbound.invalid_message") return { kind: "invalid", reason: error.message };
           throw error;

@@ -6,8 +6,9 @@
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
-import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
-import type { SmtpClient } from "@/modules/mail-auth/mail-auth.usecases";
+import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import type { SmtpClient } from "@/modules/mail-checks/mail-auth.usecases";
+import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
 import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
@@ -79,11 +80,14 @@ function decideStatus(callback: InboundCallback, sender: string | null): Pick<Ne
 function applyCheckPolicies(
   decision: Pick<NewProcessing, "status" | "error">,
   callback: InboundCallback,
-  authentication: MailAuthentication | null,
+  { authentication, spam }: { authentication: MailAuthentication | null; spam: SpamVerdict | null },
 ): Pick<NewProcessing, "status" | "error"> {
   if (decision.status !== PROCESSING_STATUS.PENDING) return decision;
   if (callback.authenticationPolicy === "dmarc" && authentication?.dmarc.result === "fail") {
     return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.AUTHENTICATION_FAILED };
+  }
+  if (callback.spamThreshold !== null && spam !== null && spam.score >= callback.spamThreshold) {
+    return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.SPAM };
   }
   return decision;
 }
@@ -93,7 +97,8 @@ function applyCheckPolicies(
  * same Message-ID already recorded for the same recipient within 24 h → nothing (decided by the
  * repository in the writing transaction); disabled →
  * not-processed / not-enabled; sender not allowed → not-processed / from-address-not-allowed;
- * DMARC required and failed → not-processed / authentication-failed; else pending, with the webhook body built once and the raw message kept for delivery.
+ * DMARC required and failed → not-processed / authentication-failed; spam score at or over the
+ * address's threshold → not-processed / spam; else pending, with the webhook body built once and the raw message kept for delivery.
  * With `claimLeaseMs`, each pending processing is written already claimed by the caller for that
  * long, and comes back as a claim ready for its first attempt (no further read or claim needed).
  * `raw` is handed over: a large message's memory moves to the parsing thread and back into the rows,
@@ -195,7 +200,7 @@ async function buildProcessings({
   const callbacks = new Map<string, InboundCallback>();
   for (const { id, callback, first, decision: routed } of planned) {
     callbacks.set(callback.id, callback);
-    const decision = applyCheckPolicies(routed, callback, parsed.authentication);
+    const decision = applyCheckPolicies(routed, callback, parsed);
     const isPending = decision.status === PROCESSING_STATUS.PENDING;
     rows.push({
       id,

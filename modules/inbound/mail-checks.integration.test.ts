@@ -15,6 +15,7 @@ import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/proce
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
+import { GTUBE, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createSenderDomain } from "@/tests/support/sender-domain";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -26,6 +27,7 @@ const honest = createSenderDomain({ domain: "honest.example", allowedIp: "127.0.
 const forged = createSenderDomain({ domain: "forged.example", allowedIp: "192.0.2.99" });
 
 let dns: TestDnsServer;
+let rspamd: TestRspamd;
 let database: Database;
 let sink: WebhookSink;
 let worker: DeliveryWorker;
@@ -33,12 +35,14 @@ let listener: ReturnType<typeof createSmtpListener>;
 
 beforeAll(async () => {
   dns = await startDnsServer({ ...honest.records, ...forged.records });
+  rspamd = await startTestRspamd({ dnsServer: dns.address });
   const config = loadConfig({
     DATA_DIR: path.join(os.tmpdir(), "hookmail-mail-checks-test"),
     AUTH_SECRET: "mail-checks-test-secret-mail-checks-test",
     BASE_URL: "http://hookmail.test:3000",
     EMAIL_DOMAINS: "hookmail.test",
     DNS_SERVERS: dns.address,
+    RSPAMD_URL: rspamd.url,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
   });
   setProcessConfig(config);
@@ -52,6 +56,7 @@ beforeAll(async () => {
     ["open", {}],
     ["strict", { authenticationPolicy: "dmarc" }],
     ["large", { attachmentDelivery: "url" }],
+    ["guarded", { spamThreshold: 10 }],
   ] as const) {
     await seedEmailCallback(database, { userId, username, webhookUrl: sink.url(`/${username}`), ...settings });
   }
@@ -62,7 +67,7 @@ beforeAll(async () => {
     logger: silentLogger,
   });
   await listener.listen();
-});
+}, 90_000);
 
 afterAll(async () => {
   await listener?.close();
@@ -70,6 +75,7 @@ afterAll(async () => {
   setDeliveryDispatcher(undefined);
   await sink?.close();
   await database?.close();
+  await rspamd?.stop();
   await dns?.close();
 });
 
@@ -190,4 +196,28 @@ describe("a 25 MiB mail to an address that takes attachments by link", () => {
     const expired = data.raw.url.replace(/expires=\d+/, "expires=1000000000");
     expect((await fetchLink(expired)).status).toBe(404);
   }, 120_000);
+});
+
+describe("a mail the spam engine scores", () => {
+  it("is recorded spam and not delivered where it reaches the address's threshold, and delivered with its score elsewhere", async () => {
+    sink.reset();
+    const raw = await honest.build({ ...REPLY, to: "open@hookmail.test", text: `Win now! ${GTUBE}` });
+    await sendFrom("honest.example", raw, ["open@hookmail.test", "guarded@hookmail.test"]);
+    await sink.waitForRequests(1);
+    await worker.whenIdle();
+    expect(payloadTo("open")!.data.spam).toMatchObject({ action: "reject", isSpam: true, score: expect.any(Number) });
+    expect(payloadTo("guarded")).toBeUndefined();
+    expect(await processingOf("guarded")).toMatchObject({
+      status: PROCESSING_STATUS.NOT_PROCESSED,
+      error: PROCESSING_ERROR.SPAM,
+    });
+  });
+
+  it("scores an ordinary mail below the threshold, which is then delivered", async () => {
+    sink.reset();
+    await sendFrom("honest.example", await honest.build({ ...REPLY, to: "guarded@hookmail.test" }), ["guarded@hookmail.test"]);
+    await sink.waitForRequests(1);
+    expect(payloadTo("guarded")!.data.spam).toMatchObject({ isSpam: expect.any(Boolean), score: expect.any(Number) });
+    expect(payloadTo("guarded")!.data.spam.score).toBeLessThan(10);
+  });
 });

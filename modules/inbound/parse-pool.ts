@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
+import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { getProjectDir } from "@/modules/shared/project-dir";
@@ -36,6 +37,7 @@ export type MessageParseOutput = {
   payloads: Buffer[];
   /** The verdicts the payloads carry (null: not checked), for the addresses that act on them. */
   authentication: MailAuthentication | null;
+  spam: SpamVerdict | null;
 };
 
 /**
@@ -110,8 +112,9 @@ export function createParsePool({
     try {
       const result = await pool.run(task, { transferList: [moved.buffer, started.port2], signal: abort.signal });
       if (result.kind === "invalid") return result;
-      const { summary, authentication } = result;
-      return { kind: "parsed", raw: toBuffer(result.raw), summary, payloads: result.payloads.map(toBuffer), authentication };
+      const { summary, authentication, spam } = result;
+      const payloadBytes = result.payloads.map(toBuffer);
+      return { kind: "parsed", raw: toBuffer(result.raw), summary, payloads: payloadBytes, authentication, spam };
     } catch (error) {
       if (!abort.signal.aborted) throw error;
       logger.warn(

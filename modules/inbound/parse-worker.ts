@@ -4,7 +4,8 @@
 // rather than an error: errors lose their class and code between threads.
 import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
+import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { isAppError } from "@/modules/shared/errors/app-error";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
 import { buildMessageOutputs, type MailSummary, parseMail, type WebhookPayloadRequest } from "./webhook-payload";
@@ -30,6 +31,7 @@ export type ParseResult =
       summary: MailSummary;
       payloads: MovedBytes[];
       authentication: MailAuthentication | null;
+      spam: SpamVerdict | null;
     }
   | { kind: "invalid"; reason: string };
 
@@ -56,7 +58,8 @@ export default async function parseMessage(task: ParseTask) {
   }
   const payloads = outputs.payloads.map(toMovedBytes);
   const { summary } = outputs;
-  const result: ParseResult = { kind: "parsed", raw: task.raw, summary, payloads, authentication: checked.authentication };
+  const { authentication, spam } = checked;
+  const result: ParseResult = { kind: "parsed", raw: task.raw, summary, payloads, authentication, spam };
   return moveAll(result, [task.raw.buffer, ...payloads.map((payload) => payload.buffer)]);
 }
 

@@ -54,6 +54,9 @@ export function buildMessageChecks(
     authentication: config.mailChecks.authentication
       ? { client: envelope.client ?? null, dnsServers: config.dnsServers, mta: os.hostname() }
       : null,
+    spam: config.mailChecks.rspamdUrl
+      ? { url: config.mailChecks.rspamdUrl, client: envelope.client ?? null, recipients: envelope.to }
+      : null,
     links: {
       baseUrl: config.baseUrl,
       key: contentLinkKey.getOrCreate(() => deriveContentLinkKey(getAuthSecret(config).secret)),

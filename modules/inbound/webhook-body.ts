@@ -3,7 +3,7 @@
 // attachment's base64 written straight from its decoded bytes, so that a 25 MiB message's
 // attachments never exist as strings (bench/large-message.ts).
 import { randomUUID } from "node:crypto";
-import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
+import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { WEBHOOK_EVENT_TYPE } from "./inbound.constants";
 import type { MailFlags } from "./mail-traits";
 

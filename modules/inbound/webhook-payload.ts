@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { type Attachment, type ParsedMail, simpleParser } from "mailparser";
 import type { ContentLinkSigner } from "@/modules/content-links/content-links";
-import type { MailAuthentication } from "@/modules/mail-auth/mail-auth.models";
+import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import { decodeEncodedWords } from "./encoded-words";
 import { htmlToPlainText } from "./html-to-text";
 import { MAIL_PARSER_OPTIONS, WEBHOOK_EVENT_TYPE } from "./inbound.constants";
