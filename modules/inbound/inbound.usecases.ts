@@ -6,7 +6,7 @@
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
-import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import type { AuthResult, MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { SmtpClient } from "@/modules/mail-checks/mail-auth.usecases";
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
@@ -24,6 +24,8 @@ export type InboundEnvelope = {
   to: string[];
   /** The SMTP client that handed the message over, when known (SPF is checked against it). */
   client?: SmtpClient | null;
+  /** The SPF verdict of the provider that relayed the message, when it has no client to check. */
+  spf?: AuthResult | null;
 };
 
 export type AcceptedMessage = {

@@ -4,13 +4,13 @@
 // thread reads no configuration of its own.
 import { type ContentLinkSigner, createContentLinkSigner } from "@/modules/content-links/content-links";
 import { createMailAuthResolver } from "@/modules/mail-checks/dns-resolver";
-import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import type { AuthResult, MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import { authenticateMessage, type SmtpClient } from "@/modules/mail-checks/mail-auth.usecases";
 import { checkSpam, type SpamVerdict } from "@/modules/mail-checks/spam-check";
 
 export type MessageChecks = {
   /** Check SPF, DKIM, DMARC and ARC; null: not checked (the payload's authentication is null). */
-  authentication: { client: SmtpClient | null; dnsServers: string[]; mta: string } | null;
+  authentication: { client: SmtpClient | null; providerSpf: AuthResult | null; dnsServers: string[]; mta: string } | null;
   /** Ask rspamd (RSPAMD_URL) for a score; null: no spam engine (the payload's spam is null). */
   spam: { url: string; client: SmtpClient | null; recipients: string[] } | null;
   /** Sign links to the content: where they point, their key, and when they expire (ms since the epoch); null: no links. */
@@ -34,6 +34,7 @@ export async function runMessageChecks({
       ? authenticateMessage({
           raw,
           client: authenticationCheck.client,
+          providerSpf: authenticationCheck.providerSpf,
           sender,
           mta: authenticationCheck.mta,
           resolver: createMailAuthResolver({ servers: authenticationCheck.dnsServers }),

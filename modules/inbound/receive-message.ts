@@ -52,7 +52,7 @@ export function buildMessageChecks(
 ): MessageChecks {
   return {
     authentication: config.mailChecks.authentication
-      ? { client: envelope.client ?? null, dnsServers: config.dnsServers, mta: os.hostname() }
+      ? { client: envelope.client ?? null, providerSpf: envelope.spf ?? null, dnsServers: config.dnsServers, mta: os.hostname() }
       : null,
     spam: config.mailChecks.rspamdUrl
       ? { url: config.mailChecks.rspamdUrl, client: envelope.client ?? null, recipients: envelope.to }

@@ -4,7 +4,23 @@
 // so a slow or silent resolver never delays acceptance by more than a few seconds.
 import { authenticate } from "mailauth";
 import type { MailAuthResolver } from "./dns-resolver";
-import { type MailAuthentication, type MailauthResult, temporaryFailure, toMailAuthentication } from "./mail-auth.models";
+import {
+  type AuthResult,
+  type MailAuthentication,
+  type MailauthResult,
+  temporaryFailure,
+  toMailAuthentication,
+} from "./mail-auth.models";
+
+/** A provider's own SPF verdict stands in for the check we could not make without the client. */
+function withProviderSpf(
+  verdicts: MailAuthentication,
+  providerSpf: AuthResult | null,
+  sender: string | null,
+): MailAuthentication {
+  if (verdicts.spf !== null || providerSpf === null) return verdicts;
+  return { ...verdicts, spf: { result: providerSpf, domain: sender?.split("@").at(-1)?.toLowerCase() || null } };
+}
 
 /** The longest a whole check may take. */
 export const MAIL_AUTH_DEADLINE_MS = 5_000;
@@ -15,6 +31,7 @@ export type SmtpClient = { ip: string; helo: string | null };
 export async function authenticateMessage({
   raw,
   client,
+  providerSpf = null,
   sender,
   resolver,
   mta,
@@ -22,6 +39,8 @@ export async function authenticateMessage({
 }: {
   raw: Buffer;
   client: SmtpClient | null;
+  /** Without a client: the SPF verdict the relaying provider reported, taken as it is. */
+  providerSpf?: AuthResult | null;
   /** The envelope sender (MAIL FROM), or null for a bounce. */
   sender: string | null;
   resolver: MailAuthResolver;
@@ -41,7 +60,7 @@ export async function authenticateMessage({
     resolver: resolver as never,
     disableBimi: true,
   })
-    .then((result) => toMailAuthentication(result as MailauthResult, { hasClient }))
+    .then((result) => withProviderSpf(toMailAuthentication(result as MailauthResult, { hasClient }), providerSpf, sender))
     // A message mailauth cannot read at all gets no verdicts rather than failing the mail.
     .catch(() => temporaryFailure({ hasClient }));
   try {

@@ -1,11 +1,19 @@
 // Shapes shared by the HTTP ingest providers and the usecase that runs them.
+import type { AuthResult } from "@/modules/mail-checks/mail-auth.models";
+import type { SmtpClient } from "@/modules/mail-checks/mail-auth.usecases";
 import type { MailgunTokenRegistry } from "./inbound-auth";
 import type { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
 
 export type InboundProviderName = (typeof INBOUND_PROVIDER_NAMES)[number];
 
-/** What the pipeline receives: the raw RFC 5322 message and its SMTP envelope. */
-export type InboundMessage = { raw: Buffer; envelope: { from: string | null; to: string[] } };
+/**
+ * What the pipeline receives: the raw RFC 5322 message and its SMTP envelope; the SMTP client when
+ * the route knows it (SPF is checked against it), else the provider's own SPF verdict when it sent one.
+ */
+export type InboundMessage = {
+  raw: Buffer;
+  envelope: { from: string | null; to: string[]; client?: SmtpClient | null; spf?: AuthResult | null };
+};
 
 /** The pipeline's entry point (receiveMessage), passed in. */
 export type ReceiveMessage = (message: InboundMessage) => Promise<{ accepted: number }>;

@@ -8,6 +8,7 @@
 // attachments, after the text fields (body-plain, body-html, stripped-*): the body is read and
 // parsed incrementally, and a body whose first MAILGUN_CREDENTIALS_PREFIX_BYTES hold no valid
 // signature is refused (401) without reading the rest (docs/security.md).
+
 import { type ComposedAttachment, composeRawMessage } from "./compose-message";
 import { type FormPart, findFormPart, parseFormBody, readFormText } from "./form-body";
 import { isMailgunSignatureValid, isMailgunTimestampFresh, type MailgunTokenRegistry } from "./inbound-auth";
@@ -20,6 +21,7 @@ import {
 import type { InboundMessage, InboundProvider } from "./inbound-providers.types";
 import { mailgunContentIdMapSchema, mailgunMessageHeadersSchema } from "./mailgun.schemas";
 import { type HeaderField, parseAddressList, parseEnvelopeSender } from "./message-headers";
+import { readProviderSpf } from "./provider-spf";
 import { takeOrComposeMessage, withEnvelope } from "./provider-steps";
 import { readProviderBody } from "./read-body-with-limit";
 
@@ -88,6 +90,7 @@ export async function parseMailgunForm(parts: readonly FormPart[], maxMessageByt
     sender: sender === undefined ? undefined : parseEnvelopeSender(sender),
     recipientLists: [parseAddressList([readFormText(parts, "recipient")])],
     noRecipient: "the Mailgun post names no recipient.",
+    spf: readProviderSpf(readFormText(parts, "X-Mailgun-Spf")),
   });
 }
 

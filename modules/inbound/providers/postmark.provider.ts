@@ -1,10 +1,12 @@
 // POST /api/inbound/postmark: Postmark's inbound JSON, with `RawEmail` (used as is) or without
 // (the message is rebuilt from the parsed fields); HTTP basic auth whose password is INBOUND_SECRET.
+
 import { type AddressesInput, composeRawMessage } from "./compose-message";
 import { createInboundInvalidMessageError } from "./inbound-providers.errors";
 import type { InboundMessage } from "./inbound-providers.types";
 import { parseAddressList, parseEnvelopeSender } from "./message-headers";
 import { type PostmarkInbound, postmarkInboundSchema } from "./postmark.schemas";
+import { readProviderSpf } from "./provider-spf";
 import { createSecretProvider, takeOrComposeMessage, withEnvelope } from "./provider-steps";
 
 export const postmarkProvider = createSecretProvider({
@@ -32,6 +34,7 @@ export async function parsePostmarkBody(body: Buffer, maxMessageBytes: number): 
       parseAddressList([payload.To, payload.Cc]),
     ],
     noRecipient: "the Postmark payload names no recipient.",
+    spf: readProviderSpf(payload.Headers?.find(({ Name }) => Name.toLowerCase() === "received-spf")?.Value),
   });
 }
 

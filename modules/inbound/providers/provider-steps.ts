@@ -64,15 +64,18 @@ export function withEnvelope(
     sender,
     recipientLists,
     noRecipient,
+    client = null,
+    spf = null,
   }: {
     headerFields?: readonly HeaderField[];
     sender: string | null | undefined;
     recipientLists: readonly string[][];
     noRecipient: string;
-  },
+  } & Pick<InboundMessage["envelope"], "client" | "spf">,
 ): InboundMessage {
   const fromHeaders = readEnvelopeFromHeaders(headerFields);
   const to = [...recipientLists, fromHeaders.to].find((addresses) => addresses.length > 0);
   if (!to) throw createInboundInvalidMessageError(noRecipient);
-  return { raw, envelope: { from: sender === undefined ? fromHeaders.from : sender, to } };
+  const from = sender === undefined ? fromHeaders.from : sender;
+  return { raw, envelope: { from, to, ...(client ? { client } : {}), ...(spf ? { spf } : {}) } };
 }

@@ -16,6 +16,27 @@ const bearer = { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "mes
 const raw = createProviderRoute("raw", bearer);
 
 describe("POST /api/inbound/raw", () => {
+  it("passes the relaying client of X-Envelope-Client-IP and X-Envelope-Helo on, for SPF", async () => {
+    const { result, received } = raw.post(readFixture("message.eml"), {
+      headers: { ...bearer, "x-envelope-client-ip": "2001:db8::25", "x-envelope-helo": "mx.sender.example" },
+    });
+    await result;
+    expect(received[0]?.envelope.client).toEqual({ ip: "2001:db8::25", helo: "mx.sender.example" });
+  });
+
+  it.each([
+    [{ "x-envelope-client-ip": "mx.sender.example" }],
+    [{ "x-envelope-client-ip": "192.0.2.300" }],
+    [{ "x-envelope-client-ip": "192.0.2.1", "x-envelope-helo": "bad host name!" }],
+    [{ "x-envelope-client-ip": "192.0.2.1", "x-envelope-helo": "a".repeat(256) }],
+  ])("refuses a client that is no address or a HELO that is no host name with 400: %o", async (client) => {
+    await expectRefused(
+      raw.post(readFixture("message.eml"), { headers: { ...bearer, ...client } }),
+      "inbound.invalid_message",
+      400,
+    );
+  });
+
   it("passes the body on byte for byte with the envelope of X-Envelope-From / X-Envelope-To", async () => {
     const message = readFixture("message.eml");
     const { result, received } = raw.post(message, {

@@ -1,5 +1,8 @@
 // POST /api/inbound/raw: the body is the message; `Authorization: Bearer $INBOUND_SECRET`; the
-// envelope in X-Envelope-From / X-Envelope-To (a comma list), else taken from the headers.
+// envelope in X-Envelope-From / X-Envelope-To (a comma list), else taken from the headers; the SMTP
+// client that handed it to the relay in X-Envelope-Client-IP and X-Envelope-Helo (for SPF).
+import { isIP } from "node:net";
+import { createInboundInvalidMessageError } from "./inbound-providers.errors";
 import type { InboundMessage } from "./inbound-providers.types";
 import { parseAddressList, parseEnvelopeSender, readMessageHeaderFieldsOrThrow } from "./message-headers";
 import { createSecretProvider, withEnvelope } from "./provider-steps";
@@ -19,7 +22,23 @@ export function parseRawRequest(raw: Buffer, headers: Headers): InboundMessage {
     sender: envelopeFrom === null ? undefined : parseEnvelopeSender(envelopeFrom),
     recipientLists: [parseAddressList([readHeader(headers, "x-envelope-to")])],
     noRecipient: "no recipient: send X-Envelope-To or a message with To/Cc headers.",
+    client: readClient(headers),
   });
+}
+
+/** A HELO name as SMTP allows it: a host name or an address literal, at most 255 characters. */
+const HELO_PATTERN = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\]|\[IPv6:[0-9A-Fa-f:.]+\])$/;
+
+/** The relaying client of X-Envelope-Client-IP and X-Envelope-Helo; 400 for a value that is neither. */
+function readClient(headers: Headers): InboundMessage["envelope"]["client"] {
+  const ip = headers.get("x-envelope-client-ip")?.trim();
+  const helo = headers.get("x-envelope-helo")?.trim() || null;
+  if (!ip) return null;
+  if (isIP(ip) === 0) throw createInboundInvalidMessageError("X-Envelope-Client-IP must be an IPv4 or IPv6 address.");
+  if (helo !== null && (helo.length > 255 || !HELO_PATTERN.test(helo))) {
+    throw createInboundInvalidMessageError("X-Envelope-Helo must be a host name or an address literal.");
+  }
+  return { ip, helo };
 }
 
 /**

@@ -78,7 +78,12 @@ describe("POST /api/inbound/sendgrid", () => {
     const { result, received } = sendgrid.post(readFixture("sendgrid-parsed.multipart"));
 
     expect(await result).toEqual({ accepted: 1 });
-    expect(received[0]?.envelope).toEqual({ from: "bounces+123@example.com", to: ["inbound@hookmail.test"] });
+    expect(received[0]?.envelope).toEqual({
+      from: "bounces+123@example.com",
+      to: ["inbound@hookmail.test"],
+      // SendGrid's own verdict, from its SPF field: there is no SMTP client to check.
+      spf: "pass",
+    });
     const parsed = await expectRebuiltMessage(received[0]!.raw, {
       from: [{ address: "test@example.com", name: "Example User" }],
       to: [{ address: "inbound@hookmail.test" }],
@@ -103,7 +108,11 @@ describe("POST /api/inbound/sendgrid", () => {
 
     expect(await result).toEqual({ accepted: 2 });
     expect(received[0]?.raw.equals(cutField(body, "email"))).toBe(true);
-    expect(received[0]?.envelope).toEqual({ from: "test@example.com", to: ["inbound@hookmail.test", "second@hookmail.test"] });
+    expect(received[0]?.envelope).toEqual({
+      from: "test@example.com",
+      to: ["inbound@hookmail.test", "second@hookmail.test"],
+      spf: "pass",
+    });
     const parsed = await simpleParser(received[0]!.raw);
     expect(parsed.subject).toBe("Raw Payload");
     expect(parsed.text?.trim()).toBe("Hello SendGrid! Caf\u00e9 \u2615");

@@ -1,11 +1,13 @@
 // POST /api/inbound/sendgrid: SendGrid Inbound Parse, the default parsed post or, with "POST the
 // raw, full MIME message", the `email` field; HTTP basic auth whose password is INBOUND_SECRET.
+
 import type { z } from "zod";
 import { type ComposedAttachment, composeRawMessage } from "./compose-message";
 import { type FormPart, findFormPart, parseFormBody, readFormText } from "./form-body";
 import { createInboundInvalidMessageError } from "./inbound-providers.errors";
 import type { InboundMessage } from "./inbound-providers.types";
 import { parseAddressList, parseEnvelopeSender, readHeaderFields } from "./message-headers";
+import { readProviderSpf } from "./provider-spf";
 import { createSecretProvider, takeOrComposeMessage, withEnvelope } from "./provider-steps";
 import {
   sendgridAttachmentInfoSchema,
@@ -32,6 +34,7 @@ export async function parseSendgridForm(parts: readonly FormPart[], maxMessageBy
     sender: envelope?.from === undefined ? undefined : parseEnvelopeSender(envelope.from),
     recipientLists: [parseAddressList([envelope?.to].flat()), parseAddressList([text("to"), text("cc")])],
     noRecipient: "the SendGrid post names no recipient.",
+    spf: readProviderSpf(text("SPF")),
   });
 }
 
