@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { sealMessage } from "mailauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
@@ -9,6 +12,7 @@ const sender = createSenderDomain({ domain: "sender.example", allowedIp: "192.0.
 const lenient = createSenderDomain({ domain: "lenient.example", allowedIp: "192.0.2.20", spf: "v=spf1 ip4:192.0.2.20 ~all" });
 const forwarder = createSenderDomain({ domain: "forwarder.example", selector: "arc", allowedIp: "192.0.2.30" });
 const OTHER_IP = "198.51.100.7";
+const CORPUS_DIR = fileURLToPath(new URL("../../tests/fixtures/mail-corpus", import.meta.url));
 
 let dns: TestDnsServer;
 let resolver: ReturnType<typeof createMailAuthResolver>;
@@ -101,4 +105,23 @@ describe("authenticateMessage (docs/webhooks.md: Authentication)", () => {
     expect(verdicts.spf?.result).toBe("temperror");
     expect(verdicts.dmarc.result).toBe("temperror");
   });
+});
+
+describe("authenticateMessage over the mail corpus (tests/fixtures/mail-corpus)", () => {
+  it("gives every real-world and malformed message verdicts in RFC 8601 words, never an error", async () => {
+    const corpus = (fs.readdirSync(CORPUS_DIR, { recursive: true }) as string[]).filter((file) => file.endsWith(".eml")).sort();
+    expect(corpus.length).toBeGreaterThanOrEqual(100);
+    const words = ["pass", "fail", "softfail", "neutral", "none", "temperror", "permerror"];
+    for (const file of corpus) {
+      const verdicts = await check(fs.readFileSync(path.join(CORPUS_DIR, file)), OTHER_IP, "sender@example.org");
+      for (const result of [
+        verdicts.spf?.result,
+        verdicts.dmarc.result,
+        verdicts.arc.result,
+        ...verdicts.dkim.map((d) => d.result),
+      ]) {
+        expect(words, `${file}: ${result}`).toContain(result);
+      }
+    }
+  }, 120_000);
 });
