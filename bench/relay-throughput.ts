@@ -9,11 +9,15 @@
 // gives a ratio (product / that round's bare); the summary is the median ratio with its spread.
 // Every path is warmed up first (JIT, connections, caches) with mails that are not counted.
 // After the rounds, an open-loop run at half the product's median rate gives the latency figures.
+// Then the cost of the checks on each mail (SPF, DKIM, DMARC, ARC; docs/webhooks.md: Authentication):
+// DKIM-signed mails from a domain whose records a DNS server on loopback serves, through product SMTP
+// with the checks off and on, in alternation (BENCH_CHECK_ROUNDS rounds, default 3).
 //   BENCH_MAILS (mails per run, default 1500), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY
 //   (default 8), BENCH_DATABASES (default "embedded,postgres"; postgres only when DATABASE_URL is set).
 
 import os from "node:os";
 import path from "node:path";
+import { createTransport } from "nodemailer";
 import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { setProcessDatabase } from "@/modules/db/db";
@@ -21,7 +25,9 @@ import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/
 import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { getLogger, silentLogger } from "@/modules/shared/logging/logger";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
+import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
+import { createSenderDomain } from "@/tests/support/sender-domain";
 import { startBarePipeline } from "./bare-pipeline";
 import {
   formatSpread,
@@ -47,6 +53,7 @@ import {
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CHECK_ROUNDS = Number(process.env.BENCH_CHECK_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const WARMUP_MAILS = 300;
 const PHASE_WARMUP_MAILS = 30;
@@ -63,6 +70,8 @@ const config = loadConfig({
   WEBHOOK_TIMEOUT_MS: "10000",
   INBOUND_SECRET,
   MAX_MESSAGE_BYTES: String(2 * 1024 * 1024),
+  // Three pooled senders of CONCURRENCY sessions each keep their sessions open to one listener.
+  SMTP_MAX_CLIENTS_PER_IP: "100",
 });
 setProcessConfig(config);
 
@@ -109,6 +118,33 @@ const smtpPath = (label: string, tag: string, port: number) => {
   return { path, close: () => client.close() };
 };
 
+/** The bench sender's domain: its MTA connects from 127.0.0.1, signs with DKIM, and DNS says so. */
+const benchDomain = createSenderDomain({ domain: "bench.example", allowedIp: "127.0.0.1" });
+
+/** Product SMTP with DKIM-signed mails, the checks on or off (the configuration the pipeline reads per mail). */
+const signedSmtpPath = (label: string, tag: string, port: number, dns: TestDnsServer, checks: boolean) => {
+  const client = createTransport({
+    host: "127.0.0.1",
+    port,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: CONCURRENCY,
+    maxMessages: Infinity,
+    name: "mx.bench.example",
+    dkim: { domainName: benchDomain.domain, keySelector: benchDomain.selector, privateKey: benchDomain.privateKey },
+  });
+  const path: Path = {
+    label,
+    tag,
+    send: async (id) => {
+      setProcessConfig({ ...config, dnsServers: [dns.address], mailChecks: { authentication: checks, rspamdUrl: undefined } });
+      await client.sendMail(benchMail(id, ADDRESS));
+    },
+  };
+  return { path, close: () => client.close() };
+};
+
 const rawRoutePath = (label: string, tag: string): Path => ({
   label,
   tag,
@@ -150,8 +186,13 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   });
   await listener.listen();
   const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, listener.getPort());
+  const dns = await startDnsServer(benchDomain.records);
+  const checksOff = signedSmtpPath(`signed, checks off, ${kind}`, `off-${kind}`, listener.getPort(), dns, false);
+  const checksOn = signedSmtpPath(`signed, checks on, ${kind}`, `on-${kind}`, listener.getPort(), dns, true);
   return {
     smtp: smtp.path,
+    checksOff: checksOff.path,
+    checksOn: checksOn.path,
     raw: rawRoutePath(`product POST /api/inbound/raw, ${kind}`, `raw-${kind}`),
     countProcessings: async () => {
       await worker.whenIdle();
@@ -160,6 +201,10 @@ async function startProduct(kind: ServerKind, sink: Sink) {
     },
     close: async () => {
       smtp.close();
+      checksOff.close();
+      checksOn.close();
+      await dns.close();
+      setProcessConfig(config);
       await listener.close();
       await worker.stop();
       setDeliveryDispatcher(undefined);
@@ -189,6 +234,8 @@ type KindResult = {
   smtpHalf: PhaseResult;
   rawHalf: PhaseResult;
   bareHalf: PhaseResult;
+  checksOff: PhaseResult[];
+  checksOn: PhaseResult[];
 };
 
 async function benchKind(kind: ServerKind, sink: Sink): Promise<KindResult> {
@@ -199,7 +246,12 @@ async function benchKind(kind: ServerKind, sink: Sink): Promise<KindResult> {
   const product = await startProduct(kind, sink);
   try {
     for (const path of [bare.path, product.smtp, product.raw]) await sendAndWait(sink, path, WARMUP_MAILS);
-    const result: Omit<KindResult, "smtpHalf" | "rawHalf" | "bareHalf"> = { kind, bare: [], smtp: [], raw: [] };
+    const result: Omit<KindResult, "smtpHalf" | "rawHalf" | "bareHalf" | "checksOff" | "checksOn"> = {
+      kind,
+      bare: [],
+      smtp: [],
+      raw: [],
+    };
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`  round ${round} of ${ROUNDS} (load average ${os.loadavg()[0]!.toFixed(2)})`);
       result.bare.push(await measureMax(sink, bare.path));
@@ -210,10 +262,17 @@ async function benchKind(kind: ServerKind, sink: Sink): Promise<KindResult> {
     const bareHalf = await measureAtRate(sink, bare.path, halfOf(result.bare));
     const smtpHalf = await measureAtRate(sink, product.smtp, halfOf(result.smtp));
     const rawHalf = await measureAtRate(sink, product.raw, halfOf(result.raw));
+    const checks = { checksOff: [] as PhaseResult[], checksOn: [] as PhaseResult[] };
+    for (const path of [product.checksOff, product.checksOn]) await sendAndWait(sink, path, WARMUP_MAILS);
+    for (let round = 1; round <= CHECK_ROUNDS; round++) {
+      console.log(`  checks round ${round} of ${CHECK_ROUNDS}`);
+      checks.checksOff.push(await measureMax(sink, product.checksOff));
+      checks.checksOn.push(await measureMax(sink, product.checksOn));
+    }
     const { success, total } = await product.countProcessings();
     console.log(`  ${kind}: ${success} of ${total} processings recorded as success${success === total ? "" : " (NOT all)"}`);
     if (success !== total) process.exitCode = 1;
-    return { ...result, bareHalf, smtpHalf, rawHalf };
+    return { ...result, bareHalf, smtpHalf, rawHalf, ...checks };
   } finally {
     await product.close();
     await bare.close();
@@ -227,7 +286,7 @@ function printSummary(results: KindResult[]) {
   console.log(
     `\nsummary: ${MAILS} mails per run, ${ROUNDS} rounds of bare → product SMTP → product raw route; ratio = product / the same round's bare`,
   );
-  for (const { kind, bare, smtp, raw, bareHalf, smtpHalf, rawHalf } of results) {
+  for (const { kind, bare, smtp, raw, bareHalf, smtpHalf, rawHalf, checksOff, checksOn } of results) {
     const bareRates = rates(bare);
     console.log(
       `  ${kind}: bare pipeline ${formatSpread(bareRates, 1)} mails/s (median (min–max)); at half max p50 ${fmt(bareHalf.latency.p50)} p99 ${fmt(bareHalf.latency.p99)} ms`,
@@ -244,7 +303,18 @@ function printSummary(results: KindResult[]) {
           ` | at half max: p50 ${fmt(p50)} ms (≤ 15: ${p50 <= 15 ? "met" : "NOT met"}), p99 ${fmt(p99)} ms (≤ 60: ${p99 <= 60 ? "met" : "NOT met"})`,
       );
     }
+    printChecksCost(kind, checksOff, checksOn);
   }
+}
+
+/** The checks' cost: the rate with them over the rate without (same round), and the time they add per mail at that rate. */
+function printChecksCost(kind: ServerKind, off: PhaseResult[], on: PhaseResult[]) {
+  const ratios = on.map((run, index) => run.mailsPerSecond / off[index]!.mailsPerSecond);
+  const addedMs = on.map((run, index) => 1000 / run.mailsPerSecond - 1000 / off[index]!.mailsPerSecond);
+  console.log(
+    `    ${`checks, ${kind}`.padEnd(22)} off ${formatSpread(rates(off), 1)} mails/s, on ${formatSpread(rates(on), 1)} mails/s;` +
+      ` on/off ratio ${formatSpread(ratios)}, ${fmt(median(addedMs))} ms of relay time added per mail (DNS answered on loopback)`,
+  );
 }
 
 async function main() {

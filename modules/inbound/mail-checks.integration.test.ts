@@ -13,14 +13,13 @@ import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { silentLogger } from "@/modules/shared/logging/logger";
-import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
+import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
 import { GTUBE, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createSenderDomain } from "@/tests/support/sender-domain";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
-import { isAcceptableRecipientAddress, receiveMessage } from "./receive-message";
 
 // The test's SMTP client connects from 127.0.0.1: the honest domain's SPF lists it, the forger's does not.
 const honest = createSenderDomain({ domain: "honest.example", allowedIp: "127.0.0.1" });
@@ -31,7 +30,7 @@ let rspamd: TestRspamd;
 let database: Database;
 let sink: WebhookSink;
 let worker: DeliveryWorker;
-let listener: ReturnType<typeof createSmtpListener>;
+let listener: ProductSmtpListener;
 
 beforeAll(async () => {
   dns = await startDnsServer({ ...honest.records, ...forged.records });
@@ -60,13 +59,7 @@ beforeAll(async () => {
   ] as const) {
     await seedEmailCallback(database, { userId, username, webhookUrl: sink.url(`/${username}`), ...settings });
   }
-  listener = createSmtpListener({
-    config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isAcceptableRecipientAddress,
-    receive: receiveMessage,
-    logger: silentLogger,
-  });
-  await listener.listen();
+  listener = await startProductSmtpListener(config);
 }, 90_000);
 
 afterAll(async () => {

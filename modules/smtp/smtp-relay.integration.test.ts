@@ -11,12 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { type Database, setProcessDatabase } from "@/modules/db/db";
 import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
 import { silentLogger } from "@/modules/shared/logging/logger";
+import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
-import { createSmtpListener } from "./smtp-listener";
 import { connectRawSmtpClient } from "./test-support/raw-smtp-client";
 
 const SECRET = "integration-webhook-secret-0123456789";
@@ -25,7 +24,7 @@ const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 let database: Database;
 let sink: WebhookSink;
 let worker: DeliveryWorker;
-let listener: ReturnType<typeof createSmtpListener>;
+let listener: ProductSmtpListener;
 let address: string;
 let relayConfig: ReturnType<typeof loadConfig>;
 let emailCallbackId: string;
@@ -56,13 +55,7 @@ beforeAll(async () => {
   }));
   address = "relay@hookmail.test";
 
-  listener = createSmtpListener({
-    config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isAcceptableRecipientAddress,
-    receive: receiveMessage,
-    logger: silentLogger,
-  });
-  await listener.listen();
+  listener = await startProductSmtpListener(config);
 });
 
 afterAll(async () => {
@@ -156,13 +149,7 @@ describe("SMTP to webhook", () => {
   });
 
   it("delivers a mail accepted earlier in a session that is then closed with 421 4.7.0 for probing unknown recipients", async () => {
-    const limited = createSmtpListener({
-      config: { ...relayConfig, smtp: { ...relayConfig.smtp, host: "127.0.0.1", port: 0, maxUnknownRecipients: 2 } },
-      isAcceptableRecipient: isAcceptableRecipientAddress,
-      receive: receiveMessage,
-      logger: silentLogger,
-    });
-    await limited.listen();
+    const limited = await startProductSmtpListener(relayConfig, { maxUnknownRecipients: 2 });
     try {
       const before = sink.requests.length;
       const client = await connectRawSmtpClient({ host: "127.0.0.1", port: limited.getPort() });

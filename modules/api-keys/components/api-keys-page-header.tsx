@@ -1,8 +1,6 @@
 // The API key pages' header: a back button, the title, and optionally a description and an action.
-import { ArrowLeftIcon } from "lucide-react";
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { Button } from "@/components/ui/button";
+import { PageHeading } from "@/modules/shared/components/page-heading";
 
 export function ApiKeysPageHeader({
   backHref,
@@ -18,13 +16,7 @@ export function ApiKeysPageHeader({
   action?: ReactNode;
 }) {
   return (
-    <div className="flex flex-col items-start gap-2">
-      <Button variant="ghost" size="sm" asChild className="-ml-3">
-        <Link href={backHref}>
-          <ArrowLeftIcon aria-hidden />
-          {backLabel}
-        </Link>
-      </Button>
+    <PageHeading back={{ href: backHref, label: backLabel }}>
       <div className="flex w-full flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="flex flex-col gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
@@ -32,6 +24,6 @@ export function ApiKeysPageHeader({
         </div>
         {action ? <div className="shrink-0">{action}</div> : null}
       </div>
-    </div>
+    </PageHeading>
   );
 }

@@ -13,6 +13,24 @@ import type { EmailCallbackFormValues } from "../email-callbacks.schemas";
 
 type ChoiceName = "attachmentDelivery" | "authenticationPolicy";
 
+/** The choices of the section, each value with the key of its label. */
+const CHOICES = [
+  {
+    name: "attachmentDelivery",
+    options: [
+      { value: "inline", labelKey: "attachmentDeliveryInline" },
+      { value: "url", labelKey: "attachmentDeliveryUrl" },
+    ],
+  },
+  {
+    name: "authenticationPolicy",
+    options: [
+      { value: "none", labelKey: "authenticationPolicyNone" },
+      { value: "dmarc", labelKey: "authenticationPolicyDmarc" },
+    ],
+  },
+] as const satisfies { name: ChoiceName; options: { value: string; labelKey: string }[] }[];
+
 /** A choice of two or three: native radio buttons in a fieldset (its legend names the group). */
 function ChoiceField({
   control,
@@ -102,22 +120,14 @@ export function MailOptionsFields({ control, defaultOpen }: { control: Control<E
       </summary>
       <div className="flex flex-col gap-6 border-t px-4 py-4">
         <p className="text-muted-foreground text-sm">{t("advancedDescription")}</p>
-        <ChoiceField
-          control={control}
-          name="attachmentDelivery"
-          options={[
-            { value: "inline", label: t("attachmentDeliveryInline") },
-            { value: "url", label: t("attachmentDeliveryUrl") },
-          ]}
-        />
-        <ChoiceField
-          control={control}
-          name="authenticationPolicy"
-          options={[
-            { value: "none", label: t("authenticationPolicyNone") },
-            { value: "dmarc", label: t("authenticationPolicyDmarc") },
-          ]}
-        />
+        {CHOICES.map(({ name, options }) => (
+          <ChoiceField
+            key={name}
+            control={control}
+            name={name}
+            options={options.map(({ value, labelKey }) => ({ value, label: t(labelKey) }))}
+          />
+        ))}
         <FormField
           control={control}
           name="spamThreshold"
