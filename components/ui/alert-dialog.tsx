@@ -7,16 +7,23 @@ import type { AlertDialog as AlertDialogPrimitiveTypes } from "radix-ui";
 import type * as React from "react";
 import { type Button, buttonVariants } from "@/components/ui/button";
 import { createLazyDialog } from "@/components/ui/lazy-dialog";
+import { lazySlot } from "@/components/ui/slot";
 import { cn } from "@/modules/shared/cn";
 
-type ButtonStyleProps = Pick<React.ComponentProps<typeof Button>, "variant" | "size">;
-
 type AlertDialogPrimitive = typeof AlertDialogPrimitiveTypes;
+
+type AlertDialogButtonProps = React.ComponentProps<AlertDialogPrimitive["Action" | "Cancel"]> &
+  Pick<React.ComponentProps<typeof Button>, "variant" | "size">;
 
 const {
   Root: AlertDialog,
   Trigger: AlertDialogTrigger,
-  useLoader: useAlertDialogLoader,
+  Portal: AlertDialogPortal,
+  Overlay: AlertDialogOverlay,
+  Content: AlertDialogContent,
+  Header: AlertDialogHeader,
+  Footer: AlertDialogFooter,
+  Description: AlertDialogDescription,
   usePrimitive: useAlertDialogPrimitive,
 } = createLazyDialog({
   load: () => import("./dialog-primitive").then((module) => module.AlertDialogPrimitive),
@@ -24,99 +31,32 @@ const {
   slot: "alert-dialog",
 });
 
-function AlertDialogPortal({ ...props }: React.ComponentProps<AlertDialogPrimitive["Portal"]>) {
-  const { Primitive } = useAlertDialogLoader("AlertDialogPortal");
-  return Primitive ? <Primitive.Portal data-slot="alert-dialog-portal" {...props} /> : null;
-}
+const AlertDialogTitle = lazySlot(useAlertDialogPrimitive, "Title", "alert-dialog-title", "text-lg font-semibold");
 
-function AlertDialogOverlay({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Overlay"]>) {
-  const { Primitive } = useAlertDialogLoader("AlertDialogOverlay");
-  if (!Primitive) return null;
-  return (
-    <Primitive.Overlay
-      data-slot="alert-dialog-overlay"
-      className={cn(
-        "fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=open]:animate-in data-[state=open]:fade-in-0",
-        className,
-      )}
-      {...props}
-    />
-  );
-}
-
-function AlertDialogContent({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Content"]>) {
-  const { Primitive } = useAlertDialogLoader("AlertDialogContent");
-  // A dialog that has never been opened is closed, and Radix renders nothing for a closed dialog.
-  if (!Primitive) return null;
-  return (
-    <AlertDialogPortal>
-      <AlertDialogOverlay />
-      <Primitive.Content
-        data-slot="alert-dialog-content"
-        className={cn(
-          "fixed top-[50%] left-[50%] z-50 grid w-full max-w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 rounded-lg border bg-background p-6 shadow-lg duration-200 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95 sm:max-w-lg",
-          className,
-        )}
-        {...props}
-      />
-    </AlertDialogPortal>
-  );
-}
-
-function AlertDialogHeader({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div data-slot="alert-dialog-header" className={cn("flex flex-col gap-2 text-center sm:text-left", className)} {...props} />
-  );
-}
-
-function AlertDialogFooter({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div
-      data-slot="alert-dialog-footer"
-      className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)}
-      {...props}
-    />
-  );
-}
-
-function AlertDialogTitle({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Title"]>) {
-  const Primitive = useAlertDialogPrimitive("AlertDialogTitle");
-  return <Primitive.Title data-slot="alert-dialog-title" className={cn("text-lg font-semibold", className)} {...props} />;
-}
-
-function AlertDialogDescription({ className, ...props }: React.ComponentProps<AlertDialogPrimitive["Description"]>) {
-  const Primitive = useAlertDialogPrimitive("AlertDialogDescription");
-  return (
-    <Primitive.Description
-      data-slot="alert-dialog-description"
-      className={cn("text-sm text-muted-foreground", className)}
-      {...props}
-    />
-  );
-}
-
-function AlertDialogAction({
+/** Radix's action or cancel button, styled as a Button. */
+function AlertDialogButton({
+  kind,
   className,
-  variant = "default",
+  variant,
   size = "default",
   ...props
-}: React.ComponentProps<AlertDialogPrimitive["Action"]> & ButtonStyleProps) {
-  const Primitive = useAlertDialogPrimitive("AlertDialogAction");
+}: AlertDialogButtonProps & { kind: "Action" | "Cancel" }) {
+  const Part = useAlertDialogPrimitive(`AlertDialog${kind}`)[kind];
   return (
-    <Primitive.Action data-slot="alert-dialog-action" className={cn(buttonVariants({ variant, size }), className)} {...props} />
+    <Part
+      data-slot={`alert-dialog-${kind.toLowerCase()}`}
+      className={cn(buttonVariants({ variant, size }), className)}
+      {...props}
+    />
   );
 }
 
-function AlertDialogCancel({
-  className,
-  variant = "outline",
-  size = "default",
-  ...props
-}: React.ComponentProps<AlertDialogPrimitive["Cancel"]> & ButtonStyleProps) {
-  const Primitive = useAlertDialogPrimitive("AlertDialogCancel");
-  return (
-    <Primitive.Cancel data-slot="alert-dialog-cancel" className={cn(buttonVariants({ variant, size }), className)} {...props} />
-  );
+function AlertDialogAction({ variant = "default", ...props }: AlertDialogButtonProps) {
+  return <AlertDialogButton kind="Action" variant={variant} {...props} />;
+}
+
+function AlertDialogCancel({ variant = "outline", ...props }: AlertDialogButtonProps) {
+  return <AlertDialogButton kind="Cancel" variant={variant} {...props} />;
 }
 
 export {

@@ -14,10 +14,11 @@ import {
   composeEventHandlers,
   composeRefs,
   createLazyModule,
+  createLoaderContext,
   preloadLazyModule,
   useLazyModule,
 } from "@/components/ui/lazy-primitive";
-import { cn } from "@/modules/shared/cn";
+import { after, before, lazySlot, slot } from "@/components/ui/slot";
 
 type DropdownMenuPrimitive = typeof DropdownMenuPrimitiveTypes;
 
@@ -37,20 +38,12 @@ type DropdownMenuLoader = {
   triggerRef: React.RefObject<HTMLElement | null>;
 };
 
-const DropdownMenuLoaderContext = React.createContext<DropdownMenuLoader | null>(null);
-
-function useDropdownMenuLoader(part: string): DropdownMenuLoader {
-  const loader = React.useContext(DropdownMenuLoaderContext);
-  if (!loader) throw new Error(`<${part}> must be used within <DropdownMenu>`);
-  return loader;
-}
-
-/** Radix's menu, for the parts that only render inside an open menu (the content and below). */
-function useDropdownMenuPrimitive(part: string): DropdownMenuPrimitive {
-  const { Primitive } = useDropdownMenuLoader(part);
-  if (!Primitive) throw new Error(`<${part}> must be used within <DropdownMenuContent>`);
-  return Primitive;
-}
+const {
+  Provider: DropdownMenuLoaderProvider,
+  useLoader: useDropdownMenuLoader,
+  /** Radix's menu, for the parts that only render inside an open menu (the content and below). */
+  usePrimitive: useDropdownMenuPrimitive,
+} = createLoaderContext<DropdownMenuLoader>("DropdownMenu");
 
 function DropdownMenu({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Root"]>) {
   const [isWoken, setIsWoken] = React.useState(false);
@@ -78,9 +71,9 @@ function DropdownMenu({ ...props }: React.ComponentProps<DropdownMenuPrimitive["
   );
 
   return (
-    <DropdownMenuLoaderContext.Provider value={loader}>
+    <DropdownMenuLoaderProvider value={loader}>
       {Primitive ? <Primitive.Root data-slot="dropdown-menu" {...props} /> : props.children}
-    </DropdownMenuLoaderContext.Provider>
+    </DropdownMenuLoaderProvider>
   );
 }
 
@@ -159,185 +152,115 @@ function LoadedDropdownMenuTrigger({ ref, ...props }: React.ComponentProps<Dropd
   return <Primitive.Trigger data-slot="dropdown-menu-trigger" {...props} ref={composeRefs(ref, loader.triggerRef)} />;
 }
 
-function DropdownMenuContent({ className, sideOffset = 4, ...props }: React.ComponentProps<DropdownMenuPrimitive["Content"]>) {
+const MenuContent = lazySlot(
+  useDropdownMenuPrimitive,
+  "Content",
+  "dropdown-menu-content",
+  "z-50 max-h-(--radix-dropdown-menu-content-available-height) min-w-[8rem] origin-(--radix-dropdown-menu-content-transform-origin) overflow-x-hidden overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95",
+);
+
+function DropdownMenuContent({ sideOffset = 4, ...props }: React.ComponentProps<DropdownMenuPrimitive["Content"]>) {
   const { Primitive } = useDropdownMenuLoader("DropdownMenuContent");
   // A dormant menu is closed, and Radix renders nothing for a closed menu's content.
   if (!Primitive) return null;
   return (
     <Primitive.Portal>
-      <Primitive.Content
-        data-slot="dropdown-menu-content"
-        sideOffset={sideOffset}
-        className={cn(
-          "z-50 max-h-(--radix-dropdown-menu-content-available-height) min-w-[8rem] origin-(--radix-dropdown-menu-content-transform-origin) overflow-x-hidden overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95",
-          className,
-        )}
-        {...props}
-      />
+      <MenuContent sideOffset={sideOffset} {...props} />
     </Primitive.Portal>
   );
 }
 
-function DropdownMenuGroup({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Group"]>) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuGroup");
-  return <Primitive.Group data-slot="dropdown-menu-group" {...props} />;
-}
+const DropdownMenuGroup = lazySlot(useDropdownMenuPrimitive, "Group", "dropdown-menu-group");
+
+/** `inset` indents an item, a label or a sub-menu trigger to line up with items that have an icon. */
+type Inset = { inset?: boolean };
+
+const MenuItem = lazySlot(
+  useDropdownMenuPrimitive,
+  "Item",
+  "dropdown-menu-item",
+  "relative flex cursor-default items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 data-[inset]:pl-8 data-[variant=destructive]:text-destructive data-[variant=destructive]:focus:bg-destructive/10 data-[variant=destructive]:focus:text-destructive dark:data-[variant=destructive]:focus:bg-destructive/20 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4 [&_svg:not([class*='text-'])]:text-muted-foreground data-[variant=destructive]:*:[svg]:text-destructive!",
+);
 
 function DropdownMenuItem({
-  className,
   inset,
   variant = "default",
   ...props
-}: React.ComponentProps<DropdownMenuPrimitive["Item"]> & {
-  inset?: boolean;
-  variant?: "default" | "destructive";
-}) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuItem");
+}: React.ComponentProps<DropdownMenuPrimitive["Item"]> & Inset & { variant?: "default" | "destructive" }) {
+  return <MenuItem data-inset={inset} data-variant={variant} {...props} />;
+}
+
+/** The check or dot of a checkbox or radio item, shown while it is checked. */
+function MenuItemIndicator({ children }: { children: React.ReactNode }) {
+  const Primitive = useDropdownMenuPrimitive("DropdownMenuItemIndicator");
   return (
-    <Primitive.Item
-      data-slot="dropdown-menu-item"
-      data-inset={inset}
-      data-variant={variant}
-      className={cn(
-        "relative flex cursor-default items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 data-[inset]:pl-8 data-[variant=destructive]:text-destructive data-[variant=destructive]:focus:bg-destructive/10 data-[variant=destructive]:focus:text-destructive dark:data-[variant=destructive]:focus:bg-destructive/20 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4 [&_svg:not([class*='text-'])]:text-muted-foreground data-[variant=destructive]:*:[svg]:text-destructive!",
-        className,
-      )}
-      {...props}
-    />
+    <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
+      <Primitive.ItemIndicator>{children}</Primitive.ItemIndicator>
+    </span>
   );
 }
 
-function DropdownMenuCheckboxItem({
-  className,
-  children,
-  checked,
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["CheckboxItem"]>) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuCheckboxItem");
-  return (
-    <Primitive.CheckboxItem
-      data-slot="dropdown-menu-checkbox-item"
-      className={cn(
-        "relative flex cursor-default items-center gap-2 rounded-sm py-1.5 pr-2 pl-8 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
-        className,
-      )}
-      checked={checked}
-      {...props}
-    >
-      <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
-        <Primitive.ItemIndicator>
-          <CheckIcon className="size-4" />
-        </Primitive.ItemIndicator>
-      </span>
-      {children}
-    </Primitive.CheckboxItem>
+/** A checkbox or radio item: `indicator` before its text while it is checked. */
+function checkableItem<K extends "CheckboxItem" | "RadioItem">(key: K, dataSlot: string, indicator: React.ReactNode) {
+  return lazySlot(
+    useDropdownMenuPrimitive,
+    key,
+    dataSlot,
+    "relative flex cursor-default items-center gap-2 rounded-sm py-1.5 pr-2 pl-8 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
+    before(<MenuItemIndicator>{indicator}</MenuItemIndicator>),
   );
 }
 
-function DropdownMenuRadioGroup({ ...props }: React.ComponentProps<DropdownMenuPrimitive["RadioGroup"]>) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuRadioGroup");
-  return <Primitive.RadioGroup data-slot="dropdown-menu-radio-group" {...props} />;
+const DropdownMenuCheckboxItem = checkableItem("CheckboxItem", "dropdown-menu-checkbox-item", <CheckIcon className="size-4" />);
+
+const DropdownMenuRadioGroup = lazySlot(useDropdownMenuPrimitive, "RadioGroup", "dropdown-menu-radio-group");
+
+const DropdownMenuRadioItem = checkableItem(
+  "RadioItem",
+  "dropdown-menu-radio-item",
+  <CircleIcon className="size-2 fill-current" />,
+);
+
+const MenuLabel = lazySlot(
+  useDropdownMenuPrimitive,
+  "Label",
+  "dropdown-menu-label",
+  "px-2 py-1.5 text-sm font-medium data-[inset]:pl-8",
+);
+
+function DropdownMenuLabel({ inset, ...props }: React.ComponentProps<DropdownMenuPrimitive["Label"]> & Inset) {
+  return <MenuLabel data-inset={inset} {...props} />;
 }
 
-function DropdownMenuRadioItem({ className, children, ...props }: React.ComponentProps<DropdownMenuPrimitive["RadioItem"]>) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuRadioItem");
-  return (
-    <Primitive.RadioItem
-      data-slot="dropdown-menu-radio-item"
-      className={cn(
-        "relative flex cursor-default items-center gap-2 rounded-sm py-1.5 pr-2 pl-8 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
-        className,
-      )}
-      {...props}
-    >
-      <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
-        <Primitive.ItemIndicator>
-          <CircleIcon className="size-2 fill-current" />
-        </Primitive.ItemIndicator>
-      </span>
-      {children}
-    </Primitive.RadioItem>
-  );
+const DropdownMenuSeparator = lazySlot(
+  useDropdownMenuPrimitive,
+  "Separator",
+  "dropdown-menu-separator",
+  "-mx-1 my-1 h-px bg-border",
+);
+
+const DropdownMenuShortcut = slot("span", "dropdown-menu-shortcut", "ml-auto text-xs tracking-widest text-muted-foreground");
+
+const DropdownMenuSub = lazySlot(useDropdownMenuPrimitive, "Sub", "dropdown-menu-sub");
+
+const MenuSubTrigger = lazySlot(
+  useDropdownMenuPrimitive,
+  "SubTrigger",
+  "dropdown-menu-sub-trigger",
+  "flex cursor-default items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[inset]:pl-8 data-[state=open]:bg-accent data-[state=open]:text-accent-foreground [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4 [&_svg:not([class*='text-'])]:text-muted-foreground",
+  after(<ChevronRightIcon className="ml-auto size-4" />),
+);
+
+function DropdownMenuSubTrigger({ inset, ...props }: React.ComponentProps<DropdownMenuPrimitive["SubTrigger"]> & Inset) {
+  return <MenuSubTrigger data-inset={inset} {...props} />;
 }
 
-function DropdownMenuLabel({
-  className,
-  inset,
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["Label"]> & {
-  inset?: boolean;
-}) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuLabel");
-  return (
-    <Primitive.Label
-      data-slot="dropdown-menu-label"
-      data-inset={inset}
-      className={cn("px-2 py-1.5 text-sm font-medium data-[inset]:pl-8", className)}
-      {...props}
-    />
-  );
-}
-
-function DropdownMenuSeparator({ className, ...props }: React.ComponentProps<DropdownMenuPrimitive["Separator"]>) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuSeparator");
-  return (
-    <Primitive.Separator data-slot="dropdown-menu-separator" className={cn("-mx-1 my-1 h-px bg-border", className)} {...props} />
-  );
-}
-
-function DropdownMenuShortcut({ className, ...props }: React.ComponentProps<"span">) {
-  return (
-    <span
-      data-slot="dropdown-menu-shortcut"
-      className={cn("ml-auto text-xs tracking-widest text-muted-foreground", className)}
-      {...props}
-    />
-  );
-}
-
-function DropdownMenuSub({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Sub"]>) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuSub");
-  return <Primitive.Sub data-slot="dropdown-menu-sub" {...props} />;
-}
-
-function DropdownMenuSubTrigger({
-  className,
-  inset,
-  children,
-  ...props
-}: React.ComponentProps<DropdownMenuPrimitive["SubTrigger"]> & {
-  inset?: boolean;
-}) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuSubTrigger");
-  return (
-    <Primitive.SubTrigger
-      data-slot="dropdown-menu-sub-trigger"
-      data-inset={inset}
-      className={cn(
-        "flex cursor-default items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[inset]:pl-8 data-[state=open]:bg-accent data-[state=open]:text-accent-foreground [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4 [&_svg:not([class*='text-'])]:text-muted-foreground",
-        className,
-      )}
-      {...props}
-    >
-      {children}
-      <ChevronRightIcon className="ml-auto size-4" />
-    </Primitive.SubTrigger>
-  );
-}
-
-function DropdownMenuSubContent({ className, ...props }: React.ComponentProps<DropdownMenuPrimitive["SubContent"]>) {
-  const Primitive = useDropdownMenuPrimitive("DropdownMenuSubContent");
-  return (
-    <Primitive.SubContent
-      data-slot="dropdown-menu-sub-content"
-      className={cn(
-        "z-50 min-w-[8rem] origin-(--radix-dropdown-menu-content-transform-origin) overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-lg data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95",
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+const DropdownMenuSubContent = lazySlot(
+  useDropdownMenuPrimitive,
+  "SubContent",
+  "dropdown-menu-sub-content",
+  "z-50 min-w-[8rem] origin-(--radix-dropdown-menu-content-transform-origin) overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-lg data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95",
+);
 
 export {
   DropdownMenu,

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/correctness/noComponentHookFactories: createLoaderContext runs once per primitive at module scope, never during a render
 "use client";
 // Loads a Radix primitive's code when one is first about to be used rather than with the page: a
 // menu, dialog or tooltip is closed on first load, so its positioning, focus-trap and scroll-lock
@@ -49,6 +50,29 @@ export function useLazyModule<T>(lazyModule: LazyModule<T>, isNeeded: boolean): 
     };
   }, [lazyModule, isNeeded, module]);
   return module ?? (isNeeded ? lazyModule.peek() : null);
+}
+
+/**
+ * The context through which a lazily loaded primitive's parts reach its loader: `useLoader(part)` in
+ * the parts that render while it may not have loaded, `usePrimitive(part)` in those that only render
+ * inside its open content. `name` is the root component's name in error messages.
+ */
+export function createLoaderContext<L extends { Primitive: unknown }>(name: string) {
+  const LoaderContext = React.createContext<L | null>(null);
+
+  function useLoader(part: string): L {
+    const loader = React.useContext(LoaderContext);
+    if (!loader) throw new Error(`<${part}> must be used within <${name}>`);
+    return loader;
+  }
+
+  function usePrimitive(part: string): NonNullable<L["Primitive"]> {
+    const { Primitive } = useLoader(part);
+    if (!Primitive) throw new Error(`<${part}> must be used within <${name}Content>`);
+    return Primitive;
+  }
+
+  return { Provider: LoaderContext.Provider, useLoader, usePrimitive };
 }
 
 /** Runs a handler the caller passed, then ours unless the caller prevented the default (as Radix does). */
