@@ -36,8 +36,26 @@ export const WEBHOOK_EXAMPLE_PAYLOAD = {
         contentId: null,
         disposition: "attachment",
         content: "<base64>",
+        sha256: "<hex>",
+        url: null,
       },
     ],
+    raw: {
+      size: 3210,
+      sha256: "<hex>",
+      url: "https://…/api/content/ep_3kT9…/raw?expires=…&signature=…",
+      expiresAt: "2026-11-24T10:00:00.000Z",
+    },
+    authentication: {
+      spf: { result: "pass", domain: "example.org" },
+      dkim: [{ result: "pass", domain: "example.org", selector: "s1", aligned: true }],
+      dmarc: { result: "pass", policy: "reject", domain: "example.org" },
+      arc: { result: "none" },
+    },
+    spam: { score: 1.2, action: "no action", isSpam: false },
+    flags: { isAutoReply: false, isBounce: false, isMailingList: false },
+    reply: { text: "Hi Alice…" },
+    threadId: "CAF…@mail.example.org",
   },
 } as const;
 

@@ -7,7 +7,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CopyButton } from "@/modules/shared/components/copy-button";
 // The webhook documentation page (docs/webhooks.md shown in the app): the request headers, an
-// example body with a link to its JSON Schema, the delivery and retry rules, and the signature
+// example body with a link to its JSON Schema, what the checks, flags and content links of the body
+// mean and the per-address options, the delivery and retry rules, and the signature
 // verification snippets in Node.js, Python and Go. Prose is translated; code stays as written.
 import { PageHeading } from "@/modules/shared/components/page-heading";
 import {
@@ -21,6 +22,7 @@ import {
 
 const STANDARD_WEBHOOKS_URL = "https://www.standardwebhooks.com/";
 const DELIVERY_RULES = ["success", "retry", "failure", "recorded", "privateTargets"] as const;
+const FIELD_NOTES = ["raw", "authentication", "spam", "flags", "thread", "reply", "links", "options"] as const;
 
 function inlineCode(chunks: ReactNode) {
   return <code className="bg-muted rounded px-[0.3em] py-0.5 font-mono text-[0.85em] break-words">{chunks}</code>;
@@ -33,6 +35,7 @@ export function WebhookDocs() {
       <PageHeading back={{ href: "/", label: t("back") }} title={t("title")} description={t("description")} />
       <RequestSection />
       <BodySection />
+      <FieldsSection />
       <DeliverySection />
       <VerifySection />
     </div>
@@ -122,6 +125,19 @@ function BodySection() {
       <p className="text-muted-foreground text-sm leading-relaxed">{t("description")}</p>
       <CodeBlock code={WEBHOOK_EXAMPLE_BODY} codeLanguage="JSON" copyLabel={t("copy")} />
       <p className="text-muted-foreground text-sm leading-relaxed">{t.rich("notes", { code: inlineCode })}</p>
+    </Section>
+  );
+}
+
+function FieldsSection() {
+  const t = useTranslations("webhookDocs.fields");
+  return (
+    <Section id="fields" title={t("title")}>
+      <ul className="text-muted-foreground flex list-disc flex-col gap-2 pl-5 text-sm leading-relaxed">
+        {FIELD_NOTES.map((note) => (
+          <li key={note}>{t.rich(`items.${note}`, { code: inlineCode })}</li>
+        ))}
+      </ul>
     </Section>
   );
 }

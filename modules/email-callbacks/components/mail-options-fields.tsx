@@ -17,6 +17,7 @@ type ChoiceName = "attachmentDelivery" | "authenticationPolicy";
 const CHOICES = [
   {
     name: "attachmentDelivery",
+    descriptionKey: "attachmentDeliveryDescription",
     options: [
       { value: "inline", labelKey: "attachmentDeliveryInline" },
       { value: "url", labelKey: "attachmentDeliveryUrl" },
@@ -24,21 +25,24 @@ const CHOICES = [
   },
   {
     name: "authenticationPolicy",
+    descriptionKey: "authenticationPolicyDescription",
     options: [
       { value: "none", labelKey: "authenticationPolicyNone" },
       { value: "dmarc", labelKey: "authenticationPolicyDmarc" },
     ],
   },
-] as const satisfies { name: ChoiceName; options: { value: string; labelKey: string }[] }[];
+] as const satisfies { name: ChoiceName; descriptionKey: string; options: { value: string; labelKey: string }[] }[];
 
 /** A choice of two or three: native radio buttons in a fieldset (its legend names the group). */
 function ChoiceField({
   control,
   name,
+  description,
   options,
 }: {
   control: Control<EmailCallbackFormValues>;
   name: ChoiceName;
+  description: string;
   options: { value: string; label: string }[];
 }) {
   const t = useTranslations("emailCallbacks.form");
@@ -65,7 +69,7 @@ function ChoiceField({
             </label>
           ))}
           <p id={descriptionId} className="text-muted-foreground text-sm">
-            {t(`${name}Description`)}
+            {description}
           </p>
         </fieldset>
       )}
@@ -120,11 +124,12 @@ export function MailOptionsFields({ control, defaultOpen }: { control: Control<E
       </summary>
       <div className="flex flex-col gap-6 border-t px-4 py-4">
         <p className="text-muted-foreground text-sm">{t("advancedDescription")}</p>
-        {CHOICES.map(({ name, options }) => (
+        {CHOICES.map(({ name, descriptionKey, options }) => (
           <ChoiceField
             key={name}
             control={control}
             name={name}
+            description={t(descriptionKey)}
             options={options.map(({ value, labelKey }) => ({ value, label: t(labelKey) }))}
           />
         ))}
