@@ -147,3 +147,38 @@ test("an API key: created, shown once, used from outside the browser, deleted, r
   expect(refused.status()).toBe(401);
   await outside.dispose();
 });
+
+test("the Advanced options: attachments by link, DMARC required and a spam threshold, saved and shown again", async ({
+  page,
+}) => {
+  await signUpThroughApi(page.request);
+  await page.goto("/email-callbacks/create");
+  await page.getByRole("button", { name: "Generate a random username" }).click();
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
+  await page.getByText("Advanced", { exact: true }).click();
+  await page.getByRole("group", { name: "Attachments" }).getByRole("radio", { name: "As download links" }).check();
+  await page
+    .getByRole("group", { name: "Sender authentication" })
+    .getByRole("radio", { name: "Do not deliver mail that fails DMARC" })
+    .check();
+  await page.getByLabel("Spam threshold").fill("abc");
+  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(page.getByText("Enter a number from 0 to 1000, or leave empty")).toBeVisible();
+  await page.getByLabel("Spam threshold").fill("7.5");
+  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(page.getByText("Your email is ready")).toBeVisible();
+
+  await page.getByRole("link", { name: "Back to emails" }).click();
+  await page.getByRole("button", { name: /^Actions for / }).click();
+  await page.getByRole("menuitem", { name: "Settings" }).click();
+  // An address with options of its own shows its Advanced section open.
+  await expect(page.getByRole("radio", { name: "As download links" })).toBeChecked();
+  await expect(page.getByRole("radio", { name: "Do not deliver mail that fails DMARC" })).toBeChecked();
+  await expect(page.getByLabel("Spam threshold")).toHaveValue("7.5");
+  await page.getByLabel("Spam threshold").fill("");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Email settings updated successfully")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Spam threshold")).toHaveValue("");
+  await expect(page.getByRole("radio", { name: "As download links" })).toBeChecked();
+});

@@ -29,6 +29,7 @@ const DASHBOARD_PAGES = [
   { name: "new-email", path: "/email-callbacks/create" },
   { name: "api-keys-empty", path: "/api-keys" },
   { name: "new-api-key", path: "/api-keys/create" },
+  { name: "webhook-format", path: "/webhooks" },
 ] as const;
 
 for (const locale of ["en", "fr"] as const) {
@@ -43,5 +44,19 @@ for (const locale of ["en", "fr"] as const) {
       await expect(page.getByRole("button", { name: locale === "en" ? "Upgrade to pro" : "Passer à pro" })).toBeVisible();
       await expect(page).toHaveScreenshot(`${name}-${locale}.png`, { fullPage: true });
     }
+  });
+}
+
+for (const locale of ["en", "fr"] as const) {
+  test(`the new email form with its Advanced options open fits a phone in ${locale}`, async ({ page, context }) => {
+    await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
+    await signUpThroughApi(page.request);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/email-callbacks/create");
+    await page.getByText(locale === "en" ? "Advanced" : "Avancé", { exact: true }).click();
+    await expect(page.getByRole("radio").first()).toBeVisible();
+    await expect(page.getByRole("button", { name: locale === "en" ? "Upgrade to pro" : "Passer à pro" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect(page).toHaveScreenshot(`new-email-advanced-phone-${locale}.png`, { fullPage: true });
   });
 }

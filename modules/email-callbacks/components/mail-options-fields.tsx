@@ -55,10 +55,10 @@ function ChoiceField({
         <fieldset className="grid gap-2" aria-describedby={descriptionId}>
           <legend className="mb-2 text-sm leading-none font-medium">{t(name)}</legend>
           {options.map((option) => (
-            <label key={option.value} className="flex items-center gap-2 text-sm">
+            <label key={option.value} className="flex items-start gap-2 text-sm">
               <input
                 type="radio"
-                className="accent-primary size-4"
+                className="accent-primary mt-0.5 size-4 shrink-0"
                 name={field.name}
                 value={option.value}
                 checked={field.value === option.value}
