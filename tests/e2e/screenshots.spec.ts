@@ -1,5 +1,5 @@
 // Every public page in both languages, against committed baselines (look at them when they change).
-import { expect, test } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { signUpThroughApi } from "./support/auth";
 import { DEFAULT_SERVER } from "./support/servers";
 
@@ -11,11 +11,20 @@ const PAGES = [
   { name: "email-validation-required", path: "/email-validation-required" },
 ] as const;
 
+/** The page in `locale`, at a desktop width or a phone's. */
+async function viewIn(
+  { page, context }: { page: Page; context: BrowserContext },
+  locale: "en" | "fr",
+  viewport = { width: 1280, height: 800 },
+) {
+  await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
+  await page.setViewportSize(viewport);
+}
+
 for (const locale of ["en", "fr"] as const) {
   for (const { name, path } of PAGES) {
     test(`the ${name} page looks right in ${locale}`, async ({ page, context }) => {
-      await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
-      await page.setViewportSize({ width: 1280, height: 800 });
+      await viewIn({ page, context }, locale);
       await page.goto(path);
       await expect(page.locator("html")).toHaveAttribute("lang", locale);
       await expect(page.getByRole("heading").or(page.locator("[data-slot=card-title]")).first()).toBeVisible();
@@ -34,9 +43,8 @@ const DASHBOARD_PAGES = [
 
 for (const locale of ["en", "fr"] as const) {
   test(`the signed-in pages of a new account look right in ${locale}`, async ({ page, context }) => {
-    await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
+    await viewIn({ page, context }, locale);
     await signUpThroughApi(page.request);
-    await page.setViewportSize({ width: 1280, height: 800 });
     for (const { name, path } of DASHBOARD_PAGES) {
       await page.goto(path);
       await expect(page.getByRole("heading").first()).toBeVisible();
@@ -49,9 +57,8 @@ for (const locale of ["en", "fr"] as const) {
 
 for (const locale of ["en", "fr"] as const) {
   test(`the new email form with its Advanced options open fits a phone in ${locale}`, async ({ page, context }) => {
-    await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
+    await viewIn({ page, context }, locale, { width: 390, height: 844 });
     await signUpThroughApi(page.request);
-    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/email-callbacks/create");
     await page.getByText(locale === "en" ? "Advanced" : "Avancé", { exact: true }).click();
     await expect(page.getByRole("radio").first()).toBeVisible();
