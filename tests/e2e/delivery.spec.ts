@@ -2,6 +2,7 @@
 // receiver the test runs on loopback, and the inbox shows the outcome; a refused delivery is
 // inspected in the attempts view and redelivered; "Send test mail" lands in the inbox and the
 // receiver.
+import { createHash } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { startWebhookSink, type WebhookSink } from "../support/webhook-sink";
@@ -32,7 +33,12 @@ function readWebhookBody(index: number) {
   if (!request) throw new Error(`no webhook request #${index}`);
   return JSON.parse(request.body.toString("utf8")) as {
     type: string;
-    data: { id: string; subject: string; from: { address: string } };
+    data: {
+      id: string;
+      subject: string;
+      from: { address: string };
+      raw: { url: string; size: number; sha256: string };
+    };
   };
 }
 
@@ -58,6 +64,16 @@ test("a mail sent over SMTP reaches the webhook and shows as Success with 200 in
   await sink.waitForRequests(1);
   expect(sink.requests[0]?.path).toBe("/hook");
   expect(readWebhookBody(0)).toMatchObject({ type: "email.received", data: { subject, from: { address: "bob@example.org" } } });
+
+  // The payload's link to the message as received is served by the app, without a session.
+  const { raw } = readWebhookBody(0).data;
+  const served = await fetch(raw.url);
+  expect(served.status).toBe(200);
+  expect(served.headers.get("content-type")).toBe("message/rfc822");
+  const bytes = Buffer.from(await served.arrayBuffer());
+  expect(bytes.length).toBe(raw.size);
+  expect(createHash("sha256").update(bytes).digest("hex")).toBe(raw.sha256);
+  expect((await fetch(raw.url.replace(/signature=./, "signature=0"))).status).toBe(404);
 });
 
 test("a webhook answering 400 shows Error in the inbox and in the attempts view; Redeliver then succeeds", async ({ page }) => {

@@ -14,6 +14,7 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } fr
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { ApiError } from "@/modules/shared/api/api-client";
+import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { domainSchema, type EmailCallbackFormValues, emailCallbackFormSchema } from "../email-callbacks.schemas";
@@ -34,18 +35,12 @@ export type EmailCallbackFormSubmission = {
   removeWebhookSecret: boolean;
 };
 
-/** API error codes shown on a field, with the message key shown there. */
-const FIELD_ERRORS: Record<string, { field: FieldPath<EmailCallbackFormValues>; message: string }> = {
-  "email_callback.already_exists": { field: "username", message: "emailCallbacks.errors.alreadyExists" },
-  "email_callback.username_not_allowed": {
-    field: "username",
-    message: "emailCallbacks.form.validation.usernameNotAllowed",
-  },
-  "email_callback.invalid_domain": { field: "domain", message: "emailCallbacks.form.validation.domainInvalid" },
-  "email_callback.webhook_url_not_allowed": {
-    field: "webhookUrl",
-    message: "emailCallbacks.errors.webhookUrlNotAllowed",
-  },
+/** API error codes about one field: shown under it, in the words of apiErrors.<code>; any other under the form. */
+const FIELD_OF_ERROR: Record<string, FieldPath<EmailCallbackFormValues>> = {
+  "email_callback.already_exists": "username",
+  "email_callback.username_not_allowed": "username",
+  "email_callback.invalid_domain": "domain",
+  "email_callback.webhook_url_not_allowed": "webhookUrl",
 };
 
 export function EmailCallbackForm({
@@ -67,6 +62,7 @@ export function EmailCallbackForm({
   const t = useTranslations("emailCallbacks");
   const addressLabelId = useId();
   const [formError, setFormError] = useState<string | null>(null);
+  const apiErrorMessage = useApiErrorMessage();
   const [isRemovingWebhookSecret, setIsRemovingWebhookSecret] = useState(false);
   const schema = useMemo(
     () =>
@@ -91,14 +87,9 @@ export function EmailCallbackForm({
 
   function showApiError(error: unknown) {
     const code = error instanceof ApiError ? error.code : null;
-    const fieldError = code ? FIELD_ERRORS[code] : undefined;
-    if (fieldError) {
-      form.setError(fieldError.field, { type: "server", message: fieldError.message }, { shouldFocus: true });
-    } else if (code === "email_callbacks.limit_reached") {
-      setFormError(t("errors.limitReached"));
-    } else {
-      setFormError(t("errors.unknown"));
-    }
+    const field = code ? FIELD_OF_ERROR[code] : undefined;
+    if (field) form.setError(field, { type: "server", message: `apiErrors.${code}` }, { shouldFocus: true });
+    else setFormError(apiErrorMessage(error));
   }
 
   async function submit(values: EmailCallbackFormOutput) {

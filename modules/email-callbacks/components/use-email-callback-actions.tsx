@@ -1,9 +1,10 @@
 "use client";
+import { useTranslations } from "next-intl";
+import { toast } from "@/components/ui/sonner";
 // Enabling, disabling and deleting an email callback, shared by the list's menu and the detail
 // header: toasts "Email enabled" and "Email disabled" (the latter for 7 s),
 // and deletion only after the user confirms. Render `confirmDialog` next to the controls.
-import { useTranslations } from "next-intl";
-import { toast } from "@/components/ui/sonner";
+import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useDeleteEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
@@ -15,12 +16,13 @@ export function useEmailCallbackActions() {
   const updateEmailCallback = useUpdateEmailCallback();
   const deleteEmailCallback = useDeleteEmailCallback();
   const { confirm, dialog } = useConfirmDialog();
+  const apiErrorMessage = useApiErrorMessage();
 
   async function setEnabled(emailCallback: ApiEmailCallback, isEnabled: boolean) {
     try {
       await updateEmailCallback.mutateAsync({ emailCallbackId: emailCallback.id, input: { isEnabled } });
-    } catch {
-      toast.error(t("errors.unknown"));
+    } catch (error) {
+      toast.error(apiErrorMessage(error));
       return;
     }
     if (isEnabled) toast.success(t("toggle.enabled"));
@@ -44,8 +46,8 @@ export function useEmailCallbackActions() {
     try {
       await deleteEmailCallback.mutateAsync(emailCallback.id);
       return true;
-    } catch {
-      toast.error(t("errors.unknown"));
+    } catch (error) {
+      toast.error(apiErrorMessage(error));
       return false;
     }
   }
