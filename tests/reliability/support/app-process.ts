@@ -6,12 +6,14 @@
 // database and DATA_DIR. Its output goes to DATA_DIR/app.log (RELIABILITY_VERBOSE=1 also echoes it).
 // DATA_DIR is made under os.tmpdir(): run as root, the embedded server runs as the `postgres` user,
 // who must be able to pass through every directory above it.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { findFreePort } from "@/modules/shared/net/free-port";
+import { startDnsServer } from "@/tests/support/dns-server";
 import { stopLeftoverServer } from "./embedded-server-processes";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -75,6 +77,7 @@ export async function createAppProcess({
   const logFile = path.join(dataDir, "app.log");
   const inboundSecret = `inbound-${randomBytes(12).toString("hex")}`;
   const baseUrl = `http://127.0.0.1:${port}`;
+  const dns = await startDnsServer();
   const environment = buildEnvironment({
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -85,8 +88,9 @@ export async function createAppProcess({
     SMTP_HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     EMAIL_DOMAINS: emailDomain,
-    // No resolver to ask on this machine: the checks have tests of their own with a DNS server.
-    MAIL_AUTH_CHECKS: "false",
+    // The checks on each mail run, asking a DNS server on loopback (it knows no name): nothing
+    // reaches a real resolver, and every mail gets its verdicts (none, mostly) as in production.
+    DNS_SERVERS: dns.address,
     INBOUND_SECRET: inboundSecret,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     AUTH_RATE_LIMIT_ENABLED: "false",
@@ -199,6 +203,7 @@ export async function createAppProcess({
     readLog,
     removeDataDir: async () => {
       log.end();
+      await dns.close();
       await stopLeftoverServer(dataDir);
       if (process.env.RELIABILITY_KEEP_DATA === "1") return;
       fs.rmSync(dataDir, { recursive: true, force: true });
