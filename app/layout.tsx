@@ -8,20 +8,22 @@ import { getConfig } from "@/modules/config/config";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Hookmail",
+  // Each page names itself (modules/i18n/page-title.ts): "Inbox · Hookmail".
+  title: { template: "%s · Hookmail", default: "Hookmail" },
   description: "Receive email at your own addresses and get every message as a signed webhook.",
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();
   // Read per request (not inlined at build time), so one build serves instances with and without analytics.
-  const { posthogKey, posthogHost } = getConfig().analytics;
+  const { analytics, billing } = getConfig();
+  const { posthogKey, posthogHost } = analytics;
   return (
     <html lang={locale}>
       <body className="antialiased">
         <NextIntlClientProvider>
           <AnalyticsProvider posthogKey={posthogKey} posthogHost={posthogHost}>
-            <AppProviders>{children}</AppProviders>
+            <AppProviders isBillingEnabled={billing.isEnabled}>{children}</AppProviders>
           </AnalyticsProvider>
         </NextIntlClientProvider>
       </body>

@@ -1,8 +1,8 @@
-"use client";
-import { authClient } from "@/modules/auth/auth.client";
-import { AccountSettings } from "@/modules/users/components/account-settings";
+import { pageTitle } from "@/modules/i18n/page-title";
+import { AccountSettingsPage } from "@/modules/users/components/account-settings-page";
+
+export const generateMetadata = pageTitle("settings");
 
 export default function SettingsPage() {
-  const { data: session } = authClient.useSession();
-  return session ? <AccountSettings user={session.user} /> : null;
+  return <AccountSettingsPage />;
 }
