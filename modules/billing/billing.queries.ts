@@ -4,6 +4,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { PLAN_ID } from "@/modules/plans/plans.constants";
 import { ApiError, apiFetch } from "@/modules/shared/api/api-client";
+import { useIsBillingAvailable } from "./components/billing-availability";
 
 export const BILLING_NOT_CONFIGURED_CODE = "billing.not_configured";
 export const CHECKOUT_PLAN_ID = PLAN_ID.PRO;
@@ -41,7 +42,13 @@ export async function fetchCustomerPortalUrl(): Promise<{ portalUrl: string }> {
 }
 
 export function useBillingConfigQuery() {
-  return useQuery({ queryKey: billingQueryKeys.config(), queryFn: fetchBillingConfig, staleTime: Infinity });
+  const isAvailable = useIsBillingAvailable();
+  return useQuery({
+    queryKey: billingQueryKeys.config(),
+    queryFn: fetchBillingConfig,
+    staleTime: Infinity,
+    enabled: isAvailable,
+  });
 }
 
 /** True only once the server has said billing is on; false while loading, on error, or when off. */

@@ -32,9 +32,9 @@ function CreateApiKeyForm({ onCreated }: { onCreated: (token: string) => void })
   const t = useTranslations("apiKeys.create");
   const apiErrorMessage = useApiErrorMessage();
   const createMutation = useCreateApiKeyMutation();
-  const form = useZodForm(createApiKeySchema, { name: "" });
-  const { errors, isDirty } = form.formState;
-  const isInvalid = Object.keys(errors).length > 0;
+  const form = useZodForm(createApiKeySchema, { name: "" }, "onChange");
+  // Judged as typed, before any submit: a blank or too long name cannot be sent.
+  const isNameValid = createApiKeySchema.safeParse({ name: form.watch("name") }).success;
 
   async function onSubmit({ name }: CreateApiKeyInput) {
     try {
@@ -52,7 +52,7 @@ function CreateApiKeyForm({ onCreated }: { onCreated: (token: string) => void })
           form={form}
           onSubmit={onSubmit}
           submitLabel={t("submit")}
-          isSubmitDisabled={isInvalid || !isDirty}
+          isSubmitDisabled={!isNameValid}
           isSubmitFullWidth={false}
         >
           <FormField

@@ -1,19 +1,23 @@
 "use client";
-// Client-side providers of every page: queries, tooltips, toasts and the instance config.
+// Client-side providers of every page: queries, tooltips, toasts, the instance config, and whether
+// the instance has billing (from the server's configuration, so that no page asks for plans in vain).
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Toaster } from "@/components/ui/sonner";
 import { TooltipProvider } from "@/components/ui/tooltip";
+import { BillingAvailabilityProvider } from "@/modules/billing/components/billing-availability";
 import { ConfigProvider } from "@/modules/config/components/config-provider";
 
-export function AppProviders({ children }: { children: ReactNode }) {
+export function AppProviders({ isBillingEnabled, children }: { isBillingEnabled: boolean; children: ReactNode }) {
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }),
   );
   return (
     <QueryClientProvider client={queryClient}>
       <TooltipProvider>
-        <ConfigProvider>{children}</ConfigProvider>
+        <ConfigProvider>
+          <BillingAvailabilityProvider isEnabled={isBillingEnabled}>{children}</BillingAvailabilityProvider>
+        </ConfigProvider>
         <Toaster />
       </TooltipProvider>
     </QueryClientProvider>

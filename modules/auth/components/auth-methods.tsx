@@ -4,7 +4,7 @@
 // email form alone. A social button disables itself once clicked, while the browser leaves.
 import { MailIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { toast } from "@/components/ui/sonner";
@@ -21,7 +21,12 @@ export function AuthMethods({ emailButtonLabel, children }: { emailButtonLabel: 
   const t = useTranslations("authProviders");
   const config = useAppConfig();
   const [isEmailFormShown, setIsEmailFormShown] = useState(false);
+  const emailFormRef = useRef<HTMLDivElement>(null);
   const providers = SOCIAL_PROVIDERS.filter((provider) => config.auth.providers[provider].isEnabled);
+  // The button that revealed the form is gone: focus moves on to the form's first field.
+  useEffect(() => {
+    if (isEmailFormShown) emailFormRef.current?.querySelector("input")?.focus();
+  }, [isEmailFormShown]);
 
   if (providers.length === 0) return children;
   return (
@@ -33,7 +38,7 @@ export function AuthMethods({ emailButtonLabel, children }: { emailButtonLabel: 
         <Separator className="flex-1" />
       </div>
       {isEmailFormShown ? (
-        children
+        <div ref={emailFormRef}>{children}</div>
       ) : (
         <Button variant="outline" onClick={() => setIsEmailFormShown(true)}>
           <MailIcon aria-hidden />

@@ -22,6 +22,7 @@ type UpgradeDialogProps = { open: boolean; onOpenChange: (open: boolean) => void
 
 export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps) {
   const t = useTranslations("billing.upgrade");
+  const tCommon = useTranslations("common");
   const checkout = useCreateCheckoutSessionMutation();
 
   function startCheckout() {
@@ -52,10 +53,10 @@ export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps)
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-lg">
+      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-lg" closeLabel={tCommon("close")}>
         <DialogHeader>
           <DialogTitle>{t("title")}</DialogTitle>
-          <DialogDescription>{t("description")}</DialogDescription>
+          <DialogDescription>{t("description", { count: plans.free.maxEmails })}</DialogDescription>
         </DialogHeader>
         <Table aria-label={t("comparison")}>
           <TableHeader>
@@ -63,18 +64,18 @@ export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps)
               <TableHead>
                 <span className="sr-only">{t("feature")}</span>
               </TableHead>
-              <TableHead>{t("plans.free")}</TableHead>
-              <TableHead className="text-primary">{t("plans.pro")}</TableHead>
+              <TableHead className="whitespace-normal">{t("plans.free")}</TableHead>
+              <TableHead className="text-primary whitespace-normal">{t("plans.pro")}</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
             {rows.map((row) => (
               <TableRow key={row.label}>
-                <TableHead scope="row" className="text-muted-foreground font-normal">
+                <TableHead scope="row" className="text-muted-foreground font-normal whitespace-normal">
                   {row.label}
                 </TableHead>
-                <TableCell>{row.free}</TableCell>
-                <TableCell className="font-medium">{row.pro}</TableCell>
+                <TableCell className="whitespace-normal">{row.free}</TableCell>
+                <TableCell className="font-medium whitespace-normal">{row.pro}</TableCell>
               </TableRow>
             ))}
           </TableBody>

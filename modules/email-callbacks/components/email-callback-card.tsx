@@ -1,9 +1,10 @@
 "use client";
-// One email callback in the list: its address (linking to its detail) with a copy button, the
-// "Disabled" badge when switched off, its webhook URL, and a menu of actions.
 import { EllipsisVerticalIcon, InboxIcon, PowerIcon, PowerOffIcon, SettingsIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
+// One email callback in the list: its address (linking to its detail) with a copy button, the
+// "Disabled" badge when switched off, its webhook URL, and a menu of actions.
+import { useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import {
@@ -49,11 +50,12 @@ export function EmailCallbackCard({ emailCallback }: { emailCallback: ApiEmailCa
 function EmailCallbackMenu({ emailCallback }: { emailCallback: ApiEmailCallback }) {
   const t = useTranslations("emailCallbacks.menu");
   const { setEnabled, deleteWithConfirmation, isUpdating, isDeleting, confirmDialog } = useEmailCallbackActions();
+  const menuButton = useRef<HTMLButtonElement>(null);
   return (
     <>
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" aria-label={t("label", { address: emailCallback.address })}>
+          <Button ref={menuButton} variant="ghost" size="icon" aria-label={t("label", { address: emailCallback.address })}>
             <EllipsisVerticalIcon aria-hidden />
           </Button>
         </DropdownMenuTrigger>
@@ -78,7 +80,7 @@ function EmailCallbackMenu({ emailCallback }: { emailCallback: ApiEmailCallback 
           <DropdownMenuItem
             variant="destructive"
             disabled={isDeleting}
-            onSelect={() => void deleteWithConfirmation(emailCallback)}
+            onSelect={() => void deleteWithConfirmation(emailCallback, menuButton)}
           >
             <Trash2Icon aria-hidden />
             {t("delete")}

@@ -184,6 +184,18 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
+  it("ties the address label to the username input, and shows it in red while the address is wrong", async () => {
+    const { user } = renderForm();
+    const label = screen.getByText(messages.emailCallbacks.form.address, { selector: "label" });
+    await user.click(label);
+    expect(document.activeElement).toBe(screen.getByLabelText(labels.username));
+    expect(label.getAttribute("data-error")).toBe("false");
+    await user.click(screen.getByRole("button", { name: labels.submit }));
+    await screen.findByText(texts.usernameRequired);
+    expect(label.getAttribute("data-error")).toBe("true");
+    expect(label.className).toContain("data-[error=true]:text-destructive");
+  });
+
   it("fills in a random username and a random 42-character secret", async () => {
     const { user } = renderForm();
     await user.click(screen.getByRole("button", { name: labels.randomUsername }));

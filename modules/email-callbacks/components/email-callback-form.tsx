@@ -61,6 +61,7 @@ export function EmailCallbackForm({
 }) {
   const t = useTranslations("emailCallbacks");
   const addressLabelId = useId();
+  const usernameInputId = useId();
   const [formError, setFormError] = useState<string | null>(null);
   const apiErrorMessage = useApiErrorMessage();
   const [isRemovingWebhookSecret, setIsRemovingWebhookSecret] = useState(false);
@@ -115,9 +116,15 @@ export function EmailCallbackForm({
       <form onSubmit={form.handleSubmit(submit)} className="flex flex-col gap-6" noValidate>
         {/* biome-ignore lint/a11y/useSemanticElements: a div with role group lays out as a grid everywhere; a fieldset does not */}
         <div role="group" aria-labelledby={addressLabelId} className="grid gap-2">
-          <span id={addressLabelId} className="text-sm leading-none font-medium">
+          {/* The address's label names the group and leads to its first input; red while either part is wrong. */}
+          <label
+            id={addressLabelId}
+            htmlFor={usernameInputId}
+            data-error={Boolean(form.formState.errors.username ?? form.formState.errors.domain)}
+            className="data-[error=true]:text-destructive text-sm leading-none font-medium"
+          >
             {t("form.address")}
-          </span>
+          </label>
           <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
             <FormField
               control={form.control}
@@ -126,6 +133,7 @@ export function EmailCallbackForm({
                 <FormItem className="min-w-0 flex-1">
                   <FormControl>
                     <Input
+                      id={usernameInputId}
                       aria-label={t("form.username")}
                       placeholder={t("form.usernamePlaceholder")}
                       autoComplete="off"

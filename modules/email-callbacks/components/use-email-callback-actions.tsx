@@ -1,5 +1,6 @@
 "use client";
 import { useTranslations } from "next-intl";
+import type { RefObject } from "react";
 import { toast } from "@/components/ui/sonner";
 // Enabling, disabling and deleting an email callback, shared by the list's menu and the detail
 // header: toasts "Email enabled" and "Email disabled" (the latter for 7 s),
@@ -35,8 +36,12 @@ export function useEmailCallbackActions() {
   }
 
   /** Asks first; resolves true once the callback is deleted. */
-  async function deleteWithConfirmation(emailCallback: ApiEmailCallback): Promise<boolean> {
+  async function deleteWithConfirmation(
+    emailCallback: ApiEmailCallback,
+    returnFocus?: RefObject<HTMLElement | null>,
+  ): Promise<boolean> {
     const isConfirmed = await confirm({
+      returnFocus,
       title: t("delete.title"),
       description: t("delete.description"),
       confirmLabel: t("delete.confirm"),

@@ -1,9 +1,10 @@
 "use client";
+import { RotateCwIcon } from "lucide-react";
+import { useLocale, useTranslations } from "next-intl";
 // The delivery attempts of one inbox row, newest first: when each webhook call was made, the status
 // code it got (or none), how long it took, the error, and the start of the response body. Earlier
 // attempt series stay listed after a redelivery. The row can be redelivered from here too.
-import { RotateCwIcon } from "lucide-react";
-import { useLocale, useTranslations } from "next-intl";
+import type { RefObject } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import {
@@ -17,6 +18,7 @@ import {
 } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { LoadError } from "@/modules/shared/components/load-error";
+import { returnFocusTo } from "@/modules/shared/components/return-focus";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiDeliveryAttempt, ApiEmailProcessing } from "../processings.models";
 import { useDeliveryAttempts } from "../processings.queries";
@@ -27,18 +29,25 @@ export function DeliveryAttemptsDialog({
   processing,
   open,
   onOpenChange,
+  returnFocus,
 }: {
   emailCallbackId: string;
   processing: ApiEmailProcessing;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes back on close: the button of the menu the dialog was opened from. */
+  returnFocus?: RefObject<HTMLElement | null>;
 }) {
   const t = useTranslations("processing");
   const isPending = processing.status === PROCESSING_STATUS.PENDING;
   const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="flex max-h-[min(42rem,calc(100dvh-2rem))] flex-col sm:max-w-2xl" closeLabel={t("attempts.close")}>
+      <DialogContent
+        className="flex max-h-[min(42rem,calc(100dvh-2rem))] flex-col sm:max-w-2xl"
+        closeLabel={t("attempts.close")}
+        onCloseAutoFocus={returnFocusTo(returnFocus)}
+      >
         <DialogHeader>
           <DialogTitle>{t("attempts.title")}</DialogTitle>
           <DialogDescription className="break-words">

@@ -1,7 +1,7 @@
 "use client";
 import { EllipsisVerticalIcon, HistoryIcon, InboxIcon, RotateCwIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -119,12 +119,13 @@ function ProcessingRow({ emailCallbackId, processing }: { emailCallbackId: strin
 function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
   const t = useTranslations("processing.inbox.actions");
   const [isAttemptsOpen, setIsAttemptsOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
   return (
     <>
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" className="size-8" aria-label={t("label")}>
+          <Button ref={menuButton} variant="ghost" size="icon" className="size-8" aria-label={t("label")}>
             <EllipsisVerticalIcon aria-hidden />
           </Button>
         </DropdownMenuTrigger>
@@ -147,6 +148,7 @@ function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: s
         processing={processing}
         open={isAttemptsOpen}
         onOpenChange={setIsAttemptsOpen}
+        returnFocus={menuButton}
       />
     </>
   );

@@ -3,7 +3,7 @@
 // the action destroys something) and Cancel. `useConfirmDialog().confirm(…)` resolves true on
 // confirm, false on cancel or dismissal.
 import { useTranslations } from "next-intl";
-import { type ReactNode, useCallback, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useCallback, useRef, useState } from "react";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -14,6 +14,7 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
+import { returnFocusTo } from "./return-focus";
 
 export type ConfirmDialogOptions = {
   title: ReactNode;
@@ -22,6 +23,8 @@ export type ConfirmDialogOptions = {
   /** Defaults to "Cancel". */
   cancelLabel?: ReactNode;
   isDestructive?: boolean;
+  /** Where focus goes back when the dialog closes (the menu button it was opened from). */
+  returnFocus?: RefObject<HTMLElement | null>;
 };
 
 export function ConfirmDialog({
@@ -33,6 +36,7 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel,
   isDestructive = false,
+  returnFocus,
 }: ConfirmDialogOptions & {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -41,7 +45,7 @@ export function ConfirmDialog({
   const t = useTranslations("common");
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent>
+      <AlertDialogContent onCloseAutoFocus={returnFocusTo(returnFocus)}>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>

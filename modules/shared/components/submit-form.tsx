@@ -11,8 +11,10 @@ import { FormErrorMessage, SubmitButton } from "./form-fields";
 export function useZodForm<TValues extends FieldValues>(
   schema: z.ZodType<TValues, TValues>,
   defaultValues: DefaultValues<TValues>,
+  /** "onChange": each field's error shows as it is typed, not only after the first submit. */
+  mode: "onSubmit" | "onChange" = "onSubmit",
 ): UseFormReturn<TValues> {
-  return useForm<TValues>({ resolver: zodResolver(schema), defaultValues });
+  return useForm<TValues>({ resolver: zodResolver(schema), defaultValues, mode });
 }
 
 export function SubmitForm<TValues extends FieldValues>({

@@ -39,7 +39,7 @@ export function AccountSettings({ user }: { user: { email: string; name: string 
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
       </div>
       <TitledCard title={t("email.title")} description={t("email.description")}>
-        <Input aria-label={t("email.title")} value={user.email} readOnly disabled />
+        <Input aria-label={t("email.title")} value={user.email} readOnly className="bg-muted/40 text-foreground" />
       </TitledCard>
       <FullNameCard currentName={user.name} />
       <ManageSubscriptionCard />
