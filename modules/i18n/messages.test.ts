@@ -67,6 +67,11 @@ describe("message catalogues", () => {
     expect([...frKeys.keys()].filter((key) => !enKeys.has(key))).toEqual([]);
   });
 
+  it("fr says e-mail for an email message, never mail", () => {
+    const saysMail = [...frKeys].filter(([, value]) => /(?<![-_\p{L}])mails?(?![-_\p{L}])/iu.test(value)).map(([key]) => key);
+    expect(saysMail).toEqual([]);
+  });
+
   it("no message is empty", () => {
     const empty = [...enKeys, ...frKeys].filter(([, value]) => value.trim() === "").map(([key]) => key);
     expect(empty).toEqual([]);

@@ -104,3 +104,24 @@ test("Esc on a dialog opened from a menu gives focus back to the menu's button",
   await expect(page.getByRole("alertdialog")).toBeHidden();
   await expect(cardMenu).toBeFocused();
 });
+
+test("the account menu logs out; deleting an address says so; the 404 page keeps the logo and a way home", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `bye-${Date.now()}`);
+  await page.goto("/email-callbacks");
+  await page.getByRole("button", { name: `Actions for ${callback.address}` }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await page.getByRole("button", { name: "Delete email" }).click();
+  await expect(page.getByText("Email deleted", { exact: true })).toBeVisible();
+
+  await page.goto("/no-such-page");
+  await expect(page.getByRole("link", { name: "Hookmail home" })).toBeVisible();
+  await page.getByRole("link", { name: "Hookmail home" }).click();
+  await expect(page).toHaveURL(/\/email-callbacks$/);
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/email-callbacks");
+  await expect(page).toHaveURL(/\/login/);
+});

@@ -1,6 +1,7 @@
 "use client";
-// The top bar's account menu: account settings, API keys, the webhook format, and the language submenu.
-import { CircleUserIcon, KeyRoundIcon, LanguagesIcon, SettingsIcon, WebhookIcon } from "lucide-react";
+// The top bar's account menu: account settings, API keys, the webhook format, the language submenu
+// and logging out.
+import { CircleUserIcon, KeyRoundIcon, LanguagesIcon, LogOutIcon, SettingsIcon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -15,6 +16,7 @@ import {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
+import { useLogOut } from "@/modules/auth/components/use-log-out";
 import { LocaleRadioItems } from "@/modules/i18n/components/language-switcher";
 import { useChangeLocale } from "@/modules/i18n/use-change-locale";
 import { WEBHOOK_DOCS_PATH } from "@/modules/shared/app-paths";
@@ -24,6 +26,7 @@ export function AccountMenu({ user }: { user: { name: string; email: string } })
   const tLanguages = useTranslations("languages");
   const locale = useLocale();
   const { changeLocale } = useChangeLocale();
+  const { logOut, isLoggingOut } = useLogOut();
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -65,6 +68,11 @@ export function AccountMenu({ user }: { user: { name: string; email: string } })
             <LocaleRadioItems value={locale} onChange={changeLocale} />
           </DropdownMenuSubContent>
         </DropdownMenuSub>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem disabled={isLoggingOut} onSelect={() => void logOut()}>
+          <LogOutIcon aria-hidden />
+          {t("logOut")}
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
   );

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import type { UseFormReturn } from "react-hook-form";
+import { useAppConfig } from "@/modules/config/components/config-provider";
 import { SubmitForm } from "@/modules/shared/components/submit-form";
 import { AuthCard } from "./auth-card";
 import { EmailFormField } from "./auth-form-fields";
@@ -33,21 +34,26 @@ export function AuthMethodsCard<TValues extends { email: string }>({
 }) {
   const t = useTranslations(namespace);
   const otherPage = OTHER_PAGES[namespace];
+  // With registration off, the login page offers no way to an account that cannot be made.
+  const { isRegistrationEnabled } = useAppConfig().auth;
+  const isOtherPageOpen = namespace === "register" || isRegistrationEnabled;
   return (
     <div className="flex w-full max-w-sm flex-col gap-4">
       <AuthCard title={t("title")} description={t("description")}>
-        <AuthMethods emailButtonLabel={t("withEmail")}>
+        <AuthMethods intent={namespace} emailButtonLabel={t("withEmail")}>
           <SubmitForm form={form} onSubmit={onSubmit} submitLabel={t("submit")}>
             <EmailFormField control={form.control} label={t("email")} placeholder={t("emailPlaceholder")} />
             {children}
           </SubmitForm>
         </AuthMethods>
-        <p className="text-muted-foreground mt-6 text-center text-sm">
-          {t(otherPage.prompt)}{" "}
-          <Link href={otherPage.href} className="text-foreground font-medium hover:underline">
-            {t(otherPage.label)}
-          </Link>
-        </p>
+        {isOtherPageOpen ? (
+          <p className="text-muted-foreground mt-6 text-center text-sm">
+            {t(otherPage.prompt)}{" "}
+            <Link href={otherPage.href} className="text-foreground font-medium hover:underline">
+              {t(otherPage.label)}
+            </Link>
+          </p>
+        ) : null}
       </AuthCard>
       <LegalLinks />
     </div>

@@ -17,7 +17,16 @@ import { useAuthErrorMessage } from "./use-auth-error-message";
 
 type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
-export function AuthMethods({ emailButtonLabel, children }: { emailButtonLabel: string; children: ReactNode }) {
+export function AuthMethods({
+  intent = "login",
+  emailButtonLabel,
+  children,
+}: {
+  /** Which page: its provider buttons say "Login with …" or "Sign up with …". */
+  intent?: "login" | "register";
+  emailButtonLabel: string;
+  children: ReactNode;
+}) {
   const t = useTranslations("authProviders");
   const config = useAppConfig();
   const [isEmailFormShown, setIsEmailFormShown] = useState(false);
@@ -31,7 +40,7 @@ export function AuthMethods({ emailButtonLabel, children }: { emailButtonLabel: 
   if (providers.length === 0) return children;
   return (
     <div className="flex flex-col gap-4">
-      <SocialProviderButtons providers={providers} />
+      <SocialProviderButtons providers={providers} intent={intent} />
       <div className="flex items-center gap-3" role="presentation">
         <Separator className="flex-1" />
         <span className="text-muted-foreground text-xs uppercase">{t("or")}</span>
@@ -49,11 +58,14 @@ export function AuthMethods({ emailButtonLabel, children }: { emailButtonLabel: 
   );
 }
 
-function SocialProviderButtons({ providers }: { providers: SocialProvider[] }) {
+function SocialProviderButtons({ providers, intent }: { providers: SocialProvider[]; intent: "login" | "register" }) {
   const t = useTranslations("authProviders");
   const [pendingProvider, setPendingProvider] = useState<SocialProvider | null>(null);
   const authErrorMessage = useAuthErrorMessage(t("unknownError"));
-  const labels: Record<SocialProvider, string> = { github: t("loginWithGithub"), google: t("loginWithGoogle") };
+  const labels: Record<SocialProvider, string> =
+    intent === "register"
+      ? { github: t("signUpWithGithub"), google: t("signUpWithGoogle") }
+      : { github: t("loginWithGithub"), google: t("loginWithGoogle") };
   const icons: Record<SocialProvider, ReactNode> = { github: <GithubIcon />, google: <GoogleIcon /> };
 
   async function signInWith(provider: SocialProvider) {

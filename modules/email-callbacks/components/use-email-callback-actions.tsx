@@ -50,6 +50,7 @@ export function useEmailCallbackActions() {
     if (!isConfirmed) return false;
     try {
       await deleteEmailCallback.mutateAsync(emailCallback.id);
+      toast.success(t("delete.success"));
       return true;
     } catch (error) {
       toast.error(apiErrorMessage(error));

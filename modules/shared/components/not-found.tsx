@@ -1,18 +1,29 @@
-// The 404 page: Not Found, with a button back home.
+// The 404 page: the logo (a link home, as on every page), Not Found, and a button back home.
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
+import { Logo } from "./logo";
 
 export function NotFound() {
   const t = useTranslations("notFound");
+  const tLayout = useTranslations("layout");
   return (
-    <main className="flex min-h-svh flex-col items-center justify-center gap-3 p-6 text-center">
-      <p className="text-muted-foreground text-sm font-semibold tracking-widest">{t("code")}</p>
-      <h1 className="text-3xl font-bold tracking-tight">{t("title")}</h1>
-      <p className="text-muted-foreground max-w-md">{t("description")}</p>
-      <Button asChild className="mt-4">
-        <Link href="/">{t("goHome")}</Link>
-      </Button>
-    </main>
+    <div className="flex min-h-svh flex-col">
+      <header className="border-b">
+        <div className="mx-auto flex h-14 max-w-5xl items-center px-4">
+          <Link href="/" aria-label={tLayout("home")}>
+            <Logo />
+          </Link>
+        </div>
+      </header>
+      <main className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center">
+        <p className="text-muted-foreground text-sm font-semibold tracking-widest">{t("code")}</p>
+        <h1 className="text-3xl font-bold tracking-tight">{t("title")}</h1>
+        <p className="text-muted-foreground max-w-md">{t("description")}</p>
+        <Button asChild className="mt-4">
+          <Link href="/">{t("goHome")}</Link>
+        </Button>
+      </main>
+    </div>
   );
 }

@@ -4,28 +4,17 @@
 import { ArrowLeftIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { useAnalytics } from "@/modules/analytics/use-analytics";
-import { authClient } from "@/modules/auth/auth.client";
+import { useLogOut } from "@/modules/auth/components/use-log-out";
 import { ManageSubscriptionCard } from "@/modules/billing/components/manage-subscription-card";
 import { TitledCard } from "@/modules/shared/components/titled-card";
 import { FullNameCard } from "./full-name-card";
 
 export function AccountSettings({ user }: { user: { email: string; name: string } }) {
   const t = useTranslations("settings");
-  const [isLoggingOut, setIsLoggingOut] = useState(false);
-  const analytics = useAnalytics();
-
-  async function logOut() {
-    setIsLoggingOut(true);
-    analytics.captureLogout();
-    await authClient.signOut();
-    analytics.reset();
-    window.location.assign("/login");
-  }
+  const { logOut, isLoggingOut } = useLogOut();
 
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
