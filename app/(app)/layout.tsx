@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { AuthenticatedLayout } from "@/modules/auth/components/authenticated-layout";
+import { AppLayout } from "@/modules/app-shell/components/app-layout";
 
-export default function AppLayout({ children }: { children: ReactNode }) {
-  return <AuthenticatedLayout>{children}</AuthenticatedLayout>;
+export default function SignedInLayout({ children }: { children: ReactNode }) {
+  return <AppLayout>{children}</AppLayout>;
 }

@@ -25,6 +25,13 @@ export function createLazyModule<T>(importModule: () => Promise<T>): LazyModule<
   };
 }
 
+let reportLoadError: ((error: unknown) => void) | null = null;
+
+/** Who tells the user that a part of the page could not load (the app shows a translated toast). */
+export function setLazyLoadErrorHandler(handler: ((error: unknown) => void) | null) {
+  reportLoadError = handler;
+}
+
 /** Starts loading without waiting (hover, focus: the gesture that usually comes before a press). */
 export function preloadLazyModule(lazyModule: LazyModule<unknown>) {
   lazyModule.load().catch(() => undefined);
@@ -43,7 +50,10 @@ export function useLazyModule<T>(lazyModule: LazyModule<T>, isNeeded: boolean): 
       (loaded) => {
         if (!isCancelled) setModule(() => loaded);
       },
-      () => undefined,
+      // The menu or dialog cannot open: say so (the next press tries the load again).
+      (error: unknown) => {
+        if (!isCancelled) reportLoadError?.(error);
+      },
     );
     return () => {
       isCancelled = true;

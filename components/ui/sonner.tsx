@@ -1,15 +1,16 @@
 "use client";
 
 // The app's toasts: import `toast` from here, not from "sonner". sonner (its toaster is ~10 kB
-// gzip) is loaded with the first toast rather than with every page: `toast.success` / `toast.error`
-// queue the toast, <Toaster> then loads and mounts sonner's toaster, and shows the queued toasts
-// once it has subscribed to them.
+// gzip) is not part of any page's first load: it is fetched once the page is idle (so an error toast
+// can show even after the network went away), and mounted with the first toast: `toast.success` /
+// `toast.error` queue the toast, <Toaster> mounts sonner's toaster and shows the queued toasts once
+// it has subscribed to them.
 
 import { CircleCheckIcon, InfoIcon, Loader2Icon, OctagonXIcon, TriangleAlertIcon } from "lucide-react";
 import * as React from "react";
 import type { ExternalToast, ToasterProps } from "sonner";
 
-import { createLazyModule, useLazyModule } from "@/components/ui/lazy-primitive";
+import { createLazyModule, preloadLazyModule, useLazyModule } from "@/components/ui/lazy-primitive";
 
 type Sonner = typeof import("sonner");
 type ToastMessage = Parameters<Sonner["toast"]["success"]>[0];
@@ -61,6 +62,12 @@ function Toaster({
     () => false,
   );
   const sonner = useLazyModule(sonnerModule, isToastWanted);
+
+  // Fetched once the page is idle, not with it: a toast saying the network went away can then still show.
+  React.useEffect(() => {
+    const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 2000));
+    idle(() => preloadLazyModule(sonnerModule));
+  }, []);
 
   // sonner's toaster (a child) has subscribed in its own effect by now: hand it the queued toasts.
   React.useEffect(() => {

@@ -125,3 +125,39 @@ test("the account menu logs out; deleting an address says so; the 404 page keeps
   await page.goto("/email-callbacks");
   await expect(page).toHaveURL(/\/login/);
 });
+
+test("a network failure says so: on enabling or disabling an address, and on a menu whose code cannot load", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `offline-${Date.now()}`);
+  await page.goto("/email-callbacks");
+  const menu = page.getByRole("button", { name: `Actions for ${callback.address}` });
+  await expect(menu).toBeVisible();
+
+  // The first opening of a menu fetches its code: note which files.
+  const menuCode: string[] = [];
+  const noteChunk = (request: { url: () => string }) => {
+    if (request.url().includes("/_next/static/chunks/")) menuCode.push(request.url());
+  };
+  page.on("request", noteChunk);
+  await menu.click();
+  await expect(page.getByRole("menuitem", { name: "Disable" })).toBeVisible();
+  page.off("request", noteChunk);
+  expect(menuCode.length).toBeGreaterThan(0);
+
+  // The network goes away for the address's update.
+  await page.route(`**/api/email-callbacks/${callback.id}`, (route) =>
+    route.request().method() === "PUT" ? route.abort("internetdisconnected") : route.continue(),
+  );
+  await page.getByRole("menuitem", { name: "Disable" }).click();
+  await expect(page.getByText("Hookmail could not be reached: check your connection and try again.")).toBeVisible();
+
+  // In a fresh page, the menu's code cannot be fetched: the press says so instead of doing nothing.
+  await page.route(
+    (url) => menuCode.includes(url.toString()),
+    (route) => route.abort("internetdisconnected"),
+  );
+  await page.goto("/email-callbacks");
+  await menu.click();
+  await expect(page.getByText("Hookmail could not be reached: check your connection and try again.")).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Disable" })).toHaveCount(0);
+});

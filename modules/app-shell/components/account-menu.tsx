@@ -16,10 +16,10 @@ import {
   DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { useLogOut } from "@/modules/auth/components/use-log-out";
 import { LocaleRadioItems } from "@/modules/i18n/components/language-switcher";
 import { useChangeLocale } from "@/modules/i18n/use-change-locale";
 import { WEBHOOK_DOCS_PATH } from "@/modules/shared/app-paths";
+import { useLogOut } from "@/modules/users/components/use-log-out";
 
 export function AccountMenu({ user }: { user: { name: string; email: string } }) {
   const t = useTranslations("layout");

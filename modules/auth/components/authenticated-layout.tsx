@@ -1,13 +1,14 @@
 "use client";
 // The private pages' layout: a spinner while the session is pending, /login when there is none,
-// else the top bar and the page.
+// else the top bar (the app shell's, handed in) and the page.
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect } from "react";
-import { AppTopBar } from "@/modules/app-shell/components/app-top-bar";
 import { PageSpinner } from "@/modules/shared/components/page-spinner";
 import { authClient } from "../auth.client";
 
-export function AuthenticatedLayout({ children }: { children: ReactNode }) {
+export type SessionUser = { name: string; email: string; planId?: string | null };
+
+export function AuthenticatedLayout({ topBar, children }: { topBar: (user: SessionUser) => ReactNode; children: ReactNode }) {
   const router = useRouter();
   const { data: session, isPending } = authClient.useSession();
 
@@ -20,7 +21,7 @@ export function AuthenticatedLayout({ children }: { children: ReactNode }) {
   }
   return (
     <div className="flex min-h-svh flex-col">
-      <AppTopBar user={session.user} />
+      {topBar(session.user)}
       <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-8">{children}</main>
     </div>
   );

@@ -7,10 +7,10 @@ import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { useLogOut } from "@/modules/auth/components/use-log-out";
 import { ManageSubscriptionCard } from "@/modules/billing/components/manage-subscription-card";
 import { TitledCard } from "@/modules/shared/components/titled-card";
 import { FullNameCard } from "./full-name-card";
+import { useLogOut } from "./use-log-out";
 
 export function AccountSettings({ user }: { user: { email: string; name: string } }) {
   const t = useTranslations("settings");
