@@ -33,8 +33,20 @@ export async function readLinkedContent({
   if (part === "raw") return { bytes: raw, contentType: "message/rfc822", filename: `${processingId}.eml` };
   const attachment = await extractAttachment(raw, Number(part.split("/")[1]));
   if (!attachment) throw createNotFoundError("content");
-  const isMediaType = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/.test(attachment.contentType);
-  return { ...attachment, contentType: isMediaType ? attachment.contentType : "application/octet-stream" };
+  return attachment;
+}
+
+/** The headers of a download of mail content: its type and length, its name, never run as a page of this origin. */
+export function toDownloadHeaders({ bytes, contentType, filename }: LinkedContent): Record<string, string> {
+  const isMediaType = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/.test(contentType);
+  return {
+    "Content-Type": isMediaType ? contentType : "application/octet-stream",
+    "Content-Length": String(bytes.length),
+    "Content-Disposition": toContentDisposition(filename),
+    "Cache-Control": "private, no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+  };
 }
 
 /** A Content-Disposition that keeps any file name safe: ASCII fallback, and the name itself per RFC 5987. */

@@ -8,7 +8,7 @@ export const createEmailProcessingNotFoundError = defineError(
 
 export const createMessageGoneError = defineError(
   "email_processing.message_gone",
-  "The message is no longer stored (or was never delivered), so it cannot be redelivered.",
+  "The message is no longer stored (its retention has passed, or it was never kept): it cannot be read or redelivered.",
 );
 
 export const createDeliveryInProgressError = defineError(

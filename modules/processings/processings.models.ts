@@ -40,6 +40,19 @@ export function formatProcessingForApi(processing: ProcessingRecord): ApiEmailPr
   };
 }
 
+/** One row as its message page shows it: the inbox row, its attempts so far and the next one while pending. */
+export type ApiEmailProcessingDetail = ApiEmailProcessing & { attemptCount: number; nextAttemptAt: string | null };
+
+export function formatProcessingDetailForApi(
+  processing: ProcessingRecord & { attemptCount: number; nextAttemptAt: Date | null },
+): ApiEmailProcessingDetail {
+  return {
+    ...formatProcessingForApi(processing),
+    attemptCount: processing.attemptCount,
+    nextAttemptAt: processing.nextAttemptAt?.toISOString() ?? null,
+  };
+}
+
 /** One webhook call of a processing, as stored. */
 export type StoredDeliveryAttempt = {
   id: string;

@@ -144,6 +144,19 @@ export function createProcessingsRepository(prisma: PrismaClient) {
       return count === 1;
     },
 
+    /** One row with its delivery state and the webhook body it sends (null once the content is gone). */
+    findProcessingDetail: ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) =>
+      prisma.emailProcessing.findFirst({
+        where: { id, emailCallbackId },
+        select: { ...PROCESSING_FIELDS, attemptCount: true, nextAttemptAt: true, payload: true },
+      }),
+
+    /** The row's message as received: undefined without such a row, null once the content is gone. */
+    findRawMessage: async ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) => {
+      const row = await prisma.emailProcessing.findFirst({ where: { id, emailCallbackId }, select: { rawMessage: true } });
+      return row === null ? undefined : row.rawMessage;
+    },
+
     /** Newest first. */
     listDeliveryAttempts: (emailProcessingId: string): Promise<StoredDeliveryAttempt[]> =>
       prisma.deliveryAttempt.findMany({

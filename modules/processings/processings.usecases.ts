@@ -15,7 +15,7 @@ import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.re
 type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string };
 
 /** The caller's live address whose inbox is asked for (the inbox's own view of it), or email_callback.not_found. */
-async function getInboxOwnerOrThrow({
+export async function getInboxOwnerOrThrow({
   emailCallbackId,
   userId,
   repository,

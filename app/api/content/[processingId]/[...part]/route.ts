@@ -2,7 +2,7 @@ import { getAuthSecret } from "@/modules/config/auth-secret";
 import { getConfig } from "@/modules/config/config";
 import { deriveContentLinkKey, parseContentPart } from "@/modules/content-links/content-links";
 import { createContentLinksRepository } from "@/modules/content-links/content-links.repository";
-import { readLinkedContent, toContentDisposition } from "@/modules/content-links/content-links.usecases";
+import { readLinkedContent, toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
 import { getDatabase } from "@/modules/db/db";
 import { getMessageParser } from "@/modules/inbound/parse-pool";
 import { withErrors } from "@/modules/shared/api/route-handler";
@@ -27,15 +27,5 @@ export const GET = withErrors<Params>(async ({ request, params }) => {
     repository: createContentLinksRepository(await getDatabase()),
     extractAttachment: (raw, index) => parser.extractAttachment(raw, index),
   });
-  return new Response(new Uint8Array(content.bytes), {
-    headers: {
-      "Content-Type": content.contentType,
-      "Content-Length": String(content.bytes.length),
-      "Content-Disposition": toContentDisposition(content.filename),
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-      // Mail content is a stranger's: never run as a page of this origin, even if opened in place.
-      "Content-Security-Policy": "default-src 'none'; sandbox",
-    },
-  });
+  return new Response(new Uint8Array(content.bytes), { headers: toDownloadHeaders(content) });
 });
