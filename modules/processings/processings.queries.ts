@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/modules/shared/api/api-client";
 import { PROCESSING_STATUS } from "./processings.constants";
-import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiProcessingsPage } from "./processings.models";
+import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiEmailProcessingDetail, ApiProcessingsPage } from "./processings.models";
 
 export const INBOX_PAGE_SIZES = [15, 50, 100] as const;
 export const DEFAULT_INBOX_PAGE_SIZE = INBOX_PAGE_SIZES[0];
@@ -17,12 +17,35 @@ export const processingQueryKeys = {
   ofEmailCallback: (emailCallbackId: string) => [...processingQueryKeys.all, emailCallbackId] as const,
   page: (emailCallbackId: string, pageIndex: number, pageSize: number) =>
     [...processingQueryKeys.ofEmailCallback(emailCallbackId), { pageIndex, pageSize }] as const,
+  detail: (emailCallbackId: string, processingId: string) =>
+    [...processingQueryKeys.ofEmailCallback(emailCallbackId), "detail", processingId] as const,
   attempts: (emailCallbackId: string, processingId: string) =>
     [...processingQueryKeys.ofEmailCallback(emailCallbackId), "attempts", processingId] as const,
 };
 
 const processingPath = (emailCallbackId: string, processingId: string) =>
   `/api/email-callbacks/${encodeURIComponent(emailCallbackId)}/processings/${encodeURIComponent(processingId)}`;
+
+/** Where the message as received is downloaded (a session's GET). */
+export const rawMessagePath = (emailCallbackId: string, processingId: string) =>
+  `${processingPath(emailCallbackId, processingId)}/raw`;
+
+/** Where one attachment is downloaded, by its place in the webhook body's list. */
+export const attachmentPath = (emailCallbackId: string, processingId: string, index: number) =>
+  `${processingPath(emailCallbackId, processingId)}/attachments/${index}`;
+
+export function useEmailProcessing(emailCallbackId: string, processingId: string) {
+  return useQuery({
+    queryKey: processingQueryKeys.detail(emailCallbackId, processingId),
+    queryFn: () =>
+      apiFetch<{ emailProcessing: ApiEmailProcessingDetail; webhookBody: string | null }>(
+        processingPath(emailCallbackId, processingId),
+      ),
+    // While the mail is pending, its outcome usually follows within seconds.
+    refetchInterval: (query) =>
+      query.state.data?.emailProcessing.status === "pending" ? INBOX_PENDING_REFRESH_INTERVAL_MS : false,
+  });
+}
 
 export async function fetchEmailProcessings({
   emailCallbackId,

@@ -1,6 +1,17 @@
 // Pages that features link to from elsewhere in the app: named once, so that a link never depends
 // on the feature that renders the page.
 
+/** An address's page, or one of its tabs. */
+export function emailCallbackPath(emailCallbackId: string, tab?: "inbox" | "settings"): string {
+  const path = `/email-callbacks/${encodeURIComponent(emailCallbackId)}`;
+  return tab ? `${path}/${tab}` : path;
+}
+
+/** One mail's page, within its address's inbox. */
+export function messagePath(emailCallbackId: string, processingId: string): string {
+  return `${emailCallbackPath(emailCallbackId, "inbox")}/${encodeURIComponent(processingId)}`;
+}
+
 /** The webhook format page (modules/delivery/components/webhook-docs.tsx), and the id of its verification section. */
 export const WEBHOOK_DOCS_PATH = "/webhooks";
 export const WEBHOOK_DOCS_VERIFY_ANCHOR = "verify";

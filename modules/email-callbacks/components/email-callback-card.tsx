@@ -14,15 +14,11 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
+import { emailCallbackPath } from "@/modules/shared/app-paths";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { CopyAddressButton } from "./copy-address-button";
 import { DisabledBadge } from "./disabled-badge";
 import { useEmailCallbackActions } from "./use-email-callback-actions";
-
-export function emailCallbackPath(emailCallbackId: string, tab?: "inbox" | "settings"): string {
-  const path = `/email-callbacks/${encodeURIComponent(emailCallbackId)}`;
-  return tab ? `${path}/${tab}` : path;
-}
 
 export function EmailCallbackCard({ emailCallback }: { emailCallback: ApiEmailCallback }) {
   return (

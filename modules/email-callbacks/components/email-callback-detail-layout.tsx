@@ -6,8 +6,8 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import { ApiError } from "@/modules/shared/api/api-client";
-import { WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
+import { ApiError, isNotFoundError } from "@/modules/shared/api/api-client";
+import { emailCallbackPath, WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { cn } from "@/modules/shared/cn";
 // The detail of one email callback: a link back to the list,
 // the address with a copy button and the "Disabled" badge, the webhook URL with a link to how to verify
@@ -20,13 +20,7 @@ import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useEmailCallback } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
 import { DisabledBadge } from "./disabled-badge";
-import { emailCallbackPath } from "./email-callback-card";
 import { useEmailCallbackActions } from "./use-email-callback-actions";
-
-/** Not found, or not the caller's (the API answers both alike), or an id that cannot exist. */
-function isNotFoundError(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 404 || error.status === 400);
-}
 
 export function EmailCallbackDetailLayout({
   emailCallbackId,

@@ -75,7 +75,7 @@ export function DeliveryAttemptsDialog({
   );
 }
 
-function DeliveryAttemptList({
+export function DeliveryAttemptList({
   emailCallbackId,
   processingId,
   isPending,

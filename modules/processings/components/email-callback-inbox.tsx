@@ -1,5 +1,6 @@
 "use client";
 import { EllipsisVerticalIcon, HistoryIcon, InboxIcon, RotateCwIcon } from "lucide-react";
+import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -7,6 +8,7 @@ import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigge
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
+import { messagePath } from "@/modules/shared/app-paths";
 import { DataTablePagination, getPageCount } from "@/modules/shared/components/data-table-pagination";
 // The Inbox tab of an email callback: every mail received at the
 // address, newest first, page by page, with its status, why it failed, and when it arrived. Each
@@ -93,7 +95,9 @@ function ProcessingRow({ emailCallbackId, processing }: { emailCallbackId: strin
         {processing.fromAddress}
       </TableCell>
       <TableCell className="max-w-0 truncate" title={processing.subject}>
-        {processing.subject || <span className="text-muted-foreground italic">{t("inbox.noSubject")}</span>}
+        <Link href={messagePath(emailCallbackId, processing.id)} className="hover:underline">
+          {processing.subject || <span className="text-muted-foreground italic">{t("inbox.noSubject")}</span>}
+        </Link>
       </TableCell>
       <TableCell>
         <ProcessingStatusBadge status={processing.status} />

@@ -56,3 +56,8 @@ async function readResponse<T>(response: Response): Promise<T> {
 export function redirectToLogin() {
   if (typeof window !== "undefined" && window.location.pathname !== "/login") window.location.assign("/login");
 }
+
+/** Not found, or not the caller's (the API answers both alike), or an id that cannot exist. */
+export function isNotFoundError(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 400);
+}

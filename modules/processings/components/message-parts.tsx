@@ -1,0 +1,154 @@
+"use client";
+// The parts of a mail on its message page, read from the webhook body sent: the HTML in a sandboxed
+// frame (no scripts, no same-origin, remote images blocked until asked for), the headers, the
+// attachments to download, and the checks (authentication verdicts, spam, flags).
+import { DownloadIcon, ImageIcon } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import { attachmentPath } from "../processings.queries";
+
+/** What the message page reads of a webhook body (docs/webhooks.md). */
+export type SentMail = {
+  text?: string;
+  html?: string;
+  headers?: { name: string; value: string }[];
+  attachments?: { filename: string; contentType: string; size: number }[];
+  authentication?: MailAuthentication | null;
+  spam?: { score: number; action: string; isSpam: boolean } | null;
+  flags?: { isAutoReply: boolean; isBounce: boolean; isMailingList: boolean };
+};
+
+const Empty = ({ children }: { children: string }) => (
+  <p className="text-muted-foreground rounded-lg border border-dashed px-4 py-8 text-center text-sm">{children}</p>
+);
+
+/** The frame's own policy: no script, no request, unless the user lets remote images load. */
+function framePolicy(areImagesAllowed: boolean) {
+  const images = areImagesAllowed ? "data: cid: https: http:" : "data: cid:";
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src ${images}; font-src data:`;
+}
+
+export function MailHtml({ html }: { html: string | undefined }) {
+  const t = useTranslations("processing.message");
+  const [areImagesAllowed, setAreImagesAllowed] = useState(false);
+  if (!html) return <Empty>{t("noHtml")}</Empty>;
+  const document = `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${framePolicy(areImagesAllowed)}">${html}`;
+  return (
+    <div className="flex flex-col gap-3">
+      {areImagesAllowed ? null : (
+        <div className="text-muted-foreground flex flex-wrap items-center gap-3 text-sm">
+          <span>{t("imagesBlocked")}</span>
+          <Button variant="outline" size="sm" onClick={() => setAreImagesAllowed(true)}>
+            <ImageIcon aria-hidden />
+            {t("loadImages")}
+          </Button>
+        </div>
+      )}
+      <iframe title={t("htmlFrame")} sandbox="" srcDoc={document} className="h-[32rem] w-full rounded-lg border bg-white" />
+    </div>
+  );
+}
+
+export function MailHeaders({ headers }: { headers: SentMail["headers"] }) {
+  const t = useTranslations("processing.message");
+  return (
+    <div className="overflow-x-auto rounded-lg border">
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead className="w-48">{t("header")}</TableHead>
+            <TableHead>{t("value")}</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {(headers ?? []).map((header, index) => (
+            <TableRow key={`${header.name}-${index}`}>
+              <TableCell className="align-top font-mono text-xs">{header.name}</TableCell>
+              <TableCell className="font-mono text-xs break-all whitespace-normal">{header.value}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
+
+const formatSize = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export function MailAttachments({
+  emailCallbackId,
+  processingId,
+  attachments,
+}: {
+  emailCallbackId: string;
+  processingId: string;
+  attachments: SentMail["attachments"];
+}) {
+  const t = useTranslations("processing.message");
+  if (!attachments?.length) return <Empty>{t("noAttachments")}</Empty>;
+  return (
+    <ul className="flex flex-col gap-2">
+      {attachments.map((attachment, index) => (
+        <li
+          key={`${attachment.filename}-${index}`}
+          className="flex items-center justify-between gap-3 rounded-lg border px-4 py-3"
+        >
+          <span className="min-w-0">
+            <span className="block truncate text-sm font-medium">{attachment.filename || attachment.contentType}</span>
+            <span className="text-muted-foreground text-xs">
+              {attachment.contentType} · {formatSize(attachment.size)}
+            </span>
+          </span>
+          <Button variant="outline" size="sm" asChild>
+            <a
+              href={attachmentPath(emailCallbackId, processingId, index)}
+              download
+              aria-label={t("download", { filename: attachment.filename || attachment.contentType })}
+            >
+              <DownloadIcon aria-hidden />
+            </a>
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function MailChecks({ mail }: { mail: SentMail }) {
+  const t = useTranslations("processing.message");
+  const auth = mail.authentication;
+  const rows: [string, string][] = auth
+    ? [
+        [t("spf"), auth.spf ? `${auth.spf.result}${auth.spf.domain ? ` (${auth.spf.domain})` : ""}` : "—"],
+        [t("dkim"), auth.dkim.length ? auth.dkim.map((d) => `${d.result} (${d.domain})`).join(", ") : t("none")],
+        [t("dmarc"), `${auth.dmarc.result}${auth.dmarc.policy ? `, p=${auth.dmarc.policy}` : ""}`],
+        [t("arc"), auth.arc.result],
+      ]
+    : [];
+  if (mail.spam) rows.push([t("spam"), `${mail.spam.score} (${mail.spam.action})`]);
+  const flags = mail.flags
+    ? [mail.flags.isAutoReply && t("autoReply"), mail.flags.isBounce && t("bounce"), mail.flags.isMailingList && t("mailingList")]
+    : [];
+  rows.push([t("flags"), flags.filter(Boolean).join(", ") || t("none")]);
+  return (
+    <div className="flex flex-col gap-3">
+      {auth ? null : <p className="text-muted-foreground text-sm">{t("notChecked")}</p>}
+      <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 rounded-lg border p-4 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-muted-foreground">{label}</dt>
+            <dd className="font-mono text-xs leading-5 break-all">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
