@@ -62,7 +62,7 @@ test("an address from creation to deletion: random name, copy, list, disable, en
   await expect(page.getByRole("link", { name: address })).toBeHidden();
 });
 
-test("the 11th address on the free plan shows the limit message", async ({ page }) => {
+test("the 11th address on the free plan shows the limit message, with an Upgrade button beside it", async ({ page }) => {
   await signUpThroughApi(page.request);
   for (let index = 0; index < 10; index += 1) await createEmailCallbackThroughApi(page.request, `limit-${Date.now()}-${index}`);
   await page.goto("/email-callbacks/create");
@@ -74,6 +74,9 @@ test("the 11th address on the free plan shows the limit message", async ({ page 
       "You have reached the maximum number of emails you can create, please upgrade your plan to create more emails.",
     ),
   ).toBeVisible();
+  const upgrade = page.getByRole("main").getByRole("button", { name: "Upgrade to pro" });
+  await upgrade.click();
+  await expect(page.getByRole("dialog", { name: "Upgrade to pro" })).toBeVisible();
 });
 
 test("a taken or reserved username shows its error under the field", async ({ page }) => {

@@ -1,19 +1,20 @@
 "use client";
-// The settings card "Manage subscription": opens the billing portal in
-// a new tab. Shown only when billing is on; the button's loading state ends after 1 s.
+// The settings card "Manage subscription": opens the billing portal in a new tab. Shown only when
+// billing is on and the user has a subscription (the pro plan); the button's loading state ends after 1 s.
 import { ExternalLinkIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
+import { PLAN_ID } from "@/modules/plans/plans.constants";
 import { TitledCard } from "@/modules/shared/components/titled-card";
 import { fetchCustomerPortalUrl, useIsBillingEnabled } from "../billing.queries";
 import { openInNewTab } from "./billing-links.constants";
 
 export const PORTAL_BUTTON_LOADING_MS = 1000;
 
-export function ManageSubscriptionCard() {
+export function ManageSubscriptionCard({ planId }: { planId: string | null | undefined }) {
   const t = useTranslations("billing.subscription");
   const isBillingEnabled = useIsBillingEnabled();
   const [isLoading, setIsLoading] = useState(false);
@@ -29,7 +30,7 @@ export function ManageSubscriptionCard() {
     }
   }
 
-  if (!isBillingEnabled) return null;
+  if (!isBillingEnabled || planId !== PLAN_ID.PRO) return null;
   return (
     <TitledCard title={t("title")} description={t("description")}>
       <Button variant="outline" onClick={openPortal} disabled={isLoading}>

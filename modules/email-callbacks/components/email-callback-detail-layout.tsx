@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import { ApiError, isNotFoundError } from "@/modules/shared/api/api-client";
+import { isNotFoundError } from "@/modules/shared/api/api-client";
 import { emailCallbackPath, WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { cn } from "@/modules/shared/cn";
 // The detail of one email callback: a link back to the list,

@@ -23,6 +23,7 @@ import { generateWebhookSecret } from "../random-webhook-secret";
 import { AllowedOriginsField } from "./allowed-origins-field";
 import { hasNonDefaultMailOptions } from "./email-callback-form-values";
 import { IconButtonWithTooltip } from "./icon-button-with-tooltip";
+import { LimitReachedUpgrade } from "./limit-reached-upgrade";
 import { MailOptionsFields } from "./mail-options-fields";
 
 export { getEmailCallbackFormValues, getEmptyEmailCallbackFormValues } from "./email-callback-form-values";
@@ -63,6 +64,7 @@ export function EmailCallbackForm({
   const addressLabelId = useId();
   const usernameInputId = useId();
   const [formError, setFormError] = useState<string | null>(null);
+  const [isLimitReached, setIsLimitReached] = useState(false);
   const apiErrorMessage = useApiErrorMessage();
   const [isRemovingWebhookSecret, setIsRemovingWebhookSecret] = useState(false);
   const schema = useMemo(
@@ -91,6 +93,7 @@ export function EmailCallbackForm({
     const field = code ? FIELD_OF_ERROR[code] : undefined;
     if (field) form.setError(field, { type: "server", message: `apiErrors.${code}` }, { shouldFocus: true });
     else setFormError(apiErrorMessage(error));
+    setIsLimitReached(code === "email_callbacks.limit_reached");
   }
 
   async function submit(values: EmailCallbackFormOutput) {
@@ -267,6 +270,7 @@ export function EmailCallbackForm({
         <MailOptionsFields control={form.control} defaultOpen={isEditing && hasNonDefaultMailOptions(defaultValues)} />
 
         <FormErrorMessage message={formError} />
+        {isLimitReached ? <LimitReachedUpgrade /> : null}
         <div className="flex justify-end">
           <SubmitButton isSubmitting={form.formState.isSubmitting} disabled={isEditing && isUnchanged}>
             {isEditing ? t("form.save") : t("form.create")}

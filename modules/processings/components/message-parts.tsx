@@ -64,8 +64,10 @@ export function MailHeaders({ headers }: { headers: SentMail["headers"] }) {
           </TableRow>
         </TableHeader>
         <TableBody>
+          {/* A mail's header lines have no id of their own, and may repeat: their place is their key. */}
           {(headers ?? []).map((header, index) => (
-            <TableRow key={`${header.name}-${index}`}>
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is the mail's, fixed, and lines may repeat
+            <TableRow key={index}>
               <TableCell className="align-top font-mono text-xs">{header.name}</TableCell>
               <TableCell className="font-mono text-xs break-all whitespace-normal">{header.value}</TableCell>
             </TableRow>
@@ -98,7 +100,8 @@ export function MailAttachments({
     <ul className="flex flex-col gap-2">
       {attachments.map((attachment, index) => (
         <li
-          key={`${attachment.filename}-${index}`}
+          // biome-ignore lint/suspicious/noArrayIndexKey: an attachment is known by its place (its download link says so)
+          key={index}
           className="flex items-center justify-between gap-3 rounded-lg border px-4 py-3"
         >
           <span className="min-w-0">

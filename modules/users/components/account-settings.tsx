@@ -12,7 +12,7 @@ import { TitledCard } from "@/modules/shared/components/titled-card";
 import { FullNameCard } from "./full-name-card";
 import { useLogOut } from "./use-log-out";
 
-export function AccountSettings({ user }: { user: { email: string; name: string } }) {
+export function AccountSettings({ user }: { user: { email: string; name: string; planId?: string | null } }) {
   const t = useTranslations("settings");
   const { logOut, isLoggingOut } = useLogOut();
 
@@ -31,7 +31,7 @@ export function AccountSettings({ user }: { user: { email: string; name: string 
         <Input aria-label={t("email.title")} value={user.email} readOnly className="bg-muted/40 text-foreground" />
       </TitledCard>
       <FullNameCard currentName={user.name} />
-      <ManageSubscriptionCard />
+      <ManageSubscriptionCard planId={user.planId} />
       <TitledCard title={t("logout.title")} description={t("logout.description")}>
         <Button variant="outline" onClick={logOut} disabled={isLoggingOut}>
           {isLoggingOut ? <Spinner /> : null}
