@@ -185,3 +185,21 @@ test("the Advanced options: attachments by link, DMARC required and a spam thres
   await expect(page.getByLabel("Spam threshold")).toHaveValue("");
   await expect(page.getByRole("radio", { name: "As download links" })).toBeChecked();
 });
+
+test("a generated webhook secret can be copied from the form, and the created view shows it to copy once", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  await page.goto("/email-callbacks/create");
+  await page.getByRole("button", { name: "Generate a random username" }).click();
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
+  await page.getByRole("button", { name: "Generate a random secret" }).click();
+  const secret = await page.getByLabel("Webhook secret").inputValue();
+  await page.getByRole("button", { name: "Copy the secret" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(page.getByText("Your email is ready")).toBeVisible();
+  await expect(page.getByLabel("Webhook secret")).toHaveValue(secret);
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await page.getByRole("button", { name: "Copy the secret" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+});

@@ -129,9 +129,15 @@ test("the account menu logs out; deleting an address says so; the 404 page keeps
 test("a network failure says so: on enabling or disabling an address, and on a menu whose code cannot load", async ({ page }) => {
   await signUpThroughApi(page.request);
   const callback = await createEmailCallbackThroughApi(page.request, `offline-${Date.now()}`);
+  // The page is idle: what it fetches then (the toaster's code) is in before the network goes away.
+  const settle = async () => {
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(null))));
+    await page.waitForLoadState("networkidle");
+  };
   await page.goto("/email-callbacks");
   const menu = page.getByRole("button", { name: `Actions for ${callback.address}` });
   await expect(menu).toBeVisible();
+  await settle();
 
   // The first opening of a menu fetches its code: note which files.
   const menuCode: string[] = [];

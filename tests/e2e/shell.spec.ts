@@ -90,7 +90,9 @@ test.describe("authenticated layout", () => {
     await expect(page.getByRole("heading", { name: "Paramètres du compte" })).toBeVisible();
     await page.reload();
     await expect(page.getByRole("heading", { name: "Paramètres du compte" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Gérer l'abonnement" })).toBeVisible();
+    // The page has settled once the top bar offers the upgrade; a free user has no subscription to manage.
+    await expect(page.getByRole("button", { name: "Passer à pro" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Gérer l'abonnement" })).toHaveCount(0);
     await expect(page).toHaveScreenshot("settings-fr.png", { fullPage: true, mask: [page.getByRole("textbox")] });
   });
 

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { useAppConfig } from "@/modules/config/components/config-provider";
+import { CopyButton } from "@/modules/shared/components/copy-button";
 // The New email page: the form, then the created address, read-only, with
 // a copy button and a link back to the emails.
 import { PageHeading } from "@/modules/shared/components/page-heading";
@@ -19,7 +20,7 @@ export function CreateEmailCallback() {
   const t = useTranslations("emailCallbacks.create");
   const { availableDomains } = useAppConfig().emailCallbacks;
   const createEmailCallback = useCreateEmailCallback();
-  const [created, setCreated] = useState<ApiEmailCallback | null>(null);
+  const [created, setCreated] = useState<{ emailCallback: ApiEmailCallback; webhookSecret: string } | null>(null);
 
   async function create({ values }: EmailCallbackFormSubmission) {
     const emailCallback = await createEmailCallback.mutateAsync({
@@ -32,7 +33,8 @@ export function CreateEmailCallback() {
       authenticationPolicy: values.authenticationPolicy,
       spamThreshold: values.spamThreshold,
     });
-    setCreated(emailCallback);
+    // The secret is known here, this once: the created view shows it to be copied (the API never returns it).
+    setCreated({ emailCallback, webhookSecret: values.webhookSecret });
   }
 
   return (
@@ -44,7 +46,7 @@ export function CreateEmailCallback() {
         description={created ? undefined : t("description")}
       />
       {created ? (
-        <CreatedEmailCallback emailCallback={created} />
+        <CreatedEmailCallback {...created} />
       ) : (
         <Card>
           <CardContent>
@@ -61,7 +63,7 @@ export function CreateEmailCallback() {
   );
 }
 
-function CreatedEmailCallback({ emailCallback }: { emailCallback: ApiEmailCallback }) {
+function CreatedEmailCallback({ emailCallback, webhookSecret }: { emailCallback: ApiEmailCallback; webhookSecret: string }) {
   const t = useTranslations("emailCallbacks.create.created");
   return (
     <Card>
@@ -77,6 +79,15 @@ function CreatedEmailCallback({ emailCallback }: { emailCallback: ApiEmailCallba
           <Input aria-label={t("address")} value={emailCallback.address} readOnly className="font-mono" />
           <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
         </div>
+        {webhookSecret ? (
+          <div className="flex flex-col gap-2">
+            <div className="flex items-center gap-2">
+              <Input aria-label={t("webhookSecret")} value={webhookSecret} readOnly className="font-mono" />
+              <CopyButton value={webhookSecret} label={t("copyWebhookSecret")} variant="outline" size="icon" />
+            </div>
+            <p className="text-muted-foreground text-sm">{t("webhookSecretDescription")}</p>
+          </div>
+        ) : null}
         <div>
           <Button asChild>
             <Link href="/">{t("backToEmails")}</Link>

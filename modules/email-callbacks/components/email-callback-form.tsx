@@ -15,6 +15,7 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
+import { CopyButton } from "@/modules/shared/components/copy-button";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { domainSchema, type EmailCallbackFormValues, emailCallbackFormSchema } from "../email-callbacks.schemas";
@@ -233,6 +234,9 @@ export function EmailCallbackForm({
                     disabled={isRemovingWebhookSecret}
                   />
                 </FormControl>
+                {field.value ? (
+                  <CopyButton value={field.value} label={t("form.copyWebhookSecret")} variant="outline" size="icon" />
+                ) : null}
                 <IconButtonWithTooltip
                   label={t("form.randomWebhookSecret")}
                   onClick={() => {
