@@ -17,7 +17,9 @@ export function createRateLimitRepository(db: Queryable) {
     incrementCount: async ({ key, windowMs }: { key: string; windowMs: number }): Promise<RateLimitCount> => {
       // EXCLUDED."windowStart" is now (UTC, like the timestamp(3) columns Prisma writes), truncated to
       // the column's milliseconds: a rounded-up start would put the window's end past now + window
-      // (a Retry-After one second too long). now() is the same instant throughout the statement.
+      // (a Retry-After one second too long). now() is the same instant throughout the statement, but
+      // it is when the transaction began: a statement that waited on another's row lock can see a
+      // window that started after its own now(), hence the cap at the window's length.
       const [row] = await db.$queryRaw<RateLimitCount[]>`
         INSERT INTO action_rate_limit AS current (key, "windowStart", count)
         VALUES (${key}, date_trunc('milliseconds', now() AT TIME ZONE 'UTC'), 1)
@@ -26,8 +28,8 @@ export function createRateLimitRepository(db: Queryable) {
             THEN EXCLUDED."windowStart" ELSE current."windowStart" END,
           count = CASE WHEN current."windowStart" + ${windowMs}::int * interval '1 millisecond' <= EXCLUDED."windowStart"
             THEN 1 ELSE current.count + 1 END
-        RETURNING count, greatest(1, ceil(extract(epoch FROM
-          ("windowStart" + ${windowMs}::int * interval '1 millisecond' - (now() AT TIME ZONE 'UTC')))))::int AS "retryAfterSeconds"`;
+        RETURNING count, least(ceil(${windowMs}::int / 1000.0), greatest(1, ceil(extract(epoch FROM
+          ("windowStart" + ${windowMs}::int * interval '1 millisecond' - (now() AT TIME ZONE 'UTC'))))))::int AS "retryAfterSeconds"`;
       return row!;
     },
 

@@ -81,7 +81,11 @@ async function startFakeRspamd(): Promise<TestRspamd> {
         response.writeHead(404).end();
         return;
       }
-      const isGtube = Buffer.concat(chunks).includes(GTUBE);
+      // rspamd reads decoded text: undo quoted-printable's soft line breaks before looking.
+      const isGtube = Buffer.concat(chunks)
+        .toString("latin1")
+        .replace(/=\r?\n/g, "")
+        .includes(GTUBE);
       const answer = isGtube
         ? { is_skipped: true, score: 15, required_score: 15, action: "reject", symbols: { GTUBE: { score: 0 } } }
         : { is_skipped: false, score: 1.5, required_score: 15, action: "no action", symbols: {} };
