@@ -212,10 +212,11 @@ describe("acceptMessage routing", () => {
     expect(processing?.lockedUntil).toBeNull();
   });
 
-  it("records a disabled callback's mail as not-processed / not-enabled, keeping neither body nor raw message", async () => {
+  it("records a disabled callback's mail as not-processed / not-enabled, with no body but its raw message kept to look at", async () => {
     const callback = await createCallback({ isEnabled: false });
+    const raw = buildMessage({ subject: "Ignored" });
     const result = await acceptMessage({
-      raw: buildMessage({ subject: "Ignored" }),
+      raw,
       envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
       repository,
       rules,
@@ -227,9 +228,9 @@ describe("acceptMessage routing", () => {
       error: "not-enabled",
       subject: "Ignored",
       payload: null,
-      rawMessage: null,
       nextAttemptAt: null,
     });
+    expect(Buffer.from(processing!.rawMessage!).equals(Buffer.from(raw))).toBe(true);
   });
 
   it("checks a disabled callback before its allowed senders", async () => {
@@ -254,8 +255,8 @@ describe("acceptMessage routing", () => {
       status: "not-processed",
       error: "from-address-not-allowed",
       payload: null,
-      rawMessage: null,
     });
+    expect(rows.find((row) => row.id === refused.processingIds[0])!.rawMessage).not.toBeNull();
     expect(refused.pendingIds).toEqual([]);
   });
 

@@ -211,7 +211,8 @@ async function buildProcessings({
       recipient: first.address,
       tag: first.tag,
       ...decision,
-      rawMessage: isPending ? parsed.raw : null,
+      // Kept for a mail that is not processed too: its owner can still look at it (docs/architecture.md).
+      rawMessage: parsed.raw,
       payload: isPending ? payloads.get(id)! : null,
       attemptCount: 0,
       nextAttemptAt: isPending ? now : null,
