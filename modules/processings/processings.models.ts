@@ -40,6 +40,14 @@ export function formatProcessingForApi(processing: ProcessingRecord): ApiEmailPr
   };
 }
 
+/**
+ * A LIKE pattern matching `text` anywhere, every character taken as itself: the pattern's own
+ * wildcards (`%`, `_`) and its escape character (`\`) in the text are escaped (used with ESCAPE '\').
+ */
+export function toContainsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
 /** One row as its message page shows it: the inbox row, its attempts so far and the next one while pending. */
 export type ApiEmailProcessingDetail = ApiEmailProcessing & { attemptCount: number; nextAttemptAt: string | null };
 

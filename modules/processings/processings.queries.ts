@@ -1,22 +1,28 @@
-// Query keys, fetchers and hooks of an email callback's inbox (its processings), page by page, of a
-// processing's delivery attempts, and of redelivering a processing and sending a test mail.
+// Query keys, fetchers and hooks of an email callback's inbox (its processings), page by page and
+// filtered, of a processing's delivery attempts, and of redelivering a processing (or every failed
+// one) and sending a test mail.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/modules/shared/api/api-client";
+import { useIsInboxLive } from "./live-inbox";
 import { PROCESSING_STATUS } from "./processings.constants";
 import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiEmailProcessingDetail, ApiProcessingsPage } from "./processings.models";
+import type { InboxFilter } from "./processings.schemas";
 
 export const INBOX_PAGE_SIZES = [15, 50, 100] as const;
 export const DEFAULT_INBOX_PAGE_SIZE = INBOX_PAGE_SIZES[0];
-/** The inbox refreshes itself so new mail and pending deliveries show up without a reload. */
+/**
+ * Without a live events stream (live-inbox.ts), the inbox polls so new mail and pending deliveries
+ * still show up without a reload.
+ */
 const INBOX_REFRESH_INTERVAL_MS = 15_000;
-/** While a row shows pending, its outcome usually follows within seconds: refresh sooner. */
+/** While a row shows pending, its outcome usually follows within seconds: poll sooner. */
 const INBOX_PENDING_REFRESH_INTERVAL_MS = 3_000;
 
 export const processingQueryKeys = {
   all: ["email-processings"] as const,
   ofEmailCallback: (emailCallbackId: string) => [...processingQueryKeys.all, emailCallbackId] as const,
-  page: (emailCallbackId: string, pageIndex: number, pageSize: number) =>
-    [...processingQueryKeys.ofEmailCallback(emailCallbackId), { pageIndex, pageSize }] as const,
+  page: (emailCallbackId: string, page: InboxPageRequest) =>
+    [...processingQueryKeys.ofEmailCallback(emailCallbackId), { ...page }] as const,
   detail: (emailCallbackId: string, processingId: string) =>
     [...processingQueryKeys.ofEmailCallback(emailCallbackId), "detail", processingId] as const,
   attempts: (emailCallbackId: string, processingId: string) =>
@@ -35,6 +41,7 @@ export const attachmentPath = (emailCallbackId: string, processingId: string, in
   `${processingPath(emailCallbackId, processingId)}/attachments/${index}`;
 
 export function useEmailProcessing(emailCallbackId: string, processingId: string) {
+  const isLive = useIsInboxLive(emailCallbackId);
   return useQuery({
     queryKey: processingQueryKeys.detail(emailCallbackId, processingId),
     queryFn: () =>
@@ -43,35 +50,52 @@ export function useEmailProcessing(emailCallbackId: string, processingId: string
       ),
     // While the mail is pending, its outcome usually follows within seconds.
     refetchInterval: (query) =>
-      query.state.data?.emailProcessing.status === "pending" ? INBOX_PENDING_REFRESH_INTERVAL_MS : false,
+      !isLive && query.state.data?.emailProcessing.status === "pending" ? INBOX_PENDING_REFRESH_INTERVAL_MS : false,
   });
 }
+
+/** One page of the inbox, filtered or not; `pageIndex` is zero-based. */
+export type InboxPageRequest = InboxFilter & { pageIndex: number; pageSize: number };
 
 export async function fetchEmailProcessings({
   emailCallbackId,
   pageIndex,
   pageSize,
-}: {
-  emailCallbackId: string;
-  pageIndex: number;
-  pageSize: number;
-}): Promise<ApiProcessingsPage> {
+  status,
+  q,
+}: InboxPageRequest & { emailCallbackId: string }): Promise<ApiProcessingsPage> {
   const query = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: String(pageSize) });
+  if (status) query.set("status", status);
+  if (q) query.set("q", q);
   return apiFetch<ApiProcessingsPage>(
     `/api/email-callbacks/${encodeURIComponent(emailCallbackId)}/processings?${query.toString()}`,
   );
 }
 
-/** `pageIndex` is zero-based. */
-export function useEmailProcessings(emailCallbackId: string, pageIndex: number, pageSize: number) {
+export function useEmailProcessings(emailCallbackId: string, page: InboxPageRequest) {
+  const isLive = useIsInboxLive(emailCallbackId);
   return useQuery({
-    queryKey: processingQueryKeys.page(emailCallbackId, pageIndex, pageSize),
-    queryFn: () => fetchEmailProcessings({ emailCallbackId, pageIndex, pageSize }),
+    queryKey: processingQueryKeys.page(emailCallbackId, page),
+    queryFn: () => fetchEmailProcessings({ emailCallbackId, ...page }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) =>
-      query.state.data?.emailProcessings.some((processing) => processing.status === PROCESSING_STATUS.PENDING)
+    refetchInterval: (query) => {
+      if (isLive) return false;
+      return query.state.data?.emailProcessings.some((processing) => processing.status === PROCESSING_STATUS.PENDING)
         ? INBOX_PENDING_REFRESH_INTERVAL_MS
-        : INBOX_REFRESH_INTERVAL_MS,
+        : INBOX_REFRESH_INTERVAL_MS;
+    },
+  });
+}
+
+/** How many of the address's mails failed (status error), refreshed like the inbox. */
+export function useFailedProcessingsCount(emailCallbackId: string) {
+  const page = { pageIndex: 0, pageSize: 1, status: PROCESSING_STATUS.ERROR } as const;
+  const isLive = useIsInboxLive(emailCallbackId);
+  return useQuery({
+    queryKey: processingQueryKeys.page(emailCallbackId, page),
+    queryFn: () => fetchEmailProcessings({ emailCallbackId, ...page }),
+    select: (data) => data.emailProcessingsCount,
+    refetchInterval: isLive ? false : INBOX_REFRESH_INTERVAL_MS,
   });
 }
 
@@ -97,11 +121,12 @@ export function useDeliveryAttempts(
   processingId: string,
   { isEnabled, isPending }: { isEnabled: boolean; isPending: boolean },
 ) {
+  const isLive = useIsInboxLive(emailCallbackId);
   return useQuery({
     queryKey: processingQueryKeys.attempts(emailCallbackId, processingId),
     queryFn: () => fetchDeliveryAttempts({ emailCallbackId, processingId }),
     enabled: isEnabled,
-    refetchInterval: isPending ? INBOX_PENDING_REFRESH_INTERVAL_MS : false,
+    refetchInterval: isPending && !isLive ? INBOX_PENDING_REFRESH_INTERVAL_MS : false,
   });
 }
 
@@ -116,6 +141,19 @@ export function useRedeliverEmailProcessing(emailCallbackId: string) {
       );
       return emailProcessing;
     },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: processingQueryKeys.ofEmailCallback(emailCallbackId) }),
+  });
+}
+
+/** Starts a new attempt series for every failed mail of the address; the inbox is refetched after. */
+export function useRedeliverFailedProcessings(emailCallbackId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<{ count: number }>(`/api/email-callbacks/${encodeURIComponent(emailCallbackId)}/redeliver`, {
+        method: "POST",
+        body: { status: PROCESSING_STATUS.ERROR },
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: processingQueryKeys.ofEmailCallback(emailCallbackId) }),
   });
 }

@@ -1,9 +1,9 @@
 // Prisma access to the inbox (its rows page by page, and its counts per hour), one inbox row and its
 // delivery attempts. No rules here; ownership is part of every query (a callback is looked up by its
 // id and owner, a processing within its callback).
-import type { PrismaClient } from "@/modules/db/generated/client";
-import { PROCESSING_STATUS } from "./processings.constants";
-import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
+import { Prisma, type PrismaClient } from "@/modules/db/generated/client";
+import { PROCESSING_STATUS, type ProcessingStatus } from "./processings.constants";
+import { type ProcessingRecord, type StoredDeliveryAttempt, toContainsPattern } from "./processings.models";
 
 /** The columns of an inbox row (ProcessingRecord), shared by every query that lists or reads one. */
 export const PROCESSING_FIELDS = {
@@ -32,6 +32,23 @@ export type InboxPosition = {
   foldableRows: number;
   page: { createdBefore: Date; skip: number } | null;
 };
+
+/** Which of a callback's rows a filtered page counts and lists; `search` is matched as a substring, case-insensitively. */
+export type ProcessingsFilter = { emailCallbackId: string; status?: ProcessingStatus; search?: string };
+
+/** The WHERE of a filtered inbox query (bound parameters only; the search's wildcards escaped). */
+function filterCondition({ emailCallbackId, status, search }: ProcessingsFilter): Prisma.Sql {
+  const conditions = [Prisma.sql`"emailCallbackId" = ${emailCallbackId}`];
+  if (status) conditions.push(Prisma.sql`status = ${status}`);
+  if (search) {
+    const pattern = toContainsPattern(search);
+    conditions.push(Prisma.sql`("fromAddress" ILIKE ${pattern} ESCAPE '\\' OR subject ILIKE ${pattern} ESCAPE '\\')`);
+  }
+  return Prisma.join(conditions, " AND ");
+}
+
+/** A time as the timestamp(3) columns hold it (UTC, without a zone). */
+const utc = (date: Date) => Prisma.sql`(${date.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 
 export function createProcessingsRepository(prisma: PrismaClient) {
   return {
@@ -95,6 +112,25 @@ export function createProcessingsRepository(prisma: PrismaClient) {
         select: PROCESSING_FIELDS,
       }),
 
+    /** How many of the callback's rows the filter keeps (a count over those rows, not the per-hour counts). */
+    countFilteredProcessings: async (filter: ProcessingsFilter): Promise<number> => {
+      const [row] = await prisma.$queryRaw<{ total: number }[]>`
+        SELECT count(*)::int AS total FROM email_processing WHERE ${filterCondition(filter)}`;
+      return row!.total;
+    },
+
+    /** One page of the rows the filter keeps, newest first (ties by id, like the unfiltered pages). */
+    listFilteredProcessings: ({
+      skip,
+      take,
+      ...filter
+    }: ProcessingsFilter & { skip: number; take: number }): Promise<ProcessingRecord[]> =>
+      prisma.$queryRaw<ProcessingRecord[]>`
+        SELECT id, "fromAddress", subject, status, error, "webhookResponseStatusCode", "createdAt"
+        FROM email_processing WHERE ${filterCondition(filter)}
+        ORDER BY "createdAt" DESC, id DESC
+        OFFSET ${skip}::int LIMIT ${take}::int`,
+
     /**
      * Folds the callback's count rows into one per hour (an hour that nets to zero goes); only hours
      * holding more than one row are rewritten. Rows another call is folding at the same time are left
@@ -142,6 +178,43 @@ export function createProcessingsRepository(prisma: PrismaClient) {
         },
       });
       return count === 1;
+    },
+
+    /**
+     * restartDelivery for many rows in one statement: up to `limit` of the callback's failed rows
+     * (status error) that still hold their payload, created from `since` (included) to `until`
+     * (excluded), oldest first. Rows another call is restarting at the same time are left to it;
+     * the conditions are checked again on each locked row. Answers the ids it restarted.
+     */
+    restartFailedDeliveries: async ({
+      emailCallbackId,
+      since,
+      until,
+      now,
+      limit,
+    }: {
+      emailCallbackId: string;
+      since?: Date;
+      until?: Date;
+      now: Date;
+      limit: number;
+    }): Promise<string[]> => {
+      const failed = Prisma.sql`status = ${PROCESSING_STATUS.ERROR} AND payload IS NOT NULL`;
+      const rows = await prisma.$queryRaw<{ id: string }[]>`
+        UPDATE email_processing SET
+          status = ${PROCESSING_STATUS.PENDING}, error = NULL, "webhookResponseStatusCode" = NULL, "deliveredAt" = NULL,
+          "attemptCount" = 0, "nextAttemptAt" = ${utc(now)}, "lockedUntil" = NULL, "updatedAt" = ${utc(now)}
+        WHERE id IN (
+          SELECT id FROM email_processing
+          WHERE "emailCallbackId" = ${emailCallbackId} AND ${failed}
+            ${since ? Prisma.sql`AND "createdAt" >= ${utc(since)}` : Prisma.empty}
+            ${until ? Prisma.sql`AND "createdAt" < ${utc(until)}` : Prisma.empty}
+          ORDER BY "createdAt", id
+          LIMIT ${limit}::int
+          FOR UPDATE SKIP LOCKED
+        ) AND ${failed}
+        RETURNING id`;
+      return rows.map(({ id }) => id);
     },
 
     /** One row with its delivery state and the webhook body it sends (null once the content is gone). */

@@ -11,6 +11,7 @@ import { PROCESSING_STATUS } from "./processings.constants";
 import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
 import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.repository";
+import type { InboxFilter, RedeliverProcessingsInput } from "./processings.schemas";
 
 type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string };
 
@@ -37,21 +38,35 @@ export const PROCESSING_COUNT_FOLD_THRESHOLD = 200;
 
 /**
  * One page of the caller's live callback's inbox, newest first (email_callback.not_found otherwise),
- * with the callback's total. `pageIndex` is zero-based; a page past the end is empty.
+ * with the callback's total. `pageIndex` is zero-based; a page past the end is empty. With a filter
+ * (a status, a text found in the sender or the subject), the page and the total are those of the
+ * rows it keeps, counted over the rows themselves rather than the per-hour counts.
  */
 export async function listEmailProcessings({
   emailCallbackId,
   userId,
   pageIndex,
   pageSize,
+  filter = {},
   repository,
 }: {
   emailCallbackId: string;
   userId: string;
   pageIndex: number;
   pageSize: number;
+  filter?: InboxFilter;
   repository: ProcessingsRepository;
 }): Promise<{ emailProcessings: ProcessingRecord[]; emailProcessingsCount: number; pageIndex: number; pageSize: number }> {
+  if (filter.status || filter.q) {
+    const rows = { emailCallbackId, status: filter.status, search: filter.q };
+    // Read alongside the ownership check; nothing is returned unless the check passes.
+    const [, emailProcessingsCount, emailProcessings] = await Promise.all([
+      getInboxOwnerOrThrow({ emailCallbackId, userId, repository }),
+      repository.countFilteredProcessings(rows),
+      repository.listFilteredProcessings({ ...rows, skip: pageIndex * pageSize, take: pageSize }),
+    ]);
+    return { emailProcessings, emailProcessingsCount, pageIndex, pageSize };
+  }
   // The position is read alongside the ownership check; nothing is returned unless the check passes.
   const [, position] = await Promise.all([
     getInboxOwnerOrThrow({ emailCallbackId, userId, repository }),
@@ -124,6 +139,45 @@ export async function redeliverEmailProcessing({
   return { emailProcessing };
 }
 
+/** The most mails one "redeliver all failed" call restarts; the rest stay failed for the next call. */
+export const BULK_REDELIVERY_MAX = 1000;
+
+/**
+ * Starts a new attempt series, like redeliverEmailProcessing, for every failed mail (status error)
+ * of the caller's live callback created within `since`/`until`, up to BULK_REDELIVERY_MAX of them,
+ * oldest first, in one statement, and hands them to the dispatcher. A mail whose body is gone is
+ * left as it is. Rate limited per address (RATE_LIMITS.bulkRedelivery). Answers how many restarted.
+ */
+export async function redeliverFailedEmailProcessings({
+  emailCallbackId,
+  userId,
+  input,
+  repository,
+  rateLimits,
+  dispatcher,
+  now = new Date(),
+}: {
+  emailCallbackId: string;
+  userId: string;
+  input: RedeliverProcessingsInput;
+  repository: ProcessingsRepository;
+  rateLimits: RateLimitRepository;
+  dispatcher: Redeliverer;
+  now?: Date;
+}): Promise<{ count: number }> {
+  await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
+  await ensureWithinRateLimit({ rule: RATE_LIMITS.bulkRedelivery, subject: emailCallbackId, repository: rateLimits });
+  const ids = await repository.restartFailedDeliveries({
+    emailCallbackId,
+    since: input.since,
+    until: input.until,
+    now,
+    limit: BULK_REDELIVERY_MAX,
+  });
+  if (ids.length > 0) dispatcher.deliverSoon(ids);
+  return { count: ids.length };
+}
+
 /**
  * The inbound pipeline, as the test mail needs it (the route hands in the real one): the inbox
  * is written by the pipeline, and this module does not depend on it.
@@ -146,16 +200,22 @@ export async function sendTestMail({
   repository,
   rateLimits,
   receiveMessage,
+  message,
 }: {
   emailCallbackId: string;
   userId: string;
   repository: ProcessingsRepository;
   rateLimits: RateLimitRepository;
   receiveMessage: ReceiveMessage;
+  /** The caller's own message (sent as message/rfc822), from its From address; the sample mail otherwise. */
+  message?: { raw: Buffer; from: string | null };
 }): Promise<{ accepted: number }> {
   const emailCallback = await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
   await ensureWithinRateLimit({ rule: RATE_LIMITS.testMail, subject: emailCallback.id, repository: rateLimits });
-  const { raw, envelope } = await composeTestMail({ address: formatAddress(emailCallback), domain: emailCallback.domain });
+  const address = formatAddress(emailCallback);
+  const { raw, envelope } = message
+    ? { raw: message.raw, envelope: { from: message.from, to: [address] } }
+    : await composeTestMail({ address, domain: emailCallback.domain });
   const { accepted } = await receiveMessage({ raw, envelope });
   return { accepted };
 }

@@ -8,6 +8,8 @@ export const RATE_LIMITS = {
   testMail: { keyPrefix: "test-mail", limit: 10, windowMs: MINUTE_MS },
   /** Redeliveries per address: room for a person working through a failed inbox by hand, not for a loop re-firing webhooks. */
   redelivery: { keyPrefix: "redelivery", limit: 60, windowMs: MINUTE_MS },
+  /** "Redeliver all failed" calls per address (each restarts up to a bounded batch): a person retries a batch a few times after fixing the webhook; a loop is stopped. */
+  bulkRedelivery: { keyPrefix: "bulk-redelivery", limit: 5, windowMs: MINUTE_MS },
   /** Reset mails per requested email: a slow or greylisted mail may be asked for again a few times; an inbox cannot be bombed. */
   passwordResetMail: { keyPrefix: "password-reset-mail", limit: 5, windowMs: 60 * MINUTE_MS },
   /** Verification mails per email (sign-up, sign-in while unverified, "send again"), for the same reason. */

@@ -1,72 +1,68 @@
 "use client";
-import { EllipsisVerticalIcon, HistoryIcon, InboxIcon, RotateCwIcon } from "lucide-react";
-import Link from "next/link";
+// The Inbox tab of an email callback: every mail received at the address, newest first, page by
+// page, with its status, why it failed, and when it arrived; filtered by status and by a search over
+// sender and subject. The page, its size and the filters live in the URL (a reload or the back
+// button shows the same mails). "No mail yet" and "no mail matches" are told apart. New mail and
+// delivery outcomes appear as they happen, through the address's events stream.
+import { InboxIcon, SearchXIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useEffect, useRef, useState } from "react";
+import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
-import { messagePath } from "@/modules/shared/app-paths";
+import { cn } from "@/modules/shared/cn";
 import { DataTablePagination, getPageCount } from "@/modules/shared/components/data-table-pagination";
-// The Inbox tab of an email callback: every mail received at the
-// address, newest first, page by page, with its status, why it failed, and when it arrived. Each
-// row's menu opens its delivery attempts and redelivers it.
 import { EmptyState } from "@/modules/shared/components/empty-state";
 import { LoadError } from "@/modules/shared/components/load-error";
-import { RelativeTime } from "@/modules/shared/components/relative-time";
-import { PROCESSING_STATUS } from "../processings.constants";
-import type { ApiEmailProcessing } from "../processings.models";
-import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, useEmailProcessings } from "../processings.queries";
-import { DeliveryAttemptsDialog } from "./delivery-attempts-dialog";
-import { ProcessingStatusBadge } from "./processing-status-badge";
-import { useRedeliver } from "./use-redeliver";
+import { isInboxFiltered } from "../inbox-view";
+import { INBOX_PAGE_SIZES, useEmailProcessings } from "../processings.queries";
+import { InboxRows } from "./inbox-rows";
+import { InboxToolbar } from "./inbox-toolbar";
+import { useInboxView } from "./use-inbox-view";
+import { useProcessingEvents } from "./use-processing-events";
 
 export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: string }) {
   const t = useTranslations("processing.inbox");
-  const [pageIndex, setPageIndex] = useState(0);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_INBOX_PAGE_SIZE);
+  const { view, showView } = useInboxView();
+  const { pageIndex, pageSize } = view;
   const { data: emailCallback } = useEmailCallback(emailCallbackId);
-  const query = useEmailProcessings(emailCallbackId, pageIndex, pageSize);
+  const address = emailCallback?.address ?? "";
+  useProcessingEvents(emailCallbackId);
+  const query = useEmailProcessings(emailCallbackId, view);
   const totalCount = query.data?.emailProcessingsCount ?? 0;
   const pageCount = getPageCount(totalCount, pageSize);
+  const isFiltered = isInboxFiltered(view);
 
-  // Mail expires: when the page shown no longer exists, show the last one.
+  // Mail expires: when the page shown no longer exists, show the last one (once this view's own answer is in).
   useEffect(() => {
-    if (query.data && pageIndex > pageCount - 1) setPageIndex(pageCount - 1);
-  }, [query.data, pageIndex, pageCount]);
+    if (query.data && !query.isPlaceholderData && pageIndex > pageCount - 1) {
+      showView({ ...view, pageIndex: pageCount - 1 }, { replace: true });
+    }
+  }, [query.data, query.isPlaceholderData, pageIndex, pageCount, view, showView]);
 
   if (query.isPending) return <InboxSkeleton />;
   if (query.isError) return <LoadError message={t("loadError")} onRetry={() => query.refetch()} />;
-  if (totalCount === 0) return <EmptyInbox address={emailCallback?.address ?? ""} />;
+  if (totalCount === 0 && !isFiltered) return <EmptyInbox address={address} />;
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="rounded-xl border">
-        <Table className="min-w-[56rem]">
-          <TableCaption className="sr-only">{t("caption", { address: emailCallback?.address ?? "" })}</TableCaption>
-          <TableHeader>
-            <TableRow className="hover:bg-transparent">
-              <TableHead className="w-[24%] pl-4">{t("columns.from")}</TableHead>
-              <TableHead className="w-[30%]">{t("columns.subject")}</TableHead>
-              <TableHead>{t("columns.status")}</TableHead>
-              <TableHead>{t("columns.details")}</TableHead>
-              <TableHead className="min-w-36 text-right leading-tight whitespace-normal">
-                {t("columns.webhookStatusCode")}
-              </TableHead>
-              <TableHead className="text-right">{t("columns.receivedAt")}</TableHead>
-              <TableHead className="w-12 pr-2">
-                <span className="sr-only">{t("columns.actions")}</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {query.data.emailProcessings.map((processing) => (
-              <ProcessingRow key={processing.id} emailCallbackId={emailCallbackId} processing={processing} />
-            ))}
-          </TableBody>
-        </Table>
+      <InboxToolbar emailCallbackId={emailCallbackId} view={view} showView={showView} />
+      <div aria-busy={query.isPlaceholderData} className={cn("transition-opacity", query.isPlaceholderData && "opacity-60")}>
+        {totalCount === 0 ? (
+          <EmptyState
+            icon={SearchXIcon}
+            headingLevel={2}
+            title={t("noMatchTitle")}
+            description={t("noMatchDescription")}
+            action={
+              <Button variant="outline" onClick={() => showView({ pageIndex: 0, pageSize })}>
+                {t("filters.clear")}
+              </Button>
+            }
+          />
+        ) : (
+          <InboxRows emailCallbackId={emailCallbackId} address={address} processings={query.data.emailProcessings} />
+        )}
       </div>
       {totalCount > pageSize ? (
         <DataTablePagination
@@ -74,87 +70,11 @@ export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: strin
           pageSize={pageSize}
           totalCount={totalCount}
           pageSizeOptions={INBOX_PAGE_SIZES}
-          onPageIndexChange={setPageIndex}
-          onPageSizeChange={(nextPageSize) => {
-            setPageSize(nextPageSize);
-            setPageIndex(0);
-          }}
+          onPageIndexChange={(nextPageIndex) => showView({ ...view, pageIndex: nextPageIndex })}
+          onPageSizeChange={(nextPageSize) => showView({ ...view, pageSize: nextPageSize, pageIndex: 0 })}
         />
       ) : null}
     </div>
-  );
-}
-
-function ProcessingRow({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
-  const t = useTranslations("processing");
-  const none = <span className="text-muted-foreground">—</span>;
-  return (
-    <TableRow>
-      {/* max-w-0 lets these two columns share the width left by the others, truncating their text. */}
-      <TableCell className="max-w-0 truncate pl-4" title={processing.fromAddress}>
-        {processing.fromAddress}
-      </TableCell>
-      <TableCell className="max-w-0 truncate" title={processing.subject}>
-        <Link href={messagePath(emailCallbackId, processing.id)} className="hover:underline">
-          {processing.subject || <span className="text-muted-foreground italic">{t("inbox.noSubject")}</span>}
-        </Link>
-      </TableCell>
-      <TableCell>
-        <ProcessingStatusBadge status={processing.status} />
-      </TableCell>
-      <TableCell className="text-muted-foreground">
-        {processing.error
-          ? t.has(`error.${processing.error}` as never)
-            ? t(`error.${processing.error}` as never)
-            : t("error.unknown")
-          : none}
-      </TableCell>
-      <TableCell className="text-right tabular-nums">{processing.webhookResponseStatusCode ?? none}</TableCell>
-      <TableCell className="text-muted-foreground text-right">
-        <RelativeTime date={processing.createdAt} />
-      </TableCell>
-      <TableCell className="pr-2 text-right">
-        <ProcessingActions emailCallbackId={emailCallbackId} processing={processing} />
-      </TableCell>
-    </TableRow>
-  );
-}
-
-function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
-  const t = useTranslations("processing.inbox.actions");
-  const [isAttemptsOpen, setIsAttemptsOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
-  const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
-  return (
-    <>
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button ref={menuButton} variant="ghost" size="icon" className="size-8" aria-label={t("label")}>
-            <EllipsisVerticalIcon aria-hidden />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end" className="w-52">
-          <DropdownMenuItem onSelect={() => setIsAttemptsOpen(true)}>
-            <HistoryIcon aria-hidden />
-            {t("viewAttempts")}
-          </DropdownMenuItem>
-          <DropdownMenuItem
-            disabled={processing.status === PROCESSING_STATUS.PENDING || isRedelivering}
-            onSelect={() => void redeliver(processing.id)}
-          >
-            <RotateCwIcon aria-hidden />
-            {t("redeliver")}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-      <DeliveryAttemptsDialog
-        emailCallbackId={emailCallbackId}
-        processing={processing}
-        open={isAttemptsOpen}
-        onOpenChange={setIsAttemptsOpen}
-        returnFocus={menuButton}
-      />
-    </>
   );
 }
 

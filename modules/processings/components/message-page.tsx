@@ -20,6 +20,7 @@ import { rawMessagePath, useEmailProcessing } from "../processings.queries";
 import { DeliveryAttemptList } from "./delivery-attempts-dialog";
 import { MailAttachments, MailChecks, MailHeaders, MailHtml, type SentMail } from "./message-parts";
 import { ProcessingStatusBadge } from "./processing-status-badge";
+import { useProcessingEvents } from "./use-processing-events";
 import { useRedeliver } from "./use-redeliver";
 
 const TABS = ["text", "html", "headers", "attachments", "checks", "webhookBody", "attempts"] as const;
@@ -35,6 +36,7 @@ function readSentMail(webhookBody: string | null): SentMail | null {
 
 export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId: string; processingId: string }) {
   const t = useTranslations("processing.message");
+  useProcessingEvents(emailCallbackId);
   const query = useEmailProcessing(emailCallbackId, processingId);
   const back = { href: emailCallbackPath(emailCallbackId, "inbox"), label: t("back") };
   if (query.isPending) {

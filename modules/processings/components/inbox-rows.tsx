@@ -1,0 +1,166 @@
+"use client";
+// The mails of one inbox page, two ways: a table from 640px up, and on phones a list of stacked
+// blocks (subject, sender, time, status, actions) that fits the width without sideways scrolling.
+// Each mail's menu opens its delivery attempts and redelivers it.
+import { EllipsisVerticalIcon, HistoryIcon, RotateCwIcon } from "lucide-react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { messagePath } from "@/modules/shared/app-paths";
+import { RelativeTime } from "@/modules/shared/components/relative-time";
+import { PROCESSING_STATUS } from "../processings.constants";
+import type { ApiEmailProcessing } from "../processings.models";
+import { DeliveryAttemptsDialog } from "./delivery-attempts-dialog";
+import { ProcessingStatusBadge } from "./processing-status-badge";
+import { useRedeliver } from "./use-redeliver";
+
+type RowsProps = { emailCallbackId: string; address: string; processings: ApiEmailProcessing[] };
+
+export function InboxRows(props: RowsProps) {
+  return (
+    <>
+      <div className="hidden rounded-xl border sm:block">
+        <InboxTable {...props} />
+      </div>
+      <InboxList {...props} />
+    </>
+  );
+}
+
+function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
+  const t = useTranslations("processing.inbox");
+  return (
+    <Table className="min-w-[56rem]">
+      <TableCaption className="sr-only">{t("caption", { address })}</TableCaption>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead className="w-[24%] pl-4">{t("columns.from")}</TableHead>
+          <TableHead className="w-[30%]">{t("columns.subject")}</TableHead>
+          <TableHead>{t("columns.status")}</TableHead>
+          <TableHead>{t("columns.details")}</TableHead>
+          <TableHead className="min-w-36 text-right leading-tight whitespace-normal">{t("columns.webhookStatusCode")}</TableHead>
+          <TableHead className="text-right">{t("columns.receivedAt")}</TableHead>
+          <TableHead className="w-12 pr-2">
+            <span className="sr-only">{t("columns.actions")}</span>
+          </TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {processings.map((processing) => (
+          <TableRow key={processing.id}>
+            {/* max-w-0 lets these two columns share the width left by the others, truncating their text. */}
+            <TableCell className="max-w-0 truncate pl-4" title={processing.fromAddress}>
+              {processing.fromAddress}
+            </TableCell>
+            <TableCell className="max-w-0 truncate" title={processing.subject}>
+              <SubjectLink emailCallbackId={emailCallbackId} processing={processing} />
+            </TableCell>
+            <TableCell>
+              <ProcessingStatusBadge status={processing.status} />
+            </TableCell>
+            <TableCell className="text-muted-foreground">
+              <ErrorDetails error={processing.error} />
+            </TableCell>
+            <TableCell className="text-right tabular-nums">
+              {processing.webhookResponseStatusCode ?? <span className="text-muted-foreground">—</span>}
+            </TableCell>
+            <TableCell className="text-muted-foreground text-right">
+              <RelativeTime date={processing.createdAt} />
+            </TableCell>
+            <TableCell className="pr-2 text-right">
+              <ProcessingActions emailCallbackId={emailCallbackId} processing={processing} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function InboxList({ emailCallbackId, address, processings }: RowsProps) {
+  const t = useTranslations("processing.inbox");
+  return (
+    <ul aria-label={t("caption", { address })} className="divide-y rounded-xl border sm:hidden">
+      {processings.map((processing) => (
+        <li key={processing.id} className="flex items-start gap-2 py-3 pr-1 pl-4">
+          <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+            <p className="truncate text-sm font-medium" title={processing.subject}>
+              <SubjectLink emailCallbackId={emailCallbackId} processing={processing} />
+            </p>
+            <p className="text-muted-foreground truncate text-sm" title={processing.fromAddress}>
+              <span className="sr-only">{t("columns.from")}: </span>
+              {processing.fromAddress}
+            </p>
+            <div className="text-muted-foreground flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
+              <ProcessingStatusBadge status={processing.status} />
+              {processing.error ? (
+                <span>
+                  <ErrorDetails error={processing.error} />
+                  {processing.webhookResponseStatusCode ? ` · ${processing.webhookResponseStatusCode}` : null}
+                </span>
+              ) : null}
+              <RelativeTime date={processing.createdAt} />
+            </div>
+          </div>
+          <ProcessingActions emailCallbackId={emailCallbackId} processing={processing} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SubjectLink({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
+  const t = useTranslations("processing.inbox");
+  return (
+    <Link href={messagePath(emailCallbackId, processing.id)} className="hover:underline">
+      {processing.subject || <span className="text-muted-foreground italic">{t("noSubject")}</span>}
+    </Link>
+  );
+}
+
+function ErrorDetails({ error }: { error: string | null }) {
+  const t = useTranslations("processing");
+  if (!error) return <span className="text-muted-foreground">—</span>;
+  return t.has(`error.${error}` as never) ? t(`error.${error}` as never) : t("error.unknown");
+}
+
+function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
+  const t = useTranslations("processing.inbox.actions");
+  const [isAttemptsOpen, setIsAttemptsOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button ref={menuButton} variant="ghost" size="icon" className="size-8 shrink-0" aria-label={t("label")}>
+            <EllipsisVerticalIcon aria-hidden />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-52">
+          <DropdownMenuItem onSelect={() => setIsAttemptsOpen(true)}>
+            <HistoryIcon aria-hidden />
+            {t("viewAttempts")}
+          </DropdownMenuItem>
+          <DropdownMenuItem
+            disabled={processing.status === PROCESSING_STATUS.PENDING || isRedelivering}
+            onSelect={() => void redeliver(processing.id)}
+          >
+            <RotateCwIcon aria-hidden />
+            {t("redeliver")}
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <DeliveryAttemptsDialog
+        emailCallbackId={emailCallbackId}
+        processing={processing}
+        open={isAttemptsOpen}
+        onOpenChange={setIsAttemptsOpen}
+        returnFocus={menuButton}
+      />
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+// What the inbox's routes accept: a page of the inbox, filtered by status and by a text over sender
+// and subject, and which failed mails to redeliver at once. One schema per route, bounded, shared
+// with the inbox page (it reads its view from the URL with the same rules).
+import { z } from "zod";
+import { listProcessingsQuerySchema as inboxPageQuerySchema } from "@/modules/email-callbacks/email-callbacks.schemas";
+import { PROCESSING_STATUS } from "./processings.constants";
+
+/** The longest search text, after trimming (a sender or a subject is found by far less). */
+export const INBOX_SEARCH_MAX_LENGTH = 200;
+
+export const PROCESSING_STATUSES = Object.values(PROCESSING_STATUS);
+
+/** An empty query parameter (`?status=&q=`, as a form sends it) means no filter. */
+const emptyAsAbsent = (value: unknown) => (value === "" ? undefined : value);
+
+export const inboxStatusFilterSchema = z.preprocess(emptyAsAbsent, z.enum(PROCESSING_STATUSES).optional());
+
+export const inboxSearchSchema = z
+  .string()
+  .trim()
+  .max(INBOX_SEARCH_MAX_LENGTH)
+  .optional()
+  .transform((text) => (text ? text : undefined));
+
+/** `GET …/processings?status=&q=&pageIndex=&pageSize=`: `q` matches sender or subject, case-insensitively, anywhere. */
+export const listProcessingsQuerySchema = inboxPageQuerySchema.extend({
+  status: inboxStatusFilterSchema,
+  q: inboxSearchSchema,
+});
+
+export type InboxFilter = { status?: (typeof PROCESSING_STATUSES)[number]; q?: string };
+
+/**
+ * `POST …/redeliver`: the failed mails (status error; no other status for now) created from `since`
+ * (included) to `until` (excluded), each bound optional.
+ */
+export const redeliverProcessingsBodySchema = z
+  .object({
+    status: z.literal(PROCESSING_STATUS.ERROR),
+    since: z.iso.datetime({ offset: true }).optional(),
+    until: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine(({ since, until }) => !since || !until || Date.parse(since) <= Date.parse(until), {
+    path: ["until"],
+    message: "until must not be before since.",
+  })
+  .transform(({ status, since, until }) => ({
+    status,
+    since: since ? new Date(since) : undefined,
+    until: until ? new Date(until) : undefined,
+  }));
+
+export type RedeliverProcessingsInput = z.output<typeof redeliverProcessingsBodySchema>;
