@@ -22,3 +22,10 @@ export const SOCIAL_PROVIDERS = ["github", "google"] as const;
  * sends is replaced), and read by the auth rate limiter.
  */
 export const CLIENT_IP_HEADER = "x-hookmail-client-ip";
+
+/**
+ * Where every verification link comes back after better-auth checked it: a signed-in visitor (the
+ * link has just signed them in) goes on to the dashboard; otherwise the page says that the link was
+ * invalid or expired (better-auth adds ?error=) or has already been used.
+ */
+export const VERIFY_EMAIL_PATH = "/verify-email";

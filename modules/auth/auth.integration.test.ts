@@ -80,6 +80,32 @@ describe("sign-up with email verification required", () => {
     expect((await session.json()).user).toMatchObject({ email, planId: "free", emailVerified: true });
   });
 
+  it("sends a verification link back to /verify-email: with ?error= when tampered with, without once used", async () => {
+    const auth = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true" });
+    const email = uniqueEmail();
+    await createAuthTestClient(auth).call("/sign-up/email", {
+      method: "POST",
+      body: { email, password: PASSWORD, name: "Cy", callbackURL: "/email-callbacks" },
+    });
+    const mail = await sink.waitForMail((received) => received.envelopeTo.includes(email));
+    const link = new URL(mail.links.find((candidate) => candidate.includes("/api/auth/verify-email")) ?? "");
+    expect(link.searchParams.get("callbackURL")).toBe("/verify-email");
+
+    const tampered = new URL(link);
+    tampered.searchParams.set("token", `${link.searchParams.get("token")}x`);
+    const refused = await createAuthTestClient(auth).call(tampered.toString());
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toBe("/verify-email?error=INVALID_TOKEN");
+
+    const first = createAuthTestClient(auth);
+    expect((await first.call(link.toString())).headers.get("location")).toBe("/verify-email");
+    expect(first.cookieHeader()).toMatch(/hookmail\.session_token=/);
+    const again = createAuthTestClient(auth);
+    const used = await again.call(link.toString());
+    expect(used.headers.get("location")).toBe("/verify-email");
+    expect(again.cookieHeader()).not.toMatch(/session_token/);
+  });
+
   it("refuses to sign in an unverified user with EMAIL_NOT_VERIFIED, and mails a new link", async () => {
     const auth = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true" });
     const client = createAuthTestClient(auth);

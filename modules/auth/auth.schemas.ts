@@ -44,3 +44,13 @@ export const resetPasswordSchema = z.object({
 });
 
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+export const resendVerificationEmailSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1, "emailValidationRequired.resend.validation.emailRequired")
+    .pipe(z.email("emailValidationRequired.resend.validation.emailInvalid")),
+});
+
+export type ResendVerificationEmailInput = z.infer<typeof resendVerificationEmailSchema>;

@@ -16,6 +16,7 @@ import { createId, type IdKind } from "@/modules/shared/ids";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { applyAccountRulesAfter, applyAccountRulesBefore, isVerificationMailAllowed } from "./account-limits";
 import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
+import { toVerificationLink } from "./verification-link";
 
 const MODEL_ID_KINDS: Record<string, IdKind> = {
   user: "user",
@@ -83,7 +84,13 @@ export function createAuth({ config, prisma, mailer }: { config: Config; prisma:
       sendVerificationEmail: async ({ user, url }, request) => {
         if (!(await isVerificationMailAllowed({ email: user.email, request, rateLimits }))) return;
         await sendOrFail(request, () =>
-          sendVerificationMail({ mailer, to: user.email, name: user.name, url, locale: resolveRequestLocale(request) }),
+          sendVerificationMail({
+            mailer,
+            to: user.email,
+            name: user.name,
+            url: toVerificationLink(url),
+            locale: resolveRequestLocale(request),
+          }),
         );
       },
     },

@@ -6,12 +6,17 @@ describe("getRouteAccess", () => {
     for (const path of ["/", "/email-callbacks", "/email-callbacks/ecb_1/inbox", "/api-keys/create", "/settings", "/webhooks"]) {
       expect(getRouteAccess(path)).toBe("private");
     }
+    expect(getRouteAccess("/api-reference")).toBe("private");
   });
 
   it("keeps the sign-in pages for signed-out visitors", () => {
     for (const path of ["/login", "/register", "/request-password-reset", "/reset-password", "/email-validation-required"]) {
       expect(getRouteAccess(path)).toBe("public-only");
     }
+  });
+
+  it("sends a verification link that has just signed the visitor in on from /verify-email to the dashboard", () => {
+    expect(getRouteAccess("/verify-email")).toBe("public-only");
   });
 
   it("leaves the checkout pages and unknown routes unguarded, so unknown routes show the 404 page", () => {

@@ -1,8 +1,19 @@
 // Which pages need a session and which are for signed-out visitors only.
+import { VERIFY_EMAIL_PATH } from "./auth.constants";
+
 export type RouteAccess = "private" | "public-only" | "any";
 
-const PUBLIC_ONLY_PATHS = ["/login", "/register", "/request-password-reset", "/reset-password", "/email-validation-required"];
-const PRIVATE_PATH_PREFIXES = ["/email-callbacks", "/api-keys", "/settings", "/webhooks"];
+// VERIFY_EMAIL_PATH is public-only so that a verification link that has just signed the visitor in
+// goes on to the dashboard.
+const PUBLIC_ONLY_PATHS = [
+  "/login",
+  "/register",
+  "/request-password-reset",
+  "/reset-password",
+  "/email-validation-required",
+  VERIFY_EMAIL_PATH,
+];
+const PRIVATE_PATH_PREFIXES = ["/email-callbacks", "/api-keys", "/settings", "/webhooks", "/api-reference"];
 
 function matchesPath(pathname: string, path: string) {
   return pathname === path || pathname.startsWith(`${path}/`);

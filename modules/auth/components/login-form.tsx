@@ -12,6 +12,7 @@ import { authClient } from "../auth.client";
 import { type LoginInput, loginSchema } from "../auth.schemas";
 import { PasswordFormField } from "./auth-form-fields";
 import { AuthMethodsCard } from "./auth-methods-card";
+import { rememberPendingVerificationEmail } from "./pending-verification-email";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 
 export function LoginForm() {
@@ -23,8 +24,10 @@ export function LoginForm() {
   async function onSubmit(values: LoginInput) {
     const { error } = await authClient.signIn.email({ ...values, callbackURL: "/" });
     if (!error) router.replace("/");
-    else if (error.code === "EMAIL_NOT_VERIFIED") router.push("/email-validation-required");
-    else return authErrorMessage(error);
+    else if (error.code === "EMAIL_NOT_VERIFIED") {
+      rememberPendingVerificationEmail(values.email);
+      router.push("/email-validation-required");
+    } else return authErrorMessage(error);
   }
 
   return (

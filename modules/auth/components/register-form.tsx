@@ -11,6 +11,7 @@ import { type RegisterInput, registerSchema } from "../auth.schemas";
 import { LoginLinkCard } from "./auth-card";
 import { PasswordFormField } from "./auth-form-fields";
 import { AuthMethodsCard } from "./auth-methods-card";
+import { rememberPendingVerificationEmail } from "./pending-verification-email";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 
 export function RegisterForm() {
@@ -23,7 +24,10 @@ export function RegisterForm() {
   async function onSubmit(values: RegisterInput) {
     const { error } = await authClient.signUp.email({ ...values, callbackURL: "/" });
     if (error) return authErrorMessage(error);
-    router.replace(config.auth.isEmailVerificationRequired ? "/email-validation-required" : "/");
+    if (config.auth.isEmailVerificationRequired) {
+      rememberPendingVerificationEmail(values.email);
+      router.replace("/email-validation-required");
+    } else router.replace("/");
   }
 
   if (!config.auth.isRegistrationEnabled) return <RegistrationDisabled />;

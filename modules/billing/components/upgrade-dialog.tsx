@@ -1,6 +1,7 @@
 "use client";
 // The upgrade dialog: free versus pro side by side, the sponsor and
-// contact links, and the checkout button that opens the payment page in a new tab.
+// contact links, and the checkout button that opens the payment page in a new tab. Back in this tab
+// after checkout, the dialog closes and the plan is read again.
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import {
@@ -17,6 +18,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { type BillingConfig, CHECKOUT_PLAN_ID, useCreateCheckoutSessionMutation } from "../billing.queries";
 import { BILLING_LINKS, openInNewTab } from "./billing-links.constants";
+import { useCheckoutReturn } from "./use-checkout-return";
 
 type UpgradeDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; plans: BillingConfig["plans"] };
 
@@ -24,12 +26,16 @@ export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps)
   const t = useTranslations("billing.upgrade");
   const tCommon = useTranslations("common");
   const checkout = useCreateCheckoutSessionMutation();
+  const awaitCheckoutReturn = useCheckoutReturn(() => onOpenChange(false));
 
   function startCheckout() {
     checkout.mutate(
       { planId: CHECKOUT_PLAN_ID },
       {
-        onSuccess: ({ checkoutUrl }) => openInNewTab(checkoutUrl),
+        onSuccess: ({ checkoutUrl }) => {
+          openInNewTab(checkoutUrl);
+          awaitCheckoutReturn();
+        },
         onError: () => toast.error(t("checkoutError")),
       },
     );

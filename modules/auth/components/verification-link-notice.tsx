@@ -1,0 +1,28 @@
+// /verify-email, where every verification link comes back (VERIFY_EMAIL_PATH) when it did not sign
+// the visitor in: with ?error= the link was invalid or expired (a new one can be sent from here);
+// without, it had already been used, so the address is verified and the way on is to log in.
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { Button } from "@/components/ui/button";
+import { AuthCard, LoginLinkCard } from "./auth-card";
+import { ResendVerificationEmail } from "./resend-verification-email";
+
+export function VerificationLinkNotice({ hasError }: { hasError: boolean }) {
+  const t = useTranslations("verifyEmail");
+  if (!hasError) {
+    return <LoginLinkCard title={t("used.title")} description={t("used.description")} linkLabel={t("used.logIn")} />;
+  }
+  return (
+    <AuthCard
+      title={t("invalid.title")}
+      description={t("invalid.description")}
+      className="w-full max-w-sm"
+      contentClassName="flex flex-col gap-4"
+    >
+      <ResendVerificationEmail isAddressShown={false} />
+      <Button asChild variant="outline" className="w-full">
+        <Link href="/login">{t("invalid.backToLogin")}</Link>
+      </Button>
+    </AuthCard>
+  );
+}
