@@ -1,6 +1,7 @@
 // Recording attempts: many outcomes in one statement (group commit, db/batched-writer.ts), each
 // processing's new state written only while its claim still holds (the claim's lockedUntil is the
-// fencing token), and every attempt's row.
+// fencing token), every attempt's row, and the end of an address's delivery alert when one of its
+// mails is delivered (docs/webhooks.md: Delivery alerts).
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
@@ -11,17 +12,26 @@ const utc = utcTimestampParameter;
 /** Outcomes written per statement at most. */
 export const MAX_OUTCOMES_PER_WRITE = 200;
 
+/** What one statement of outcomes wrote. */
+export type WrittenOutcomes = {
+  /** The processings whose claim held (their new state is written). */
+  held: Set<string>;
+  /** Delivered processings whose address was alerting: one per address, whose recovery mail is due. */
+  endingAlerts: Set<string>;
+};
+
 /**
  * One statement for many outcomes: each processing's new state where its claim still holds, and
- * every attempt's row. Answers the ids whose claim held. Columns an outcome does not set keep their value.
+ * every attempt's row; an address that was alerting stops when one of its mails is delivered.
+ * Columns an outcome does not set keep their value.
  */
-export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutcome[]): Promise<Set<string>> {
+export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutcome[]): Promise<WrittenOutcomes> {
   const columns = outcomes.map(({ change }) => toProcessingColumns(change));
   const iso = (value: Date | string | number | null | undefined) => (value instanceof Date ? value.toISOString() : null);
   const attempts = outcomes.filter(
     (outcome): outcome is AttemptOutcome & { attempt: DeliveryAttemptRecord } => outcome.attempt !== null,
   );
-  const rows = await executor.query<{ id: string }>(
+  const rows = await executor.query<{ id: string; emailCallbackId: string; endsAlert: boolean }>(
     prepared(
       "write_attempt_outcomes",
       `WITH outcome AS (
@@ -40,14 +50,25 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
          "updatedAt" = ${utc(11)}
        FROM outcome o
        WHERE p.id = o.id AND p.status = $19 AND p."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
-       RETURNING p.id
+       RETURNING p.id, p."emailCallbackId", p.status
+     ), recovered AS (
+       -- SKIP LOCKED: recording never waits on an address row (nor deadlocks); one held elsewhere
+       -- ends its alert at its next delivery.
+       UPDATE email_callback SET "isAlerting" = false
+       WHERE id IN (
+         SELECT id FROM email_callback
+         WHERE "isAlerting" AND id IN (SELECT "emailCallbackId" FROM updated WHERE status = $20)
+         FOR UPDATE SKIP LOCKED
+       )
+       RETURNING id
      ), attempt AS (
        INSERT INTO delivery_attempt (id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
        SELECT a.id, a."emailProcessingId", a."attemptedAt"::timestamptz AT TIME ZONE 'UTC', a."statusCode", a."durationMs", a.error, a."responseBody"
        FROM unnest($12::text[], $13::text[], $14::text[], $15::integer[], $16::integer[], $17::text[], $18::text[])
          AS a(id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
      )
-     SELECT id FROM updated`,
+     SELECT u.id, u."emailCallbackId", (u.status = $20 AND u."emailCallbackId" IN (SELECT id FROM recovered)) AS "endsAlert"
+     FROM updated u`,
     ),
     [
       outcomes.map(({ claim }) => claim.id),
@@ -69,9 +90,15 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
       attempts.map(({ attempt }) => attempt.error),
       attempts.map(({ attempt }) => attempt.responseBody),
       PROCESSING_STATUS.PENDING,
+      PROCESSING_STATUS.SUCCESS,
     ],
   );
-  return new Set(rows.map(({ id }) => id));
+  // One recovery mail per address, even when several of its deliveries share the statement.
+  const endingAlerts = new Map<string, string>();
+  for (const { id, emailCallbackId, endsAlert } of rows) {
+    if (endsAlert && !endingAlerts.has(emailCallbackId)) endingAlerts.set(emailCallbackId, id);
+  }
+  return { held: new Set(rows.map(({ id }) => id)), endingAlerts: new Set(endingAlerts.values()) };
 }
 
 type ProcessingColumns = {

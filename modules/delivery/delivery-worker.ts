@@ -4,11 +4,13 @@
 // content that is no longer needed. Any number of workers share one PostgreSQL database.
 import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
+import { measureDeliveryAttempt } from "@/modules/metrics/metrics";
 import type { Logger } from "@/modules/shared/logging/logger";
 import type { HostResolver } from "@/modules/shared/net/webhook-target";
 import { DELIVERY_WORKER_DEFAULTS } from "./delivery.constants";
 import { type ClaimedDelivery, createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
 import { deliverProcessing } from "./delivery.usecases";
+import type { DeliveryAlerts } from "./delivery-alerts";
 import type { DeliveryDispatcher } from "./delivery-dispatcher";
 import { postWebhook, type WebhookClient } from "./webhook-client";
 
@@ -25,6 +27,8 @@ export type DeliveryWorkerOptions = DeliveryStorage & {
   clock?: () => Date;
   random?: () => number;
   client?: WebhookClient;
+  /** Alert and recovery mails to owners after final failures and successes (delivery-alerts.ts); none when left out. */
+  alerts?: DeliveryAlerts;
   /** Name resolution for the default client (tests). */
   resolve?: HostResolver;
   pollIntervalMs?: number;
@@ -62,6 +66,7 @@ export function createDeliveryWorker({
   clock = () => new Date(),
   random = Math.random,
   resolve,
+  alerts,
   client = resolve ? { postWebhook: (request) => postWebhook({ ...request, resolve }) } : { postWebhook },
   pollIntervalMs = DELIVERY_WORKER_DEFAULTS.pollIntervalMs,
   concurrency = DELIVERY_WORKER_DEFAULTS.concurrency,
@@ -83,7 +88,10 @@ export function createDeliveryWorker({
   let idleWaiters: (() => void)[] = [];
 
   const attempt = async (claim: ClaimedDelivery) => {
-    await deliverProcessing({ ...claim, repository, client, config, now: clock, random, logger });
+    const outcome = await measureDeliveryAttempt(() =>
+      deliverProcessing({ ...claim, repository, client, config, now: clock, random, logger }),
+    );
+    await alerts?.afterDelivery({ processingId: claim.id, outcome, now: clock() });
   };
 
   const settleIdle = () => {

@@ -37,3 +37,6 @@ export const DELIVERY_WORKER_DEFAULTS = {
  * sends bytea as hex text, two bytes per byte), so that no statement or result holds two large values.
  */
 export const LARGE_PAYLOAD_BYTES = 1024 * 1024;
+
+/** An address's owner gets at most one delivery alert in this long (docs/webhooks.md: Delivery alerts). */
+export const DELIVERY_ALERT_INTERVAL_MS = 3_600_000;

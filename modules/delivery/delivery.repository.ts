@@ -116,13 +116,14 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
 
     /**
      * The attempt's row (when an attempt was made) and the processing's new state, the latter only
-     * while the claim is still this worker's; answers whether it was. Records that arrive while one
-     * is being written go together in the next statement (group commit): one round trip and one
-     * commit for all of them.
+     * while the claim is still this worker's; answers whether it was, and whether this delivery ended
+     * its address's delivery alert (the recovery mail is then this worker's to send). Records that
+     * arrive while one is being written go together in the next statement (group commit): one round
+     * trip and one commit for all of them.
      */
-    recordAttempt: createBatchedWriter<AttemptOutcome, { isClaimHeld: boolean }>(MAX_OUTCOMES_PER_WRITE, async (outcomes) => {
-      const held = await writeAttemptOutcomes(executor, outcomes);
-      return outcomes.map(({ claim }) => ({ isClaimHeld: held.has(claim.id) }));
+    recordAttempt: createBatchedWriter<AttemptOutcome, RecordedAttempt>(MAX_OUTCOMES_PER_WRITE, async (outcomes) => {
+      const { held, endingAlerts } = await writeAttemptOutcomes(executor, outcomes);
+      return outcomes.map(({ claim }) => ({ isClaimHeld: held.has(claim.id), endsAlert: endingAlerts.has(claim.id) }));
     }),
 
     /** Drops the raw message and payload of up to `batchSize` final processings last changed before `changedBefore`. */
@@ -145,6 +146,9 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
 }
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
+
+/** What recording an attempt gave: whether the claim still held, and whether it ended a delivery alert. */
+export type RecordedAttempt = { isClaimHeld: boolean; endsAlert?: boolean };
 
 type TargetRow = {
   id: string;

@@ -10,7 +10,9 @@ import type { WebhookClient, WebhookResult } from "./webhook-client";
 import { buildWebhookHeaders } from "./webhook-signature";
 
 export type DeliveryOutcome =
-  | { kind: "success" | "retry-scheduled" | "failed" | "not-enabled" | "unknown-error" }
+  /** `endsAlert`: this delivery ended its address's delivery alert, the recovery mail is due (delivery-alerts.ts). */
+  | { kind: "success"; endsAlert?: boolean }
+  | { kind: "retry-scheduled" | "failed" | "not-enabled" | "unknown-error" }
   /** Nothing done: the processing is gone, no longer pending, or another worker took the claim over. */
   | { kind: "skipped"; reason: "not-found" | "not-pending" | "claim-lost" };
 
@@ -134,7 +136,7 @@ async function record(
   change: ProcessingChange,
   kind: Exclude<DeliveryOutcome["kind"], "skipped">,
 ): Promise<DeliveryOutcome> {
-  const { isClaimHeld } = await repository.recordAttempt({ claim, attempt, change });
+  const { isClaimHeld, endsAlert } = await repository.recordAttempt({ claim, attempt, change });
   if (!isClaimHeld) {
     logger.warn(
       { processingId: claim.id },
@@ -142,6 +144,7 @@ async function record(
     );
     return { kind: "skipped", reason: "claim-lost" };
   }
+  if (kind === "success" && endsAlert) return { kind, endsAlert };
   return { kind } as DeliveryOutcome;
 }
 

@@ -91,7 +91,7 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
   it("writes one JSON file per mail, creating the outbox, and logs the recipient, subject and links (development)", async () => {
     const outboxDir = path.join(outboxRoot, "created", "outbox");
     const { log, infos, errors } = createLogCollector();
-    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir, logger: log, logLinks: true });
+    const mailer = createMailer({ smtpUrl: undefined, from: FROM, outboxDir, logger: log });
 
     await mailer.send(MAIL);
     await mailer.send({ ...MAIL, to: "grace@example.com", text: "https://hookmail.test/reset?token=xyz." });
@@ -110,9 +110,10 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
     const logged = infos.join("\n");
     expect(logged).toContain("ada@example.com");
     expect(logged).toContain(MAIL.subject);
-    expect(logged).toContain("https://hookmail.test/verify?token=abc&next=%2F");
-    expect(logged).toContain("https://hookmail.test/reset?token=xyz");
-    expect(logged).not.toContain("xyz.");
+    expect(logged).toContain(path.join(outboxDir, files[0]!));
+    expect(logged).toContain("its links are in that file");
+    expect(logged).not.toContain("token=abc");
+    expect(logged).not.toContain("token=xyz");
     expect(errors).toEqual([]);
   });
 
@@ -153,11 +154,13 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
     },
   );
 
-  it("in development (no NODE_ENV, an http BASE_URL), still logs the links so sign-up can be finished from the log", async () => {
+  it("in development (no NODE_ENV, an http BASE_URL) too, logs the outbox file that holds the links, never a link's token", async () => {
     const dataDir = path.join(outboxRoot, "development");
     const { log, infos } = createLogCollector();
     await createMailerFromConfig(loadConfig({ DATA_DIR: dataDir, BASE_URL: "http://localhost:3000" }), log).send(MAIL);
-    expect(infos.join("\n")).toContain("Link: https://hookmail.test/verify?token=abc&next=%2F");
+    const [file] = await readdir(path.join(dataDir, "outbox"));
+    expect(infos.join("\n")).toContain(path.join(dataDir, "outbox", file!));
+    expect(infos.join("\n")).not.toContain("token=abc");
   });
 
   it("rejects with mail.send_failed and logs the cause when the outbox cannot be written", async () => {

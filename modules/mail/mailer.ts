@@ -1,8 +1,8 @@
 // Sends the product's own mail (verification, password reset). With SMTP_URL, through that SMTP
 // server; without it, into a development outbox: each mail is written as an owner-only JSON file
-// (0600, in a 0700 DATA_DIR/outbox). In development its links are logged too, so a self-hoster can
-// finish sign-up from the log; in production (NODE_ENV=production or an https BASE_URL) links that
-// grant access never go to the log, and start-up warns loudly (docs/security.md).
+// (0600, in a 0700 DATA_DIR/outbox) and the log names that file, so a self-hoster can finish sign-up
+// from it. Links that grant access never go to the log; in production (NODE_ENV=production or an
+// https BASE_URL) start-up also warns loudly that these mails cannot be sent (docs/security.md).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { createTransport } from "nodemailer";
@@ -29,16 +29,13 @@ export function createMailer({
   from,
   outboxDir,
   logger,
-  logLinks = false,
 }: {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
   logger: Logger;
-  /** Whether the outbox also logs each mail's links (development only: they grant access to an account). */
-  logLinks?: boolean;
 }): Mailer {
-  const deliver = smtpUrl ? createSmtpDelivery({ smtpUrl, from }) : createOutboxDelivery({ outboxDir, logger, logLinks });
+  const deliver = smtpUrl ? createSmtpDelivery({ smtpUrl, from }) : createOutboxDelivery({ outboxDir, logger });
   return {
     async send(mail) {
       try {
@@ -64,7 +61,7 @@ function createSmtpDelivery({ smtpUrl, from }: { smtpUrl: string; from: string }
   };
 }
 
-function createOutboxDelivery({ outboxDir, logger, logLinks }: { outboxDir: string; logger: Logger; logLinks: boolean }) {
+function createOutboxDelivery({ outboxDir, logger }: { outboxDir: string; logger: Logger }) {
   return async (mail: OutgoingMail) => {
     const createdAt = new Date();
     const links = findLinksInText(mail.text);
@@ -72,8 +69,8 @@ function createOutboxDelivery({ outboxDir, logger, logLinks }: { outboxDir: stri
     createPrivateDirectory(outboxDir);
     const file = path.join(outboxDir, createOutboxFileName(createdAt));
     await writePrivateFile(file, `${JSON.stringify(outboxMail, null, 2)}\n`);
-    logger.info(`Mail to ${mail.to} not sent (SMTP_URL is not set), written to ${file}: "${mail.subject}"`);
-    if (logLinks) for (const link of links) logger.info(`  Link: ${link}`);
+    const linkNote = links.length > 0 ? " (its links are in that file)" : "";
+    logger.info(`Mail to ${mail.to} not sent (SMTP_URL is not set), written to ${file}${linkNote}: "${mail.subject}"`);
   };
 }
 
@@ -109,7 +106,7 @@ export function getMailer(): Mailer {
   return processMailer.getOrCreate(() => createMailerFromConfig(getConfig()));
 }
 
-/** The mailer a configuration asks for: links are logged only outside production. */
+/** The mailer a configuration asks for. */
 export function createMailerFromConfig(
   config: Pick<Config, "isProductionDeployment" | "mail" | "dataDir">,
   logger: Logger = getLogger(),
@@ -119,6 +116,5 @@ export function createMailerFromConfig(
     from: config.mail.from,
     outboxDir: path.join(config.dataDir, OUTBOX_DIRECTORY),
     logger,
-    logLinks: !config.isProductionDeployment,
   });
 }

@@ -3,8 +3,11 @@
 // of what it accepted, through its delivery dispatcher; only the worker role polls for retries.
 import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
+import { createDeliveryAlerts } from "@/modules/delivery/delivery-alerts";
+import { createDeliveryAlertsRepository } from "@/modules/delivery/delivery-alerts.repository";
 import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
+import { createMailerFromConfig } from "@/modules/mail/mailer";
 import { createRetentionRepository } from "@/modules/retention/retention.repository";
 import { startRetentionSweeps } from "@/modules/retention/retention.usecases";
 import type { Logger } from "@/modules/shared/logging/logger";
@@ -20,7 +23,13 @@ export function startDeliveryDispatch({
   database: Database;
   logger: Logger;
 }): RunningRole {
-  const worker = createDeliveryWorker({ config, database, logger, contentRetentionMs: config.contentRetentionMs });
+  const alerts = createDeliveryAlerts({
+    repository: createDeliveryAlertsRepository(database),
+    mailer: createMailerFromConfig(config, logger),
+    baseUrl: config.baseUrl,
+    logger,
+  });
+  const worker = createDeliveryWorker({ config, database, logger, alerts, contentRetentionMs: config.contentRetentionMs });
   setDeliveryDispatcher(worker);
   const isWorker = config.roles.includes("worker");
   if (isWorker) worker.start();

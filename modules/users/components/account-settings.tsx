@@ -1,5 +1,5 @@
 "use client";
-// Account settings: the read-only email address, the editable full name and
+// Account settings: the read-only email address, the editable full name, delivery alerts on or off,
 // managing the subscription (when billing is on) and logging out.
 import { ArrowLeftIcon } from "lucide-react";
 import Link from "next/link";
@@ -9,6 +9,7 @@ import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { ManageSubscriptionCard } from "@/modules/billing/components/manage-subscription-card";
 import { TitledCard } from "@/modules/shared/components/titled-card";
+import { DeliveryAlertsCard } from "./delivery-alerts-card";
 import { FullNameCard } from "./full-name-card";
 import { useLogOut } from "./use-log-out";
 
@@ -31,6 +32,7 @@ export function AccountSettings({ user }: { user: { email: string; name: string;
         <Input aria-label={t("email.title")} value={user.email} readOnly className="bg-muted/40 text-foreground" />
       </TitledCard>
       <FullNameCard currentName={user.name} />
+      <DeliveryAlertsCard />
       <ManageSubscriptionCard planId={user.planId} />
       <TitledCard title={t("logout.title")} description={t("logout.description")}>
         <Button variant="outline" onClick={logOut} disabled={isLoggingOut}>

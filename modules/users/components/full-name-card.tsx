@@ -10,7 +10,7 @@ import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { FullNameFormField } from "@/modules/shared/components/full-name-form-field";
 import { SubmitForm, useZodForm } from "@/modules/shared/components/submit-form";
 import { TitledCard } from "@/modules/shared/components/titled-card";
-import { type UpdateUserInput, updateUserSchema } from "../users.schemas";
+import { type FullNameFormInput, fullNameFormSchema } from "../users.schemas";
 
 async function refreshSession() {
   await authClient.getSession({ query: { disableCookieCache: true } });
@@ -20,11 +20,11 @@ async function refreshSession() {
 export function FullNameCard({ currentName }: { currentName: string }) {
   const t = useTranslations("settings.fullName");
   const apiErrorMessage = useApiErrorMessage();
-  const form = useZodForm(updateUserSchema, { name: currentName });
+  const form = useZodForm(fullNameFormSchema, { name: currentName });
   const name = useWatch({ control: form.control, name: "name" });
   const isUnchanged = name.trim() === currentName;
 
-  async function onSubmit(values: UpdateUserInput) {
+  async function onSubmit(values: FullNameFormInput) {
     try {
       await apiFetch("/api/users/me", { method: "PUT", body: { name: values.name } });
     } catch (error) {

@@ -1,19 +1,28 @@
 import { withCaller } from "@/modules/auth/with-caller";
 import { getPrisma } from "@/modules/db/db";
+import { resolveRequestLocale } from "@/modules/i18n/request-locale";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
 import { formatUserForApi } from "@/modules/users/users.models";
 import { createUsersRepository } from "@/modules/users/users.repository";
 import { updateUserSchema } from "@/modules/users/users.schemas";
-import { updateUser } from "@/modules/users/users.usecases";
+import { getUserOrThrow, updateUser } from "@/modules/users/users.usecases";
 
 export const dynamic = "force-dynamic";
 
 const SESSION_ONLY = { allow: ["session"] } as const;
 
-export const GET = withCaller(async ({ caller }) => Response.json({ user: formatUserForApi(caller.user) }), SESSION_ONLY);
+export const GET = withCaller(async ({ caller }) => {
+  const { user } = await getUserOrThrow({ userId: caller.userId, repository: createUsersRepository(await getPrisma()) });
+  return Response.json({ user: formatUserForApi(user) });
+}, SESSION_ONLY);
 
 export const PUT = withCaller(async ({ request, caller }) => {
   const input = await parseJsonBody(request, updateUserSchema);
-  const { user } = await updateUser({ userId: caller.userId, input, repository: createUsersRepository(await getPrisma()) });
+  const { user } = await updateUser({
+    userId: caller.userId,
+    input,
+    locale: resolveRequestLocale(request),
+    repository: createUsersRepository(await getPrisma()),
+  });
   return Response.json({ user: formatUserForApi(user) });
 }, SESSION_ONLY);

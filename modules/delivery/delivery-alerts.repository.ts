@@ -1,0 +1,96 @@
+// The storage of delivery alerts (docs/webhooks.md: Delivery alerts): each address's alert state
+// (`lastAlertAt`, `isAlerting`) on its row, so that the decision to send an alert is one conditional
+// UPDATE that only one worker of any process can win. The end of an alert is decided where a
+// delivery is recorded (attempt-outcomes.ts).
+import type { Database } from "@/modules/db/db";
+import { prepared, utcTimestampParameter } from "@/modules/db/sql-executor";
+import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+
+const utc = utcTimestampParameter;
+
+/** Who an alert goes to, and what it says of the address. */
+export type AlertRecipient = {
+  emailCallbackId: string;
+  username: string;
+  domain: string;
+  email: string;
+  name: string;
+  locale: string | null;
+  deliveryAlerts: boolean;
+};
+
+/** The address's last attempt, as an alert names it. */
+export type AlertedFailure = AlertRecipient & {
+  statusCode: number | null;
+  attemptError: string | null;
+  responseBody: string | null;
+};
+
+const RECIPIENT_COLUMNS = `c.id AS "emailCallbackId", c.username, c.domain, u.email, u.name, u.locale, u."deliveryAlerts"`;
+
+export function createDeliveryAlertsRepository({ executor }: Pick<Database, "executor">) {
+  return {
+    /**
+     * Takes the alert for the address of a processing that ended in error / webhook-failed: only
+     * when its owner wants alerts, the address is live and no alert went out for it since
+     * `lastAlertBefore`. Answers what the alert says, or null when there is none to send (another
+     * worker took it, or it is not due).
+     */
+    async claimFailureAlert({
+      processingId,
+      now,
+      lastAlertBefore,
+    }: {
+      processingId: string;
+      now: Date;
+      lastAlertBefore: Date;
+    }): Promise<AlertedFailure | null> {
+      const rows = await executor.query<AlertedFailure>(
+        prepared(
+          "claim_delivery_alert",
+          `WITH claimed AS (
+             UPDATE email_callback c SET "lastAlertAt" = ${utc(2)}, "isAlerting" = true
+             FROM email_processing p, "user" u
+             WHERE p.id = $1 AND p.status = $4 AND p.error = $5
+               AND c.id = p."emailCallbackId" AND c."deletedAt" IS NULL
+               AND u.id = c."userId" AND u."deliveryAlerts"
+               AND (c."lastAlertAt" IS NULL OR c."lastAlertAt" <= ${utc(3)})
+             RETURNING ${RECIPIENT_COLUMNS}, p.id AS "processingId", p."webhookResponseStatusCode"
+           )
+           SELECT claimed."emailCallbackId", claimed.username, claimed.domain, claimed.email, claimed.name,
+             claimed.locale, claimed."deliveryAlerts",
+             claimed."webhookResponseStatusCode" AS "statusCode", a.error AS "attemptError", a."responseBody"
+           FROM claimed
+           LEFT JOIN LATERAL (
+             SELECT error, "responseBody" FROM delivery_attempt
+             WHERE "emailProcessingId" = claimed."processingId"
+             ORDER BY "attemptedAt" DESC LIMIT 1
+           ) a ON true`,
+        ),
+        [
+          processingId,
+          now.toISOString(),
+          lastAlertBefore.toISOString(),
+          PROCESSING_STATUS.ERROR,
+          PROCESSING_ERROR.WEBHOOK_FAILED,
+        ],
+      );
+      return rows[0] ?? null;
+    },
+
+    /** The owner and address of a processing whose delivery ended its address's alert. */
+    async findRecoveryRecipient(processingId: string): Promise<AlertRecipient | null> {
+      const rows = await executor.query<AlertRecipient>(
+        `SELECT ${RECIPIENT_COLUMNS}
+         FROM email_processing p
+         JOIN email_callback c ON c.id = p."emailCallbackId"
+         JOIN "user" u ON u.id = c."userId"
+         WHERE p.id = $1 AND c."deletedAt" IS NULL`,
+        [processingId],
+      );
+      return rows[0] ?? null;
+    },
+  };
+}
+
+export type DeliveryAlertsRepository = ReturnType<typeof createDeliveryAlertsRepository>;

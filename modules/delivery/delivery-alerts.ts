@@ -1,0 +1,75 @@
+// Delivery alerts (docs/webhooks.md: Delivery alerts): after a worker has recorded an attempt, the
+// owner of an address whose mail gave up (error / webhook-failed) gets an alert mail, at most one
+// per address an hour, and a recovery mail once a delivery to it succeeds again. Whether to send is
+// decided in the database (delivery-alerts.repository.ts, attempt-outcomes.ts), so that two
+// workers never send the same mail twice. An alert that cannot be sent is logged: it never changes
+// the delivery.
+import { resolveLocale } from "@/modules/i18n/locale.models";
+import { renderDeliveryAlertMail, renderDeliveryRecoveryMail } from "@/modules/mail/delivery-alert-mails";
+import type { Mailer } from "@/modules/mail/mailer";
+import { PROCESSING_ERROR } from "@/modules/processings/processings.constants";
+import { emailCallbackPath } from "@/modules/shared/app-paths";
+import type { Logger } from "@/modules/shared/logging/logger";
+import { DELIVERY_ALERT_INTERVAL_MS } from "./delivery.constants";
+import type { DeliveryOutcome } from "./delivery.usecases";
+import type { AlertRecipient, DeliveryAlertsRepository } from "./delivery-alerts.repository";
+
+export type DeliveryAlerts = {
+  /** Sends the alert or the recovery mail an attempt's outcome calls for, if any; never throws. */
+  afterDelivery: (args: { processingId: string; outcome: DeliveryOutcome; now: Date }) => Promise<void>;
+};
+
+export function createDeliveryAlerts({
+  repository,
+  mailer,
+  baseUrl,
+  logger,
+}: {
+  repository: DeliveryAlertsRepository;
+  mailer: Mailer;
+  /** The app's public address (BASE_URL): the mails link to the address's inbox there. */
+  baseUrl: string;
+  logger: Logger;
+}): DeliveryAlerts {
+  const describeRecipient = (recipient: AlertRecipient) => ({
+    locale: resolveLocale({ storedLocale: recipient.locale, acceptLanguage: null }),
+    name: recipient.name,
+    address: `${recipient.username}@${recipient.domain}`,
+    inboxUrl: `${baseUrl}${emailCallbackPath(recipient.emailCallbackId, "inbox")}`,
+  });
+
+  const sendFailureAlert = async (processingId: string, now: Date) => {
+    const lastAlertBefore = new Date(now.getTime() - DELIVERY_ALERT_INTERVAL_MS);
+    const failure = await repository.claimFailureAlert({ processingId, now, lastAlertBefore });
+    if (!failure) return;
+    const mail = renderDeliveryAlertMail({
+      ...describeRecipient(failure),
+      statusCode: failure.statusCode,
+      error: failure.attemptError ?? PROCESSING_ERROR.WEBHOOK_FAILED,
+      responseExcerpt: failure.responseBody,
+    });
+    await mailer.send({ to: failure.email, ...mail });
+    logger.info({ processingId }, `Delivery alert for ${describeRecipient(failure).address} sent to its owner.`);
+  };
+
+  const sendRecovery = async (processingId: string) => {
+    const recipient = await repository.findRecoveryRecipient(processingId);
+    if (!recipient?.deliveryAlerts) return;
+    await mailer.send({ to: recipient.email, ...renderDeliveryRecoveryMail(describeRecipient(recipient)) });
+    logger.info({ processingId }, `Delivery recovery mail for ${describeRecipient(recipient).address} sent to its owner.`);
+  };
+
+  return {
+    async afterDelivery({ processingId, outcome, now }) {
+      try {
+        if (outcome.kind === "failed") await sendFailureAlert(processingId, now);
+        else if (outcome.kind === "success" && outcome.endsAlert) await sendRecovery(processingId);
+      } catch (error) {
+        logger.error(
+          { processingId, err: error },
+          `The delivery alert after ${processingId} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    },
+  };
+}
