@@ -19,6 +19,8 @@ export type Database = {
   executor: SqlExecutor;
   /** Where it runs, for the start-up log: never the connection string (it carries a password). */
   description: string;
+  /** A connection of its own, outside the pool, not yet connected: for a session that outlives its queries (LISTEN). */
+  createSessionClient: (applicationName: string) => pg.Client;
   close: () => Promise<void>;
 };
 
@@ -37,6 +39,8 @@ export async function openDatabase({ url, poolSize = 10 }: DatabaseLocation): Pr
     prisma,
     executor: createPgExecutor(pool),
     description: `PostgreSQL ${decodeURIComponent(pathname.slice(1))} on ${hostname}:${port || 5432}`,
+    createSessionClient: (applicationName) =>
+      new pg.Client({ connectionString: url, application_name: applicationName, keepAlive: true }),
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

@@ -1,17 +1,29 @@
 import { withCaller } from "@/modules/auth/with-caller";
+import { getConfig } from "@/modules/config/config";
+import { readEnvelopeFromHeaders, readMessageHeaderFieldsOrThrow } from "@/modules/inbound/providers/message-headers";
+import { readBodyWithLimit } from "@/modules/inbound/providers/read-body-with-limit";
 import { receiveMessage } from "@/modules/inbound/receive-message";
 import { getProcessingsRepository, getRateLimitRepository } from "@/modules/processings/processings.dependencies";
 import { sendTestMail } from "@/modules/processings/processings.usecases";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withCaller<{ emailCallbackId: string }>(async ({ caller, params }) => {
+/** A body sent as message/rfc822 is the message itself (at most MAX_MESSAGE_BYTES); otherwise the sample mail is sent. */
+async function readOwnMessage(request: Request) {
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (contentType !== "message/rfc822") return undefined;
+  const raw = await readBodyWithLimit(request, getConfig().inbound.maxMessageBytes);
+  return { raw, from: readEnvelopeFromHeaders(readMessageHeaderFieldsOrThrow(raw, "The message")).from };
+}
+
+export const POST = withCaller<{ emailCallbackId: string }>(async ({ request, caller, params }) => {
   const { accepted } = await sendTestMail({
     emailCallbackId: params.emailCallbackId,
     userId: caller.userId,
     repository: await getProcessingsRepository(),
     rateLimits: await getRateLimitRepository(),
     receiveMessage,
+    message: await readOwnMessage(request),
   });
   return Response.json({ accepted }, { status: 202 });
 });

@@ -1,0 +1,188 @@
+// The process's one LISTEN connection, shared by every event stream it serves (docs/architecture.md:
+// Live events). A NOTIFY names an address and an event id; the events of addresses that some stream
+// follows are read (in batches, in order) and handed to those streams. A lost connection is opened
+// again with growing delays; each stream is then told to read what it missed from the table. The
+// connection is opened by the first stream and closed a while after the last one ended.
+import type pg from "pg";
+import type { Logger } from "@/modules/shared/logging/logger";
+import { EVENTS_LISTENER_BACKOFF, EVENTS_LISTENER_IDLE_MS, PROCESSING_EVENTS_CHANNEL } from "./events.constants";
+import type { ProcessingEventRow } from "./events.repository";
+
+export type EventsSubscriber = {
+  userId: string;
+  emailCallbackId: string;
+  /** Events of its address, in sequence order within one call. */
+  onEvents: (events: ProcessingEventRow[]) => void;
+  /** Notifications may have been missed (the connection was lost, or a read failed): read the table. */
+  onMissedEvents: () => void;
+};
+
+export type EventsSubscription = {
+  /** Resolves once notifications are received; rejects when the connection cannot be opened. */
+  ready: Promise<void>;
+  unsubscribe: () => void;
+};
+
+export type EventsListener = {
+  /** Registers at once (counted by countSubscriptions from now on). */
+  subscribe: (subscriber: EventsSubscriber) => EventsSubscription;
+  countSubscriptions: (userId: string) => number;
+  close: () => Promise<void>;
+};
+
+const noop = () => undefined;
+
+export function createEventsListener({
+  createClient,
+  readEvents,
+  logger,
+  backoff = EVENTS_LISTENER_BACKOFF,
+  idleMs = EVENTS_LISTENER_IDLE_MS,
+}: {
+  createClient: () => pg.Client;
+  readEvents: (ids: readonly string[]) => Promise<ProcessingEventRow[]>;
+  logger: Logger;
+  backoff?: { initialMs: number; maxMs: number };
+  idleMs?: number;
+}): EventsListener {
+  const subscribers = new Set<EventsSubscriber>();
+  const byCallback = new Map<string, Set<EventsSubscriber>>();
+  let client: pg.Client | undefined;
+  let opening: Promise<void> | undefined;
+  let hasListened = false;
+  let failures = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let isClosed = false;
+  let pendingIds: string[] = [];
+  let reading = Promise.resolve();
+
+  function onNotification(payload: string | undefined) {
+    const [emailCallbackId = "", eventId = ""] = (payload ?? "").split(" ");
+    if (!byCallback.has(emailCallbackId) || !/^\d{1,18}$/.test(eventId)) return;
+    pendingIds.push(eventId);
+    // Notifications that arrive together are read in one query.
+    if (pendingIds.length === 1) setImmediate(readPending);
+  }
+
+  function readPending() {
+    const ids = pendingIds;
+    pendingIds = [];
+    reading = reading.then(async () => {
+      let events: ProcessingEventRow[];
+      try {
+        events = await readEvents(ids);
+      } catch (error) {
+        logger.warn({ err: error }, `Reading live events failed: ${(error as Error).message}`);
+        for (const subscriber of subscribers) subscriber.onMissedEvents();
+        return;
+      }
+      const grouped = new Map<string, ProcessingEventRow[]>();
+      for (const event of events) grouped.set(event.emailCallbackId, [...(grouped.get(event.emailCallbackId) ?? []), event]);
+      for (const [emailCallbackId, group] of grouped) {
+        for (const subscriber of byCallback.get(emailCallbackId) ?? []) subscriber.onEvents(group);
+      }
+    });
+  }
+
+  function forget(candidate: pg.Client) {
+    candidate.removeAllListeners();
+    candidate.on("error", noop);
+    void candidate.end().catch(noop);
+  }
+
+  function onLost(candidate: pg.Client, error?: Error) {
+    if (candidate !== client) return;
+    client = undefined;
+    forget(candidate);
+    logger.warn(`The live events connection was lost${error ? `: ${error.message}` : ""}; reconnecting`);
+    if (!isClosed && subscribers.size > 0) scheduleRetry();
+  }
+
+  function scheduleRetry() {
+    if (retryTimer || isClosed) return;
+    const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(failures, 16));
+    retryTimer = setTimeout(
+      () => {
+        retryTimer = undefined;
+        if (subscribers.size > 0) ensureOpen().catch(noop);
+      },
+      delay * (0.5 + Math.random() / 2),
+    );
+    retryTimer.unref();
+  }
+
+  async function open() {
+    const candidate = createClient();
+    candidate.on("notification", (message) => onNotification(message.payload));
+    candidate.on("error", (error) => onLost(candidate, error));
+    candidate.on("end", () => onLost(candidate));
+    try {
+      await candidate.connect();
+      await candidate.query(`LISTEN "${PROCESSING_EVENTS_CHANNEL}"`);
+    } catch (error) {
+      forget(candidate);
+      failures += 1;
+      if (subscribers.size > 0) scheduleRetry();
+      throw error;
+    }
+    if (isClosed) {
+      forget(candidate);
+      return;
+    }
+    client = candidate;
+    failures = 0;
+    if (hasListened) {
+      logger.info("The live events connection is back");
+      for (const subscriber of subscribers) subscriber.onMissedEvents();
+    }
+    hasListened = true;
+  }
+
+  function ensureOpen(): Promise<void> {
+    if (isClosed) return Promise.reject(new Error("The live events listener is closed."));
+    if (client) return Promise.resolve();
+    opening ??= open().finally(() => {
+      opening = undefined;
+    });
+    return opening;
+  }
+
+  function closeConnection() {
+    const current = client;
+    client = undefined;
+    hasListened = false;
+    if (current) forget(current);
+  }
+
+  return {
+    subscribe(subscriber) {
+      clearTimeout(idleTimer);
+      subscribers.add(subscriber);
+      const group = byCallback.get(subscriber.emailCallbackId) ?? new Set();
+      byCallback.set(subscriber.emailCallbackId, group.add(subscriber));
+      let isSubscribed = true;
+      return {
+        ready: ensureOpen(),
+        unsubscribe: () => {
+          if (!isSubscribed) return;
+          isSubscribed = false;
+          subscribers.delete(subscriber);
+          group.delete(subscriber);
+          if (group.size === 0) byCallback.delete(subscriber.emailCallbackId);
+          if (subscribers.size > 0) return;
+          idleTimer = setTimeout(closeConnection, idleMs);
+          idleTimer.unref();
+        },
+      };
+    },
+    countSubscriptions: (userId) => [...subscribers].filter((subscriber) => subscriber.userId === userId).length,
+    close: async () => {
+      isClosed = true;
+      clearTimeout(retryTimer);
+      clearTimeout(idleTimer);
+      closeConnection();
+      await opening?.catch(noop);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The live event stream of an address (docs/architecture.md: Live events): its channel, its event
+// names and its limits.
+
+/** The NOTIFY channel the triggers on email_processing send to (migration 20261126091500_processing_events). */
+export const PROCESSING_EVENTS_CHANNEL = "hookmail_processing_events";
+
+/** How the listener's connection names itself in pg_stat_activity. */
+export const EVENTS_LISTENER_APPLICATION_NAME = "hookmail-events";
+
+export const EVENT_STREAM_EVENTS = {
+  /** A processing's state: as the mail arrives, and as each delivery attempt ends. */
+  PROCESSING: "processing",
+  /** With ?include=webhook: the webhook of a mail that arrived, its exact body and signed headers. */
+  EMAIL_RECEIVED: "email.received",
+} as const;
+
+export const EVENT_STREAM_INCLUDES = ["webhook"] as const;
+
+export const EVENT_STREAM_LIMITS = {
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  heartbeatMs: 15_000,
+  /** The reconnection delay suggested to EventSource clients (`retry:`). */
+  retryMs: 2_000,
+  /** How far back Last-Event-ID resumes; the triggers keep events about an hour. */
+  replayWindowMs: 10 * 60_000,
+  /** Events replayed per read at most (a longer absence is read in several). */
+  replayBatchSize: 500,
+  /** Streams one user may hold open at once in one process, over all their addresses. */
+  maxStreamsPerUser: 10,
+  /** Bytes a stream may hold for a client that does not read: past it, the stream ends (it can resume). */
+  maxBufferedBytes: 8 * 1024 * 1024,
+  /** Event ids a stream remembers having sent, so that a replay overlapping the live events sends each once. */
+  rememberedEventIds: 5_000,
+} as const;
+
+/** The listener reconnects after a lost connection this long later, doubling up to the maximum (with jitter). */
+export const EVENTS_LISTENER_BACKOFF = { initialMs: 250, maxMs: 10_000 } as const;
+
+/** The listener's connection is closed this long after its last stream ended. */
+export const EVENTS_LISTENER_IDLE_MS = 30_000;
+
+/**
+ * The stream's response headers. `no-transform` keeps compression (Next.js's included) from
+ * buffering it; `X-Accel-Buffering: no` does the same for nginx in front.
+ */
+export const EVENT_STREAM_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+} as const;

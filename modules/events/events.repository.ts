@@ -1,0 +1,91 @@
+// Storage of the live event stream: the events the triggers on email_processing append
+// (migration 20261126091500_processing_events), read by id or after a cursor, and what an
+// `email.received` event needs. Plain SQL through the executor; no rules here.
+import type { SqlExecutor } from "@/modules/db/sql-executor";
+
+/** One event with the processing it is about: its state at that moment, and what never changes. */
+export type ProcessingEventRow = {
+  /** The event's sequence number (bigint, as text). */
+  eventId: string;
+  emailCallbackId: string;
+  emailProcessingId: string;
+  /** true for the row written as the mail arrived. */
+  isNew: boolean;
+  status: string;
+  error: string | null;
+  webhookResponseStatusCode: number | null;
+  attemptCount: number;
+  fromAddress: string;
+  subject: string;
+  createdAt: Date;
+};
+
+export type WebhookBodyRow = { payload: Uint8Array | null; webhookSecret: string | null };
+
+const EVENT_COLUMNS = `e.id::text AS "eventId", e."emailCallbackId", e."emailProcessingId", e."isNew", e.status, e.error,
+  e."webhookResponseStatusCode", e."attemptCount", p."fromAddress", p.subject, p."createdAt" AT TIME ZONE 'UTC' AS "createdAt"`;
+
+export function createEventsRepository(executor: SqlExecutor) {
+  return {
+    /** The caller's live address; null when there is none of that id, or it is another user's. */
+    findOwnedEmailCallback: async ({ id, userId }: { id: string; userId: string }) => {
+      const [row] = await executor.query<{ id: string }>(
+        `SELECT id FROM email_callback WHERE id = $1 AND "userId" = $2 AND "deletedAt" IS NULL`,
+        [id, userId],
+      );
+      return row ?? null;
+    },
+
+    /** The events of these ids whose processing still exists, in sequence order. */
+    findEventsByIds: (ids: readonly string[]) =>
+      executor.query<ProcessingEventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM processing_event e JOIN email_processing p ON p.id = e."emailProcessingId"
+         WHERE e.id = ANY($1::bigint[]) ORDER BY e.id`,
+        [ids],
+      ),
+
+    /** An address's events after `afterId`, no older than `windowMs`, in sequence order. */
+    findEventsAfter: ({
+      emailCallbackId,
+      afterId,
+      windowMs,
+      limit,
+    }: {
+      emailCallbackId: string;
+      afterId: string;
+      windowMs: number;
+      limit: number;
+    }) =>
+      executor.query<ProcessingEventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM processing_event e JOIN email_processing p ON p.id = e."emailProcessingId"
+         WHERE e."emailCallbackId" = $1 AND e.id > $2::bigint
+           AND e."createdAt" >= (now() AT TIME ZONE 'UTC') - $3::int * interval '1 millisecond'
+         ORDER BY e.id LIMIT $4`,
+        [emailCallbackId, afterId, windowMs, limit],
+      ),
+
+    /** The newest event's id ("0" when there is none): where a stream without Last-Event-ID starts. */
+    findLatestEventId: async (): Promise<string> => {
+      const [row] = await executor.query<{ id: string }>(`SELECT COALESCE(MAX(id), 0)::text AS id FROM processing_event`);
+      return row?.id ?? "0";
+    },
+
+    /** The stored webhook body of a processing of the address, and the address's secret now. */
+    findWebhookBody: async ({
+      emailProcessingId,
+      emailCallbackId,
+    }: {
+      emailProcessingId: string;
+      emailCallbackId: string;
+    }): Promise<WebhookBodyRow | null> => {
+      const [row] = await executor.query<WebhookBodyRow>(
+        `SELECT p.payload, c."webhookSecret" FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId"
+         WHERE p.id = $1 AND p."emailCallbackId" = $2`,
+        [emailProcessingId, emailCallbackId],
+      );
+      return row ?? null;
+    },
+  };
+}
+
+export type EventsRepository = ReturnType<typeof createEventsRepository>;

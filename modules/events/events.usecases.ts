@@ -1,0 +1,69 @@
+// The rules of an address's live event stream (docs/webhooks.md: Live events): only its owner opens
+// it (another user's address is not found, as in every call), a user holds a bounded number of
+// streams at once, and a stream opens only once the process listens for changes.
+import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
+import { AppError, createRateLimitedError } from "@/modules/shared/errors/app-error";
+import type { Logger } from "@/modules/shared/logging/logger";
+import { createEventStream, type EventStreamLimits } from "./event-stream";
+import { EVENT_STREAM_LIMITS } from "./events.constants";
+import type { EventsRepository } from "./events.repository";
+import type { EventsListener } from "./events-listener";
+
+/** Seconds a user over the stream limit is told to wait (Retry-After). */
+const TOO_MANY_STREAMS_RETRY_SECONDS = 30;
+
+export async function openProcessingEventStream({
+  emailCallbackId,
+  userId,
+  includeWebhook,
+  lastEventId,
+  signal,
+  listener,
+  repository,
+  logger,
+  limits = EVENT_STREAM_LIMITS,
+  now = () => new Date(),
+}: {
+  emailCallbackId: string;
+  userId: string;
+  includeWebhook: boolean;
+  /** The Last-Event-ID the client resumes after, or null for events from now on. */
+  lastEventId: string | null;
+  /** Aborted when the client goes away: the stream ends and lets go of the listener. */
+  signal: AbortSignal;
+  listener: EventsListener;
+  repository: EventsRepository;
+  logger: Logger;
+  limits?: EventStreamLimits & { maxStreamsPerUser: number };
+  now?: () => Date;
+}): Promise<ReadableStream<Uint8Array>> {
+  const emailCallback = await repository.findOwnedEmailCallback({ id: emailCallbackId, userId });
+  if (!emailCallback) throw createEmailCallbackNotFoundError();
+  // Counting and registering happen in one turn of the event loop: two requests cannot both pass.
+  if (listener.countSubscriptions(userId) >= limits.maxStreamsPerUser) {
+    throw createRateLimitedError(TOO_MANY_STREAMS_RETRY_SECONDS);
+  }
+  const stream = createEventStream({
+    emailCallbackId,
+    userId,
+    includeWebhook,
+    signal,
+    listener,
+    repository,
+    logger,
+    limits,
+    now,
+  });
+  try {
+    await stream.start(lastEventId);
+  } catch (error) {
+    stream.finish();
+    logger.warn({ err: error }, `An event stream of ${emailCallbackId} could not start: ${(error as Error).message}`);
+    throw new AppError({
+      code: "service.unavailable",
+      message: "Live events are unavailable for a moment: try again shortly.",
+      cause: error,
+    });
+  }
+  return stream.readable;
+}
