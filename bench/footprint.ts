@@ -307,7 +307,7 @@ async function main() {
   console.log(
     `footprint: \`npm start\` in ${projectDir}, NODE_ENV=production, ${RUNS} starts per side (alternating), idle ${IDLE_MS / 1000} s before measuring; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
   );
-  if (!isBuildCurrent(projectDir)) buildApp(projectDir, getLogger());
+  if (!isBuildCurrent(projectDir)) await buildApp(projectDir, getLogger());
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) console.log("  (DATABASE_URL unset: only the default)");
 

@@ -155,6 +155,10 @@ export const environmentSchema = z.object({
     "must be at least 16 characters",
   ),
   MAILGUN_SIGNING_KEY: optionalStringSchema,
+  METRICS_TOKEN: optionalStringSchema.refine(
+    (value) => value === undefined || value.length >= 16,
+    "must be at least 16 characters (generate one with: openssl rand -base64 32)",
+  ),
   MAX_MESSAGE_BYTES: integerSchema({ defaultValue: 26_214_400, min: 1024, max: 1_073_741_824 }),
   WEBHOOK_TIMEOUT_MS: integerSchema({ defaultValue: 15_000, min: 100, max: 300_000 }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema(false),

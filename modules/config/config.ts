@@ -43,6 +43,8 @@ export type Config = {
   emailDomains: string[];
   inbound: { secret: string | undefined; mailgunSigningKey: string | undefined; maxMessageBytes: number };
   webhook: { timeoutMs: number; allowPrivateTargets: boolean };
+  /** The bearer token of GET /api/metrics; unset: the route answers 404. */
+  metrics: { token: string | undefined };
   /** Resolvers for mail authentication and webhook host checks (`ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
   /** What is checked on each mail: SPF, DKIM, DMARC and ARC, and rspamd's score when a URL is set. */
@@ -154,6 +156,7 @@ function buildConfig(values: Environment): Config {
       maxMessageBytes: values.MAX_MESSAGE_BYTES,
     },
     webhook: { timeoutMs: values.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    metrics: { token: values.METRICS_TOKEN },
     dnsServers: values.DNS_SERVERS,
     mailChecks: { authentication: values.MAIL_AUTH_CHECKS, rspamdUrl: values.RSPAMD_URL },
     contentRetentionMs: values.CONTENT_RETENTION_HOURS * 3_600_000,

@@ -31,6 +31,7 @@ import {
   type ServerUser,
   START_TIMEOUT_SECONDS,
 } from "./embedded-server-host";
+import { getServerLogSize, readServerLogTail, startServerLogRelay } from "./embedded-server-log";
 
 export { readServerLock, type ServerLock } from "./embedded-server-host";
 
@@ -84,6 +85,8 @@ export async function startEmbeddedServer({
   }
   writeSettings(clusterDir, user, settings);
 
+  const logFile = path.join(clusterDir, SERVER_LOG_FILE);
+  const logSizeBeforeStart = getServerLogSize(logFile);
   const { lock, startedHere } = await startOrJoin({ binaries, user, clusterDir });
   logger.info(
     startedHere
@@ -95,6 +98,8 @@ export async function startEmbeddedServer({
     `postgres://${ROLE}:${encodeURIComponent(password)}@127.0.0.1:${lock.port}/${encodeURIComponent(database)}`;
   await ensureDatabase(urlFor("postgres"), DATABASE);
   const keeper = await connectKeeper(urlFor("postgres"));
+  // The server's own lines go to this process's log as JSON lines (embedded-server-log.ts).
+  const relay = startServerLogRelay({ file: logFile, keeper, logger, fromOffset: startedHere ? logSizeBeforeStart : undefined });
 
   return {
     url: urlFor(DATABASE),
@@ -102,12 +107,14 @@ export async function startEmbeddedServer({
     startedHere,
     release: async () => {
       const otherProcesses = await countOtherKeepers(keeper).catch(() => 0);
+      if (otherProcesses > 0) await relay.stop();
       await keeper.end().catch(() => undefined);
       if (otherProcesses > 0) {
         logger.info(`Embedded PostgreSQL left running for ${otherProcesses} other Hookmail process(es)`);
         return { stopped: false, otherProcesses };
       }
       await stopServer({ binaries, user, clusterDir });
+      await relay.stop();
       logger.info("Embedded PostgreSQL stopped");
       return { stopped: true, otherProcesses };
     },
@@ -250,21 +257,13 @@ async function startServer({ binaries, user, clusterDir }: { binaries: Binaries;
     `--log=${path.join(clusterDir, SERVER_LOG_FILE)}`,
     `--options=-p ${port}`,
   ]).catch((error: Error) => {
-    throw new Error(`${error.message}\n${tailOfLog(clusterDir)}`);
+    throw new Error(`${error.message}\n${readServerLogTail(path.join(clusterDir, SERVER_LOG_FILE))}`);
   });
 }
 
 async function stopServer({ binaries, user, clusterDir }: { binaries: Binaries; user: ServerUser; clusterDir: string }) {
   // fast: roll back open transactions and stop now; committed work is on disk.
   await runAsServerUser(user, binaries.pg_ctl, ["stop", "--wait", `--pgdata=${clusterDir}`, "--mode=fast"]);
-}
-
-function tailOfLog(clusterDir: string): string {
-  try {
-    return fs.readFileSync(path.join(clusterDir, SERVER_LOG_FILE), "utf8").trim().split("\n").slice(-5).join("\n");
-  } catch {
-    return "";
-  }
 }
 
 async function ensureDatabase(adminUrl: string, database: string) {

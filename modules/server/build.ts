@@ -1,10 +1,11 @@
 // `npm start` builds the app when there is no production build, or when the sources changed
 // since the last one (a `git pull` followed by `npm start` serves the new code).
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "@/modules/shared/logging/logger";
+import { logStreamLines } from "@/modules/shared/logging/process-output";
 
 const SOURCE_PATHS = [
   "app",
@@ -42,13 +43,24 @@ export function isBuildCurrent(projectDir: string): boolean {
   return SOURCE_PATHS.every((entry) => findNewestModification(path.join(projectDir, entry)) <= builtAt);
 }
 
-export function buildApp(projectDir: string, logger: Logger) {
+/** Runs `next build`; its output goes through the logger line by line (`component: "next-build"`). */
+export async function buildApp(projectDir: string, logger: Logger) {
   logger.info("Building the app (first start, or the sources changed)…");
   const nextCli = path.join(projectDir, "node_modules", "next", "dist", "bin", "next");
-  const result = spawnSync(process.execPath, [nextCli, "build"], {
+  const build = spawn(process.execPath, [nextCli, "build"], {
     cwd: projectDir,
-    stdio: "inherit",
+    stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
-  if (result.status !== 0) throw new Error(`The build failed (next build exited with ${result.status ?? result.signal}).`);
+  const buildLogger = logger.child({ component: "next-build" });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    build.once("error", reject);
+    build.once("close", (code, signal) => resolve({ code, signal }));
+  });
+  await Promise.all([
+    logStreamLines(build.stdout, (line) => buildLogger.info(line)),
+    logStreamLines(build.stderr, (line) => buildLogger.warn(line)),
+  ]);
+  const { code, signal } = await exited;
+  if (code !== 0) throw new Error(`The build failed (next build exited with ${code ?? signal}).`);
 }

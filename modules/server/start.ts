@@ -7,6 +7,7 @@ import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
 import { getLogger } from "@/modules/shared/logging/logger";
+import { routeProcessOutputThroughLogger } from "@/modules/shared/logging/process-output";
 import { setProjectDir } from "@/modules/shared/project-dir";
 import { buildApp, isBuildCurrent } from "./build";
 import { startDeliveryDispatch, startSmtpRole } from "./mail-roles";
@@ -24,9 +25,10 @@ export async function startHookmail({
   afterShutdown?: () => Promise<void>;
 }) {
   setProjectDir(projectDir);
+  routeProcessOutputThroughLogger({ logger });
   const config = loadConfigOrExit();
   for (const file of protectDataDir(config)) logger.warn(`WARNING: could not make ${file} owner-only (0700/0600)`);
-  if (config.roles.includes("web") && !isBuildCurrent(projectDir)) buildApp(projectDir, logger);
+  if (config.roles.includes("web") && !isBuildCurrent(projectDir)) await buildApp(projectDir, logger);
 
   const database = await openAndMigrateOrExit(config);
   const authSecret = getAuthSecret(config);

@@ -7,6 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Config } from "@/modules/config/config";
+import { countAcceptedMail, countRefusedMail, findRefusalReason } from "@/modules/metrics/metrics";
+import { MAIL_REFUSAL_REASON as REFUSED } from "@/modules/metrics/metrics.constants";
 import { isAppError } from "@/modules/shared/errors/app-error";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpClientLimits } from "./client-limits";
@@ -68,6 +70,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
       const refusal = clientLimits.admitSession(session.id, session.remoteAddress);
       if (!refusal) return callback();
       logger.warn(`SMTP: refused a session from ${session.remoteAddress}: ${refusal.reason}`);
+      countRefusedMail("smtp", REFUSED.TOO_MANY_SESSIONS);
       callback(createReply(refusal.responseCode, refusal.message));
     },
 
@@ -77,6 +80,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
 
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS_PER_MESSAGE) {
+        countRefusedMail("smtp", REFUSED.TOO_MANY_RECIPIENTS);
         return callback(createReply(452, "4.5.3 Too many recipients"));
       }
       isAcceptableRecipient(address.address)
@@ -86,12 +90,15 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
             logger.warn(
               `SMTP: closed the session of ${session.remoteAddress} after ${config.smtp.maxUnknownRecipients} unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)`,
             );
+            countRefusedMail("smtp", REFUSED.TOO_MANY_UNKNOWN_RECIPIENTS);
             return callback(createReply(421, "4.7.0 Too many unknown recipients, closing connection"));
           }
+          countRefusedMail("smtp", REFUSED.UNKNOWN_RECIPIENT);
           callback(createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`));
         })
         .catch((error: unknown) => {
           logger.error({ err: error }, `SMTP: cannot check recipient ${address.address}`);
+          countRefusedMail("smtp", REFUSED.RECIPIENT_CHECK_FAILED);
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
         });
     },
@@ -100,17 +107,23 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
       const callback = holdSessionUntilReplied(stream, session.id, reply);
       readMessage(stream, readDeclaredSize(session, maxBytes))
         .then(async (raw) => {
-          if (stream.sizeExceeded)
+          if (stream.sizeExceeded) {
+            countRefusedMail("smtp", REFUSED.MESSAGE_TOO_LARGE);
             return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
+          }
           const { accepted } = await receive({ raw, envelope: readEnvelope(session) });
+          countAcceptedMail("smtp");
           callback(null, `2.0.0 Accepted for ${accepted} address(es)`);
         })
         .catch((error: unknown) => {
           // The connection closed before the end of the message (the client left, or its session
           // was ended): nothing was accepted, and there is no one to answer.
           if (stream.destroyed && (error as { code?: unknown }).code === "ECONNECTION") {
+            countRefusedMail("smtp", REFUSED.CONNECTION_CLOSED);
             return callback(createReply(451, "4.3.0 Connection closed before the end of the message"));
           }
+          // The reason of the answer below: invalid_message, message_too_complex, busy or internal_error.
+          countRefusedMail("smtp", findRefusalReason(error));
           if (isAppError(error) && error.code === "inbound.invalid_message") {
             return callback(createReply(554, "5.6.0 Message could not be parsed"));
           }

@@ -1,6 +1,7 @@
 // The HTTP ingest routes' one usecase: pick the provider, check the route is configured, let the
 // provider authenticate and read the request, and hand the message to the pipeline.
 import { getDatabase } from "@/modules/db/db";
+import { countMailAnswer } from "@/modules/metrics/metrics";
 import type { MailgunTokenRegistry } from "./inbound-auth";
 import { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
 import { createInboundNotConfiguredError, createInboundUnknownProviderError } from "./inbound-providers.errors";
@@ -41,27 +42,30 @@ export function getSharedMailgunTokens(): MailgunTokenRegistry {
   };
 }
 
-/**
- * POST /api/inbound/{provider} → `{ accepted }`: the number of processings the pipeline created.
- * 404 for an unknown provider, 503 while INBOUND_SECRET is unset, then the provider's own
- * 401 / 413 / 400 (see InboundProvider), then whatever `receive` throws.
- */
-export async function receiveFromProvider({
-  providerName,
-  request,
-  settings,
-  receive,
-  nowMs = Date.now(),
-  mailgunTokens = getSharedMailgunTokens(),
-}: {
+type ReceiveFromProviderInput = {
   providerName: string;
   request: Request;
   settings: InboundSettings;
   receive: ReceiveMessage;
   nowMs?: number;
   mailgunTokens?: MailgunTokenRegistry;
-}): Promise<{ accepted: number }> {
-  const provider = getInboundProviderOrThrow(providerName);
+};
+
+/**
+ * POST /api/inbound/{provider} → `{ accepted }`: the number of processings the pipeline created.
+ * 404 for an unknown provider, 503 while INBOUND_SECRET is unset, then the provider's own
+ * 401 / 413 / 400 (see InboundProvider), then whatever `receive` throws. Each answer of a known
+ * provider is counted in the metrics (README: Monitoring).
+ */
+export async function receiveFromProvider(input: ReceiveFromProviderInput): Promise<{ accepted: number }> {
+  const provider = getInboundProviderOrThrow(input.providerName);
+  return countMailAnswer(provider.name, receiveThroughProvider(provider, input));
+}
+
+async function receiveThroughProvider(
+  provider: InboundProvider,
+  { request, settings, receive, nowMs = Date.now(), mailgunTokens = getSharedMailgunTokens() }: ReceiveFromProviderInput,
+): Promise<{ accepted: number }> {
   const { secret } = settings;
   if (!secret) throw createInboundNotConfiguredError("INBOUND_SECRET");
   const { message, onReceiveFailed } = await provider.readMessage({

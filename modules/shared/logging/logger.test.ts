@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "@/modules/config/config";
+import { createContentLinkSigner, deriveContentLinkKey } from "@/modules/content-links/content-links";
 import { createLogger, loggerOptionsFromEnvironment } from "./logger";
 
 function captureLines(options: Parameters<typeof createLogger>[0] = {}) {
@@ -42,6 +43,38 @@ describe("the logger (docs/architecture.md: Logs)", () => {
     );
     expect(lines[0]).not.toMatch(/t0ken|hm_live_123|Bearer abc|hunter2/);
     expect(JSON.parse(lines[0]!)).toMatchObject({ token: "[redacted]", request: { authorization: "[redacted]" } });
+  });
+});
+
+describe("the logger and links carrying a token (docs/architecture.md: Logs)", () => {
+  const signer = createContentLinkSigner({
+    baseUrl: "https://hookmail.example.com",
+    key: deriveContentLinkKey("auth-secret-auth-secret-auth-secret-0"),
+    expiresAt: new Date("2030-01-01T00:00:00Z"),
+  });
+  const link = signer.link("ep_1", "raw");
+  const signature = new URL(link).searchParams.get("signature")!;
+
+  it("never writes a signed content link's signature, in the message, in a field or in an error", () => {
+    const { logger, lines } = captureLines();
+    logger.info({ processingId: "ep_1" }, `Content link made: ${link}`);
+    logger.warn({ processingId: "ep_1", url: link, request: { url: link } }, "Content link refused");
+    logger.error({ err: new Error(`fetch ${link} failed`) }, "Content link failed");
+    expect(signature.length).toBeGreaterThan(20);
+    for (const line of lines) expect(line).not.toContain(signature);
+    expect(JSON.parse(lines[0]!).msg).toContain("/api/content/ep_1/raw?expires=1893456000&signature=[redacted]");
+    expect(JSON.parse(lines[1]!)).toMatchObject({ url: expect.stringContaining("signature=[redacted]") });
+    expect(JSON.parse(lines[2]!).err.message).toContain("signature=[redacted]");
+  });
+
+  it("never writes a webhook secret, a bearer credential or a token query parameter", () => {
+    const { logger, lines } = captureLines();
+    logger.info({ emailCallback: { webhookSecret: "whsec-visible-0123" }, webhookSecret: "whsec-top-0123" }, "Saved");
+    logger.warn("Refused Authorization: Bearer hm_live_abcdef0123 and https://x.example/cb?access_token=tok3n&a=1");
+    expect(lines.join("")).not.toMatch(/whsec-visible-0123|whsec-top-0123|hm_live_abcdef0123|tok3n/);
+    expect(JSON.parse(lines[1]!).msg).toBe(
+      "Refused Authorization: Bearer [redacted] and https://x.example/cb?access_token=[redacted]&a=1",
+    );
   });
 });
 

@@ -2,31 +2,15 @@
 // log collector, readable lines for a person at a terminal. LOG_LEVEL sets the level (info by
 // default); LOG_FORMAT=json|pretty the form, JSON by default in production unless the output is a
 // terminal. Lines about a mail carry its `processingId`; secrets and links with tokens are never
-// written (the fields that could hold them are redacted as a second line of defence).
+// written (redaction.ts takes out, as a second line of defence, the fields that could hold them and
+// the tokens of links in any text).
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
 import pretty from "pino-pretty";
 import { processSingleton } from "../process-singleton";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./logging.constants";
+import { REDACTED, REDACTED_PATHS, redactValue } from "./redaction";
 
 export type { Logger };
-
-/** Fields that may hold a secret, wherever they appear one level down. */
-const REDACTED_PATHS = [
-  "password",
-  "secret",
-  "token",
-  "authorization",
-  "cookie",
-  "apiKey",
-  "*.password",
-  "*.secret",
-  "*.token",
-  "*.authorization",
-  "*.cookie",
-  "*.apiKey",
-  "headers.authorization",
-  "headers.cookie",
-];
 
 export function createLogger({
   level = "info",
@@ -43,10 +27,17 @@ export function createLogger({
 }): Logger {
   const options: LoggerOptions = {
     level,
-    ...(hooks ? { hooks } : {}),
+    hooks: {
+      // Link tokens and bearer credentials are taken out of every argument before pino sees it.
+      logMethod(args, method, callLevel) {
+        const redacted = args.map((arg) => redactValue(arg)) as typeof args;
+        if (hooks?.logMethod) hooks.logMethod.call(this, redacted, method, callLevel);
+        else method.apply(this, redacted);
+      },
+    },
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    redact: { paths: REDACTED_PATHS, censor: REDACTED },
     serializers: { err: pino.stdSerializers.err },
   };
   if (destination) return pino(options, destination);
