@@ -16,3 +16,6 @@ export function messagePath(emailCallbackId: string, processingId: string): stri
 export const WEBHOOK_DOCS_PATH = "/webhooks";
 export const WEBHOOK_DOCS_VERIFY_ANCHOR = "verify";
 export const WEBHOOK_DOCS_VERIFY_HREF = `${WEBHOOK_DOCS_PATH}#${WEBHOOK_DOCS_VERIFY_ANCHOR}`;
+
+/** The API reference page (modules/openapi/components/api-reference.tsx). */
+export const API_REFERENCE_PATH = "/api-reference";

@@ -1,7 +1,7 @@
 "use client";
-// The top bar's account menu: account settings, API keys, the webhook format, the language submenu
-// and logging out.
-import { CircleUserIcon, KeyRoundIcon, LanguagesIcon, LogOutIcon, SettingsIcon, WebhookIcon } from "lucide-react";
+// The top bar's account menu: account settings, API keys, the webhook format, the API reference, the
+// language submenu and logging out.
+import { BookOpenIcon, CircleUserIcon, KeyRoundIcon, LanguagesIcon, LogOutIcon, SettingsIcon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -18,7 +18,7 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { LocaleRadioItems } from "@/modules/i18n/components/language-switcher";
 import { useChangeLocale } from "@/modules/i18n/use-change-locale";
-import { WEBHOOK_DOCS_PATH } from "@/modules/shared/app-paths";
+import { API_REFERENCE_PATH, WEBHOOK_DOCS_PATH } from "@/modules/shared/app-paths";
 import { useLogOut } from "@/modules/users/components/use-log-out";
 
 export function AccountMenu({ user }: { user: { name: string; email: string } }) {
@@ -56,6 +56,12 @@ export function AccountMenu({ user }: { user: { name: string; email: string } })
           <Link href={WEBHOOK_DOCS_PATH}>
             <WebhookIcon aria-hidden />
             {t("webhookDocs")}
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href={API_REFERENCE_PATH}>
+            <BookOpenIcon aria-hidden />
+            {t("apiReference")}
           </Link>
         </DropdownMenuItem>
         <DropdownMenuSeparator />

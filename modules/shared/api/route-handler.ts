@@ -11,7 +11,7 @@ type RouteContext<Params> = { params: Promise<Params> };
  * Path segments (ids, provider names, indexes) are letters, digits, `_` and `-`: anything else,
  * a NUL byte included, names nothing and answers 404 before it reaches the database.
  */
-const PATH_SEGMENT_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+export const PATH_SEGMENT_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** A public route: any thrown error becomes the API's error body. */
 export function withErrors<Params = Record<string, never>>(

@@ -1,0 +1,118 @@
+// The calls on an address's inbox: its pages, one mail in full, the message as received, an
+// attachment, the delivery attempts and a redelivery.
+import { z } from "zod";
+import { listProcessingsQuerySchema } from "@/modules/processings/processings.schemas";
+import { OPENAPI_TAG } from "./openapi.constants";
+import type { HeaderSpec, OperationSpec } from "./openapi.operations";
+import {
+  deliveryAttemptResponseSchema,
+  emailProcessingResponseSchema,
+  processingDetailResponseSchema,
+  processingsPageResponseSchema,
+} from "./openapi.responses";
+
+const LIST_PATH = "/api/email-callbacks/{emailCallbackId}/processings";
+const ITEM_PATH = `${LIST_PATH}/{processingId}`;
+const tag = OPENAPI_TAG.PROCESSINGS;
+const ROW_NOT_FOUND = ["email_callback.not_found", "email_processing.not_found"] as const;
+
+const DOWNLOAD_HEADERS: HeaderSpec[] = [
+  { name: "Content-Disposition", description: "`attachment`, with the file name." },
+  { name: "Content-Length", description: "The size in bytes." },
+];
+
+export const PROCESSING_OPERATIONS: OperationSpec[] = [
+  {
+    method: "get",
+    path: LIST_PATH,
+    tag,
+    operationId: "listEmailProcessings",
+    summary: "List the inbox",
+    description: "One page of the mail the address received, newest first; a page past the end is empty.",
+    access: "session-or-key",
+    query: listProcessingsQuerySchema,
+    queryDescriptions: {
+      pageIndex: "The page, from 0.",
+      pageSize: "Rows per page.",
+      status: "Only the mail with this status.",
+      q: "A text found in the sender or the subject (case-insensitive).",
+    },
+    success: { status: 200, description: "The page.", content: { "application/json": processingsPageResponseSchema } },
+    errors: ["email_callback.not_found"],
+  },
+  {
+    method: "get",
+    path: ITEM_PATH,
+    tag,
+    operationId: "getEmailProcessing",
+    summary: "Read one received mail",
+    description: "The inbox row with its delivery state, and the exact JSON body sent to the webhook.",
+    access: "session-or-key",
+    success: { status: 200, description: "The mail.", content: { "application/json": processingDetailResponseSchema } },
+    errors: [...ROW_NOT_FOUND],
+  },
+  {
+    method: "get",
+    path: `${ITEM_PATH}/raw`,
+    tag,
+    operationId: "getRawMessage",
+    summary: "Download the message as received",
+    description: "The message exactly as received (an .eml file), while its content is kept.",
+    access: "session-or-key",
+    success: {
+      status: 200,
+      description: "The message.",
+      headers: DOWNLOAD_HEADERS,
+      content: { "message/rfc822": { kind: "binary" } },
+    },
+    errors: [...ROW_NOT_FOUND, "email_processing.message_gone"],
+  },
+  {
+    method: "get",
+    path: `${ITEM_PATH}/attachments/{index}`,
+    tag,
+    operationId: "getAttachment",
+    summary: "Download an attachment",
+    description: "One attachment's bytes, by its place in the webhook body's list, with its own content type.",
+    access: "session-or-key",
+    success: {
+      status: 200,
+      description: "The attachment.",
+      headers: DOWNLOAD_HEADERS,
+      content: { "*/*": { kind: "binary", description: "The bytes, with the attachment's own content type." } },
+    },
+    errors: [...ROW_NOT_FOUND, "email_processing.message_gone"],
+  },
+  {
+    method: "get",
+    path: `${ITEM_PATH}/attempts`,
+    tag,
+    operationId: "listDeliveryAttempts",
+    summary: "List the delivery attempts",
+    description: "Every webhook call made for the mail, newest first, earlier attempt series included.",
+    access: "session-or-key",
+    success: {
+      status: 200,
+      description: "The attempts.",
+      content: { "application/json": z.object({ deliveryAttempts: z.array(deliveryAttemptResponseSchema) }) },
+    },
+    errors: [...ROW_NOT_FOUND],
+  },
+  {
+    method: "post",
+    path: `${ITEM_PATH}/redeliver`,
+    tag,
+    operationId: "redeliverEmailProcessing",
+    summary: "Redeliver one mail",
+    description:
+      "A new attempt series on the stored webhook body (status `pending`, due now); earlier attempts are kept. " +
+      "Rate limited per address.",
+    access: "session-or-key",
+    success: {
+      status: 202,
+      description: "The mail, pending again.",
+      content: { "application/json": z.object({ emailProcessing: emailProcessingResponseSchema }) },
+    },
+    errors: [...ROW_NOT_FOUND, "request.rate_limited", "email_processing.delivery_in_progress", "email_processing.message_gone"],
+  },
+];

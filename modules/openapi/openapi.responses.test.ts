@@ -1,0 +1,115 @@
+// The answers the OpenAPI document describes are the ones the formatters produce: each formatter's
+// output parses with its response schema, with no field the schema leaves out.
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { formatApiKeyForApi } from "@/modules/api-keys/api-keys.models";
+import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
+import { formatEmailReceivedEvent, formatProcessingEvent } from "@/modules/events/events.models";
+import {
+  formatDeliveryAttemptForApi,
+  formatProcessingDetailForApi,
+  formatProcessingForApi,
+} from "@/modules/processings/processings.models";
+import { createInvalidQueryError, createNotFoundError } from "@/modules/shared/errors/app-error";
+import { formatErrorBody } from "@/modules/shared/errors/error-response";
+import {
+  apiKeyResponseSchema,
+  deliveryAttemptResponseSchema,
+  emailCallbackResponseSchema,
+  emailProcessingDetailResponseSchema,
+  emailProcessingResponseSchema,
+  emailReceivedEventSchema,
+  errorResponseSchema,
+  processingEventSchema,
+} from "./openapi.responses";
+
+const createdAt = new Date("2026-11-24T10:00:00.000Z");
+const processing = {
+  id: "ep_0123456789ABCDEFabcdef",
+  fromAddress: "alice@example.org",
+  subject: "Order 42",
+  status: "error",
+  error: "webhook-failed",
+  webhookResponseStatusCode: 500,
+  createdAt,
+};
+
+/** Parses with the schema closed to unknown fields: a field the formatter adds and the schema lacks fails. */
+function expectExactShape(schema: z.ZodObject, value: unknown) {
+  const parsed = schema.strict().safeParse(value);
+  expect(parsed.error?.issues ?? []).toEqual([]);
+}
+
+describe("response schemas", () => {
+  it("match formatEmailCallbackForApi, with and without a secret", () => {
+    const record = {
+      id: "ecb_0123456789ABCDEFabcdef",
+      userId: "usr_x",
+      domain: "example.com",
+      username: "orders",
+      webhookUrl: "https://example.com/hook",
+      webhookSecret: "a-long-enough-secret-1234",
+      allowedOrigins: ["@example.org"],
+      isEnabled: true,
+      attachmentDelivery: "url" as const,
+      authenticationPolicy: "dmarc" as const,
+      spamThreshold: 15,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    expectExactShape(emailCallbackResponseSchema, formatEmailCallbackForApi(record));
+    expectExactShape(
+      emailCallbackResponseSchema,
+      formatEmailCallbackForApi({ ...record, webhookSecret: null, spamThreshold: null }),
+    );
+  });
+
+  it("match the inbox rows, a row in full and its delivery attempts", () => {
+    expectExactShape(emailProcessingResponseSchema, formatProcessingForApi(processing));
+    expectExactShape(
+      emailProcessingDetailResponseSchema,
+      formatProcessingDetailForApi({ ...processing, attemptCount: 6, nextAttemptAt: null }),
+    );
+    const attempt = {
+      id: "da_x",
+      attemptedAt: createdAt,
+      statusCode: null,
+      durationMs: 30,
+      error: "timeout",
+      responseBody: null,
+    };
+    expectExactShape(deliveryAttemptResponseSchema, formatDeliveryAttemptForApi(attempt));
+  });
+
+  it("match an API key, used or not", () => {
+    const key = { id: "ak_x", userId: "usr_x", name: "ci", prefix: "hm_AbC1234", createdAt, lastUsedAt: null };
+    expectExactShape(apiKeyResponseSchema, formatApiKeyForApi(key));
+    expectExactShape(apiKeyResponseSchema, formatApiKeyForApi({ ...key, lastUsedAt: createdAt }));
+  });
+
+  it("match the live stream's events", () => {
+    const row = {
+      eventId: "7",
+      emailCallbackId: "ecb_x",
+      emailProcessingId: processing.id,
+      isNew: false,
+      ...processing,
+      attemptCount: 2,
+    };
+    expectExactShape(processingEventSchema, formatProcessingEvent(row));
+    const event = formatEmailReceivedEvent({
+      emailProcessingId: processing.id,
+      body: "{}",
+      secret: "whsec-secret-1234567",
+      now: createdAt,
+    });
+    expectExactShape(emailReceivedEventSchema, event);
+  });
+
+  it("match the error body, with and without invalid fields", () => {
+    expectExactShape(errorResponseSchema, formatErrorBody(createNotFoundError()));
+    const invalid = formatErrorBody(createInvalidQueryError([{ path: "pageSize", code: "too_big", message: "Too big" }]));
+    expectExactShape(errorResponseSchema, invalid);
+    expect(invalid.error.fields).toHaveLength(1);
+  });
+});

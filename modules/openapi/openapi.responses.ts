@@ -1,0 +1,151 @@
+// The JSON shapes the API answers with, as zod schemas for the OpenAPI document. Each mirrors a
+// feature's formatter (formatEmailCallbackForApi, formatProcessingForApi, …): the type checks at
+// the bottom fail to compile when a formatter's type and its schema drift apart, and
+// openapi.responses.test.ts parses real formatter output with them.
+import { z } from "zod";
+import type { ApiApiKey } from "@/modules/api-keys/api-keys.models";
+import { ATTACHMENT_DELIVERIES, AUTHENTICATION_POLICIES } from "@/modules/email-callbacks/email-callbacks.constants";
+import type { ApiEmailCallback } from "@/modules/email-callbacks/email-callbacks.models";
+import type { ApiEmailReceivedEvent, ApiProcessingEvent } from "@/modules/events/events.models";
+import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import type {
+  ApiDeliveryAttempt,
+  ApiEmailProcessing,
+  ApiEmailProcessingDetail,
+  ApiProcessingsPage,
+} from "@/modules/processings/processings.models";
+import type { ErrorBody } from "@/modules/shared/errors/error-response";
+
+const timestamp = z.iso.datetime().describe("ISO 8601 time, UTC.");
+
+export const emailCallbackResponseSchema = z
+  .object({
+    id: z.string().describe("`ecb_…`"),
+    domain: z.string(),
+    username: z.string(),
+    address: z.string().describe("`username@domain`: the address that receives mail."),
+    webhookUrl: z.string(),
+    hasWebhookSecret: z.boolean(),
+    maskedWebhookSecret: z
+      .string()
+      .nullable()
+      .describe("The secret with all but its last 4 characters hidden; the secret itself is never returned."),
+    allowedOrigins: z.array(z.string()).describe("Sender addresses, or `@domain` for every sender of a domain; empty: anyone."),
+    isEnabled: z.boolean(),
+    attachmentDelivery: z.enum(ATTACHMENT_DELIVERIES),
+    authenticationPolicy: z.enum(AUTHENTICATION_POLICIES),
+    spamThreshold: z.number().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "EmailCallback" });
+
+export const emailProcessingResponseSchema = z
+  .object({
+    id: z.string().describe("`ep_…`"),
+    fromAddress: z.string(),
+    subject: z.string(),
+    status: z.enum(PROCESSING_STATUS),
+    error: z
+      .string()
+      .nullable()
+      .describe("Why the mail was not processed or failed (not-enabled, from-address-not-allowed, webhook-failed, …)."),
+    webhookResponseStatusCode: z.number().int().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "EmailProcessing" });
+
+export const emailProcessingDetailResponseSchema = emailProcessingResponseSchema
+  .extend({
+    attemptCount: z.number().int().describe("Webhook calls of the current attempt series."),
+    nextAttemptAt: timestamp.nullable().describe("When the next attempt is due while the mail is pending."),
+  })
+  .meta({ id: "EmailProcessingDetail" });
+
+export const deliveryAttemptResponseSchema = z
+  .object({
+    id: z.string().describe("`da_…`"),
+    attemptedAt: timestamp,
+    statusCode: z.number().int().nullable().describe("The webhook's HTTP status; null when no answer came."),
+    durationMs: z.number().int(),
+    error: z.string().nullable(),
+    responseBody: z.string().nullable().describe("The first 1 KiB of the webhook's answer."),
+  })
+  .meta({ id: "DeliveryAttempt" });
+
+export const apiKeyResponseSchema = z
+  .object({
+    id: z.string().describe("`ak_…`"),
+    name: z.string(),
+    prefix: z.string().describe("The start of the token, e.g. `hm_AbC1234`, to recognise it."),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.nullable(),
+  })
+  .meta({ id: "ApiKey" });
+
+export const processingsPageResponseSchema = z.object({
+  emailProcessings: z.array(emailProcessingResponseSchema).describe("Newest first."),
+  emailProcessingsCount: z.number().int().describe("Every row of the inbox (that matches the filters)."),
+  pageIndex: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+export const processingDetailResponseSchema = z.object({
+  emailProcessing: emailProcessingDetailResponseSchema,
+  webhookBody: z
+    .string()
+    .nullable()
+    .meta({ contentMediaType: "application/json" })
+    .describe(
+      "The JSON text sent to the webhook, byte for byte (its schema: GET /api/webhooks/schema); null once the content is gone.",
+    ),
+});
+
+/** The data of a `processing` event of the live stream. */
+export const processingEventSchema = emailProcessingResponseSchema
+  .extend({ attemptCount: z.number().int().describe("Webhook calls of the current attempt series.") })
+  .meta({ id: "ProcessingEvent" });
+
+/** The data of an `email.received` event: the webhook request as a receiver gets it. */
+export const emailReceivedEventSchema = z
+  .object({
+    headers: z.object({
+      "webhook-id": z.string(),
+      "webhook-timestamp": z.string(),
+      "webhook-signature": z.string().optional().describe("Only when the address has a webhook secret."),
+    }),
+    body: z.string().meta({ contentMediaType: "application/json" }).describe("The exact JSON text of the webhook body."),
+  })
+  .meta({ id: "EmailReceivedEvent" });
+
+const fieldIssueSchema = z
+  .object({
+    path: z.string().describe("The field, dot-separated (`allowedOrigins.2`)."),
+    code: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: "FieldIssue" });
+
+export const errorResponseSchema = z.object({
+  error: z.object({
+    code: z.string().describe("A namespaced code (`email_callback.not_found`); clients translate by code."),
+    message: z.string().describe("In English."),
+    fields: z.array(fieldIssueSchema).optional().describe("The invalid fields of a body or query."),
+  }),
+});
+
+/** `A` and `B` are the same type (each assignable to the other). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+
+export type ResponseSchemasMatchFormatters = [
+  Assert<Same<z.output<typeof emailCallbackResponseSchema>, ApiEmailCallback>>,
+  Assert<Same<z.output<typeof emailProcessingResponseSchema>, ApiEmailProcessing>>,
+  Assert<Same<z.output<typeof emailProcessingDetailResponseSchema>, ApiEmailProcessingDetail>>,
+  Assert<Same<z.output<typeof deliveryAttemptResponseSchema>, ApiDeliveryAttempt>>,
+  Assert<Same<z.output<typeof apiKeyResponseSchema>, ApiApiKey>>,
+  Assert<Same<z.output<typeof processingsPageResponseSchema>, ApiProcessingsPage>>,
+  Assert<Same<z.output<typeof errorResponseSchema>, ErrorBody>>,
+  Assert<Same<z.output<typeof processingEventSchema>, ApiProcessingEvent>>,
+  Assert<Same<z.output<typeof emailReceivedEventSchema>, ApiEmailReceivedEvent>>,
+];
