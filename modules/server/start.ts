@@ -5,6 +5,7 @@ import { type Config, ConfigError, getConfig } from "@/modules/config/config";
 import { type Database, migrateDatabase, openConfiguredDatabase, setProcessDatabase } from "@/modules/db/db";
 import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
+import { closeProcessEventsListener } from "@/modules/events/events.dependencies";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { routeProcessOutputThroughLogger } from "@/modules/shared/logging/process-output";
@@ -110,6 +111,8 @@ function registerShutdown({
     // Stop taking work first (web, smtp), then let the delivery attempts in flight finish.
     for (const role of [...running].reverse())
       await role.stop().catch((error: unknown) => logger.error({ err: error }, `Stopping ${role.name} failed`));
+    // Its connection ending with the database must not read as a loss to reconnect from.
+    await closeProcessEventsListener().catch(() => undefined);
     await database.close().catch(() => undefined);
     await afterShutdown?.().catch(() => undefined);
     process.exit(0);
