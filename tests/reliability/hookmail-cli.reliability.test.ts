@@ -66,7 +66,7 @@ describe("hookmail listen against the started app", () => {
         baseUrl: app.baseUrl,
         cookie,
         domain: app.emailDomain,
-        username: "developer",
+        username: "local-dev",
         webhookUrl: production.url("/production"),
         webhookSecret: SECRET,
       });
