@@ -4,7 +4,7 @@
 // to a local server, signed as in production, and keeps forwarding after a network loss; `send`
 // sends an .eml file; `tail` prints processing events; a bad key, an unknown address and an
 // unreachable server each end it with one line and exit code 1.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,13 +19,13 @@ import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createDeliveryWorker, type DeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { closeProcessEventsListener } from "@/modules/events/events.dependencies";
 import { silentLogger } from "@/modules/shared/logging/logger";
+import { HOOKMAIL_CLI, type RunningCli, startCli } from "@/tests/support/cli-process";
 import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
 import { type RouteHttpServer, startRouteHttpServer } from "@/tests/support/route-http-server";
 import { type RouteTestApp, startRouteTestApp } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 
-const CLI = path.join(import.meta.dirname, "hookmail.mjs");
 const SECRET = "cli-webhook-secret-0123456789abcdef";
 const run = promisify(execFile);
 
@@ -86,21 +86,10 @@ const environment = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
-type Running = { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> };
-
-function start(args: string[], env = environment()): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+function start(args: string[], env = environment()): RunningCli {
+  const running = startCli(args, env);
+  children.push(running.child);
+  return running;
 }
 
 async function stopChild(child: ChildProcess) {
@@ -112,7 +101,7 @@ async function stopChild(child: ChildProcess) {
 
 async function runOnce(args: string[], env = environment()) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env });
+    const { stdout, stderr } = await run(process.execPath, [HOOKMAIL_CLI, ...args], { env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

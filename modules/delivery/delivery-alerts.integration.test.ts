@@ -9,13 +9,13 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
-import { type Database, openDatabase } from "@/modules/db/db";
+import type { Database } from "@/modules/db/db";
 import { createMailer, type OutboxMail } from "@/modules/mail/mailer";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
 import { createMemoryLogger, type MemoryLogger, silentLogger } from "@/tests/support/memory-logger";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
-import { createTestDatabaseUrl } from "@/tests/support/test-database";
+import { createTestDatabasePair } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { writeAttemptOutcomes } from "./attempt-outcomes";
 import { DELIVERY_ALERT_INTERVAL_MS, MAX_DELIVERY_ATTEMPTS } from "./delivery.constants";
@@ -42,14 +42,7 @@ const advance = (ms: number) => {
 };
 
 beforeAll(async () => {
-  const { url, drop } = await createTestDatabaseUrl();
-  database = await openDatabase({ url, poolSize: 4 });
-  otherDatabase = await openDatabase({ url, poolSize: 4 });
-  closeDatabases = async () => {
-    await otherDatabase.close();
-    await database.close();
-    await drop();
-  };
+  ({ database, otherDatabase, close: closeDatabases } = await createTestDatabasePair());
   sink = await startWebhookSink();
   outboxRoot = await mkdtemp(path.join(os.tmpdir(), "hookmail-alerts-"));
 });

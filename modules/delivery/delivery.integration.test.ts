@@ -2,12 +2,12 @@
 
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "@/modules/db/db";
+import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
 import { createMemoryLogger, type MemoryLogger } from "@/tests/support/memory-logger";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
-import { createTestDatabaseUrl } from "@/tests/support/test-database";
+import { createTestDatabasePair } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { createDeliveryRepository } from "./delivery.repository";
 import { createDeliveryWorker, type DeliveryWorkerOptions } from "./delivery-worker";
@@ -31,14 +31,7 @@ const advance = (ms: number) => {
 };
 
 beforeAll(async () => {
-  const { url, drop } = await createTestDatabaseUrl();
-  database = await openDatabase({ url, poolSize: 4 });
-  otherDatabase = await openDatabase({ url, poolSize: 4 });
-  closeDatabases = async () => {
-    await otherDatabase.close();
-    await database.close();
-    await drop();
-  };
+  ({ database, otherDatabase, close: closeDatabases } = await createTestDatabasePair());
   sink = await startWebhookSink();
   userId = createId("user");
   await seedUser(database, { id: userId, name: "Alice", email: `alice-${userId}@example.com` });

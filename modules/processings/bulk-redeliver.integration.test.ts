@@ -4,11 +4,11 @@
 // is gone stay as they are; another user's address is not found; the call is rate limited per
 // address (docs/security.md).
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as redeliverAllRoute from "@/app/api/email-callbacks/[emailCallbackId]/redeliver/route";
-import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
 import { createId } from "@/modules/shared/ids";
+import { recordDispatchedDeliveries } from "@/tests/support/recording-dispatcher";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
 import { BULK_REDELIVERY_MAX } from "./processings.usecases";
@@ -18,7 +18,7 @@ let owner: TestUser;
 let stranger: TestUser;
 let ownerKey: Record<string, string>;
 let strangerKey: Record<string, string>;
-const dispatched: string[] = [];
+const dispatched = recordDispatchedDeliveries();
 
 beforeAll(async () => {
   app = await startRouteTestApp();
@@ -27,15 +27,6 @@ beforeAll(async () => {
   ownerKey = (await app.createApiKey(owner, "bulk redeliver")).headers;
   strangerKey = (await app.createApiKey(stranger, "bulk redeliver")).headers;
 });
-beforeEach(() => {
-  dispatched.length = 0;
-  setDeliveryDispatcher({
-    deliverSoon: (ids) => dispatched.push(...ids),
-    getClaimLeaseMs: () => null,
-    deliverClaimed: () => undefined,
-  });
-});
-afterEach(() => setDeliveryDispatcher(undefined));
 afterAll(() => app.close());
 
 const seedCallback = async (user: TestUser = owner) => (await seedEmailCallback(app.database, { userId: user.userId })).id;

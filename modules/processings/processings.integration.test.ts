@@ -3,7 +3,7 @@
 // a pending row or one whose body is gone with 409, and answers 404 for anything not the caller's;
 // the attempts list comes newest first; a test mail goes through the inbound pipeline.
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as attemptsRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/attempts/route";
 import * as redeliverRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/redeliver/route";
 import * as testMailRoute from "@/app/api/email-callbacks/[emailCallbackId]/test-mail/route";
@@ -11,6 +11,7 @@ import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
+import { recordDispatchedDeliveries } from "@/tests/support/recording-dispatcher";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
@@ -20,7 +21,7 @@ let owner: TestUser;
 let stranger: TestUser;
 let ownerKey: Record<string, string>;
 let strangerKey: Record<string, string>;
-const dispatched: string[] = [];
+const dispatched = recordDispatchedDeliveries();
 
 beforeAll(async () => {
   app = await startRouteTestApp();
@@ -29,15 +30,6 @@ beforeAll(async () => {
   ownerKey = (await app.createApiKey(owner, "processings")).headers;
   strangerKey = (await app.createApiKey(stranger, "processings")).headers;
 });
-beforeEach(() => {
-  dispatched.length = 0;
-  setDeliveryDispatcher({
-    deliverSoon: (ids) => dispatched.push(...ids),
-    getClaimLeaseMs: () => null,
-    deliverClaimed: () => undefined,
-  });
-});
-afterEach(() => setDeliveryDispatcher(undefined));
 afterAll(() => app.close());
 
 async function seedCallback({

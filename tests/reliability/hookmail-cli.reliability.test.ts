@@ -2,17 +2,15 @@
 // developer signs up, creates an address and an API key over HTTP, runs `hookmail listen` with
 // `--forward-to` a local server, and a mail sent by SMTP reaches that local server with the exact body
 // and headers whose signature verifies with the address's secret, as the production webhook does.
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
 import { createTransport } from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { startCli } from "@/tests/support/cli-process";
 import { startWebhookSink } from "@/tests/support/webhook-sink";
 import { createEmailCallback, signUp } from "./support/app-account";
-import { createAppProcess, PROJECT_ROOT } from "./support/app-process";
+import { createAppProcess } from "./support/app-process";
 import { setUpReliabilityTest } from "./support/reliability-setup";
 
-const CLI = path.join(PROJECT_ROOT, "bin", "hookmail.mjs");
 const SECRET = "reliability-cli-secret-0123456789abcdef";
 /** A first start may build the app (minutes). */
 const TEST_TIMEOUT_MS = 12 * 60_000;
@@ -27,23 +25,6 @@ async function createApiKey(baseUrl: string, cookie: string): Promise<string> {
   const text = await response.text();
   if (response.status !== 201) throw new Error(`creating an API key failed: ${response.status} ${text}`);
   return (JSON.parse(text) as { token: string }).token;
-}
-
-function startCli(args: string[], env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 describe("hookmail listen against the started app", () => {
@@ -73,6 +54,7 @@ describe("hookmail listen against the started app", () => {
       const apiKey = await createApiKey(app.baseUrl, cookie);
 
       const listen = startCli(["listen", "--address", callback.address, "--forward-to", local.url("/hook")], {
+        ...process.env,
         HOOKMAIL_URL: app.baseUrl,
         HOOKMAIL_API_KEY: apiKey,
       });

@@ -47,3 +47,26 @@ export async function createTestDatabaseUrl({ migrated = true }: { migrated?: bo
   const { adminUrl, templateDatabase } = getTestDatabaseServer();
   return createDatabaseOnServer(adminUrl, migrated ? templateDatabase : undefined);
 }
+
+/**
+ * Two separate connection pools to one fresh migrated database, as two processes have (the second
+ * stands for another worker); `close` closes both and drops the database.
+ */
+export async function createTestDatabasePair(): Promise<{
+  database: Database;
+  otherDatabase: Database;
+  close: () => Promise<void>;
+}> {
+  const { url, drop } = await createTestDatabaseUrl();
+  const database = await openDatabase({ url, poolSize: 4 });
+  const otherDatabase = await openDatabase({ url, poolSize: 4 });
+  return {
+    database,
+    otherDatabase,
+    close: async () => {
+      await otherDatabase.close();
+      await database.close();
+      await drop();
+    },
+  };
+}

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { CopyButton } from "@/modules/shared/components/copy-button";
+import { CodeBlock } from "@/modules/shared/components/code-block";
 // The webhook documentation page (docs/webhooks.md shown in the app): the request headers, an
 // example body with a link to its JSON Schema, what the checks, flags and content links of the body
 // mean and the per-address options, the delivery and retry rules, and the signature
@@ -180,20 +180,5 @@ function VerifySection() {
         ))}
       </Tabs>
     </Section>
-  );
-}
-
-/** Code as written, monospace and horizontally scrollable, under a bar with its language and a copy button. */
-function CodeBlock({ code, codeLanguage, copyLabel }: { code: string; codeLanguage: string; copyLabel: string }) {
-  return (
-    <div className="bg-muted/50 min-w-0 overflow-hidden rounded-lg border">
-      <div className="bg-muted/60 flex items-center justify-between gap-2 border-b py-1 pr-1 pl-4">
-        <span className="text-muted-foreground truncate font-mono text-xs">{codeLanguage}</span>
-        <CopyButton value={code} label={copyLabel} className="text-muted-foreground" />
-      </div>
-      <pre className="overflow-x-auto p-4 font-mono text-xs leading-relaxed [tab-size:4]">
-        <code>{code}</code>
-      </pre>
-    </div>
   );
 }

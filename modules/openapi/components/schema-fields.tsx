@@ -2,7 +2,7 @@
 // description), a JSON Schema in a collapsible code block, and text whose `backticks` are code.
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { CopyButton } from "@/modules/shared/components/copy-button";
+import { CodeBlock } from "@/modules/shared/components/code-block";
 import type { ReferenceContent, ReferenceField } from "../api-reference.models";
 
 /** Text from the OpenAPI document, its `quoted` parts in code style. */
@@ -95,25 +95,10 @@ export function ContentView({
             {t("showSchema")}
           </summary>
           <div className="mt-2">
-            <CodeBlock code={json} codeLanguage="JSON Schema" copyLabel={t("copySchema")} />
+            <CodeBlock code={json} codeLanguage="JSON Schema" copyLabel={t("copySchema")} className="max-h-96 overflow-auto" />
           </div>
         </details>
       ) : null}
-    </div>
-  );
-}
-
-/** Code as written, monospace and horizontally scrollable, under a bar with its language and a copy button. */
-export function CodeBlock({ code, codeLanguage, copyLabel }: { code: string; codeLanguage: string; copyLabel: string }) {
-  return (
-    <div className="bg-muted/50 min-w-0 overflow-hidden rounded-lg border">
-      <div className="bg-muted/60 flex items-center justify-between gap-2 border-b py-1 pr-1 pl-4">
-        <span className="text-muted-foreground truncate font-mono text-xs">{codeLanguage}</span>
-        <CopyButton value={code} label={copyLabel} className="text-muted-foreground" />
-      </div>
-      <pre className="max-h-96 overflow-auto p-4 font-mono text-xs leading-relaxed">
-        <code>{code}</code>
-      </pre>
     </div>
   );
 }
