@@ -6,16 +6,15 @@
 // `toast.error` queue the toast, <Toaster> mounts sonner's toaster and shows the queued toasts once
 // it has subscribed to them.
 
-import { CircleCheckIcon, InfoIcon, Loader2Icon, OctagonXIcon, TriangleAlertIcon } from "lucide-react";
 import * as React from "react";
 import type { ExternalToast, ToasterProps } from "sonner";
 
 import { createLazyModule, preloadLazyModule, useLazyModule } from "@/components/ui/lazy-primitive";
 
-type Sonner = typeof import("sonner");
+type Sonner = typeof import("./sonner-toaster");
 type ToastMessage = Parameters<Sonner["toast"]["success"]>[0];
 
-const sonnerModule = createLazyModule(() => import("sonner"));
+const sonnerModule = createLazyModule(() => import("./sonner-toaster"));
 
 /** Toasts asked for before a toaster had mounted, and the toaster's state once it has. */
 const toastQueue = {
@@ -88,13 +87,6 @@ function Toaster({
       visibleToasts={visibleToasts}
       richColors={richColors}
       className="toaster group"
-      icons={{
-        success: <CircleCheckIcon className="size-4" />,
-        info: <InfoIcon className="size-4" />,
-        warning: <TriangleAlertIcon className="size-4" />,
-        error: <OctagonXIcon className="size-4" />,
-        loading: <Loader2Icon className="size-4 animate-spin" />,
-      }}
       style={
         {
           "--normal-bg": "var(--popover)",

@@ -2,8 +2,9 @@
 // shared link or the back button shows the same mails. Read leniently: a value the inbox cannot show
 // falls back to its default; written with defaults left out.
 
+import { INBOX_SEARCH_MAX_LENGTH, PROCESSING_STATUSES, type ProcessingStatus } from "./processings.constants";
 import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, type InboxPageRequest } from "./processings.queries";
-import { INBOX_SEARCH_MAX_LENGTH, type InboxFilter, inboxSearchSchema, inboxStatusFilterSchema } from "./processings.schemas";
+import type { InboxFilter } from "./processings.schemas";
 
 export type InboxView = InboxPageRequest;
 
@@ -12,15 +13,19 @@ const MAX_PAGE_INDEX = 1_000_000;
 export function readInboxView(params: Pick<URLSearchParams, "get">): InboxView {
   const pageIndex = Number(params.get("pageIndex") ?? 0);
   const pageSize = Number(params.get("pageSize") ?? DEFAULT_INBOX_PAGE_SIZE);
-  const status = inboxStatusFilterSchema.safeParse(params.get("status") ?? undefined);
-  const q = inboxSearchSchema.safeParse(params.get("q")?.slice(0, INBOX_SEARCH_MAX_LENGTH) ?? undefined);
+  // As the API's schemas read them (processings.schemas.ts), without zod: it stays out of the page's scripts.
+  const status = params.get("status");
+  const q = params.get("q")?.slice(0, INBOX_SEARCH_MAX_LENGTH).trim();
   return {
     pageIndex: Number.isInteger(pageIndex) && pageIndex >= 0 && pageIndex <= MAX_PAGE_INDEX ? pageIndex : 0,
     pageSize: (INBOX_PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : DEFAULT_INBOX_PAGE_SIZE,
-    ...(status.success && status.data ? { status: status.data } : {}),
-    ...(q.success && q.data ? { q: q.data } : {}),
+    ...(isProcessingStatus(status) ? { status } : {}),
+    ...(q ? { q } : {}),
   };
 }
+
+const isProcessingStatus = (value: string | null): value is ProcessingStatus =>
+  (PROCESSING_STATUSES as readonly (string | null)[]).includes(value);
 
 /** The query string of a view (without "?"), empty for the default view. */
 export function writeInboxView({ pageIndex, pageSize, status, q }: InboxView): string {

@@ -17,6 +17,11 @@ export const PROCESSING_STATUS = {
 
 export type ProcessingStatus = (typeof PROCESSING_STATUS)[keyof typeof PROCESSING_STATUS];
 
+export const PROCESSING_STATUSES = Object.values(PROCESSING_STATUS);
+
+/** The longest inbox search text, after trimming (a sender or a subject is found by far less). */
+export const INBOX_SEARCH_MAX_LENGTH = 200;
+
 /** The statuses a processing never leaves (its content can then be cleaned up). */
 export const FINAL_PROCESSING_STATUSES = [
   PROCESSING_STATUS.SUCCESS,

@@ -1,14 +1,9 @@
 // What the inbox's routes accept: a page of the inbox, filtered by status and by a text over sender
-// and subject, and which failed mails to redeliver at once. One schema per route, bounded, shared
-// with the inbox page (it reads its view from the URL with the same rules).
+// and subject, and which failed mails to redeliver at once. One schema per route, bounded. The inbox
+// page reads its view from the URL by the same rules without zod (inbox-view.ts: no zod in the browser).
 import { z } from "zod";
 import { listProcessingsQuerySchema as inboxPageQuerySchema } from "@/modules/email-callbacks/email-callbacks.schemas";
-import { PROCESSING_STATUS } from "./processings.constants";
-
-/** The longest search text, after trimming (a sender or a subject is found by far less). */
-export const INBOX_SEARCH_MAX_LENGTH = 200;
-
-export const PROCESSING_STATUSES = Object.values(PROCESSING_STATUS);
+import { INBOX_SEARCH_MAX_LENGTH, PROCESSING_STATUS, PROCESSING_STATUSES } from "./processings.constants";
 
 /** An empty query parameter (`?status=&q=`, as a form sends it) means no filter. */
 const emptyAsAbsent = (value: unknown) => (value === "" ? undefined : value);

@@ -113,8 +113,7 @@ test("the inbox pages 40 processings: 15 per page on 3 pages, one page at 50 row
   await page.getByRole("button", { name: "Go to first page" }).click();
   await expect(page.getByText("Page 1 of 3")).toBeVisible();
 
-  await page.getByRole("combobox", { name: "Rows per page" }).click();
-  await page.getByRole("option", { name: "50" }).click();
+  await page.getByRole("combobox", { name: "Rows per page" }).selectOption({ label: "50" });
   await expect(rows).toHaveCount(40);
   await expect(page.getByText(/Page \d of \d/)).toBeHidden();
 });

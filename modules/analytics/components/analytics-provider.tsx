@@ -5,7 +5,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 // With them: a $pageview on each route change, the signed-in user identified by id with {email}.
 import type { PostHog } from "posthog-js";
 import { createContext, type ReactNode, Suspense, useContext, useEffect, useState } from "react";
-import { authClient } from "@/modules/auth/auth.client";
+import { useSession } from "@/modules/auth/use-session";
 import { ANALYTICS_EVENTS, POSTHOG_SETTINGS } from "../analytics.constants";
 import { type AnalyticsSettings, isAnalyticsConfigured } from "../analytics.models";
 
@@ -71,7 +71,7 @@ function PageViewTracker({ posthog }: { posthog: PostHog }) {
 }
 
 function UserIdentifier({ posthog }: { posthog: PostHog }) {
-  const { data: session } = authClient.useSession();
+  const { data: session } = useSession();
   const userId = session?.user.id;
   const email = session?.user.email;
   useEffect(() => {

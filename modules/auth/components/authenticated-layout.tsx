@@ -4,13 +4,13 @@
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect } from "react";
 import { PageSpinner } from "@/modules/shared/components/page-spinner";
-import { authClient } from "../auth.client";
+import { useSession } from "../use-session";
 
 export type SessionUser = { name: string; email: string; planId?: string | null };
 
 export function AuthenticatedLayout({ topBar, children }: { topBar: (user: SessionUser) => ReactNode; children: ReactNode }) {
   const router = useRouter();
-  const { data: session, isPending } = authClient.useSession();
+  const { data: session, isPending } = useSession();
 
   useEffect(() => {
     if (!isPending && !session) router.replace("/login");

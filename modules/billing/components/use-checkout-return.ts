@@ -4,7 +4,7 @@
 // carries the plan) and the page's queries are fetched again, so no stale "Upgrade to pro" stays.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { authClient } from "@/modules/auth/auth.client";
+import { refreshSession } from "@/modules/auth/use-session";
 
 /** Answers the function to call once the checkout tab has been opened. */
 export function useCheckoutReturn(onReturn: () => void): () => void {
@@ -19,7 +19,7 @@ export function useCheckoutReturn(onReturn: () => void): () => void {
       if (document.visibilityState !== "visible") return;
       setIsAwaitingReturn(false);
       onReturnRef.current();
-      authClient.$store.notify("$sessionSignal");
+      void refreshSession();
       void queryClient.invalidateQueries();
     };
     document.addEventListener("visibilitychange", handleReturn);

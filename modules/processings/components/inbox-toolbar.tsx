@@ -4,12 +4,11 @@
 // status goes back to the first page.
 import { SearchIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { Input } from "@/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { NativeSelect } from "@/components/ui/native-select";
 import type { InboxView } from "../inbox-view";
-import { PROCESSING_STATUS, type ProcessingStatus } from "../processings.constants";
-import { INBOX_SEARCH_MAX_LENGTH } from "../processings.schemas";
+import { INBOX_SEARCH_MAX_LENGTH, PROCESSING_STATUS, type ProcessingStatus } from "../processings.constants";
 import { RedeliverFailedButton } from "./redeliver-failed-button";
 
 /** How long typing must pause before the search applies. */
@@ -27,7 +26,6 @@ export function InboxToolbar({
   showView: (view: InboxView, options?: { replace?: boolean }) => void;
 }) {
   const t = useTranslations("processing");
-  const statusLabelId = useId();
   const statusLabels: Record<ProcessingStatus, string> = {
     [PROCESSING_STATUS.SUCCESS]: t("status.success"),
     [PROCESSING_STATUS.ERROR]: t("status.error"),
@@ -40,27 +38,22 @@ export function InboxToolbar({
         value={view.q ?? ""}
         onSearch={(q, isRefinement) => showView({ ...view, q: q || undefined, pageIndex: 0 }, { replace: isRefinement })}
       />
-      <span id={statusLabelId} className="sr-only">
-        {t("inbox.filters.status")}
-      </span>
-      <Select
+      <NativeSelect
+        aria-label={t("inbox.filters.status")}
+        className="w-40 max-sm:flex-1"
         value={view.status ?? ALL_STATUSES}
-        onValueChange={(value) =>
-          showView({ ...view, status: value === ALL_STATUSES ? undefined : (value as ProcessingStatus), pageIndex: 0 })
-        }
+        onChange={(event) => {
+          const value = event.target.value;
+          showView({ ...view, status: value === ALL_STATUSES ? undefined : (value as ProcessingStatus), pageIndex: 0 });
+        }}
       >
-        <SelectTrigger aria-labelledby={statusLabelId} className="w-40 max-sm:flex-1">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL_STATUSES}>{t("inbox.filters.allStatuses")}</SelectItem>
-          {Object.entries(statusLabels).map(([status, label]) => (
-            <SelectItem key={status} value={status}>
-              {label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
+        <option value={ALL_STATUSES}>{t("inbox.filters.allStatuses")}</option>
+        {Object.entries(statusLabels).map(([status, label]) => (
+          <option key={status} value={status}>
+            {label}
+          </option>
+        ))}
+      </NativeSelect>
       <RedeliverFailedButton emailCallbackId={emailCallbackId} />
     </div>
   );

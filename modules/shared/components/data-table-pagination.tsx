@@ -4,7 +4,7 @@ import { ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, ChevronsRightIcon 
 import { useTranslations } from "next-intl";
 import { type ReactNode, useId } from "react";
 import { Button } from "@/components/ui/button";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { NativeSelect } from "@/components/ui/native-select";
 import { cn } from "@/modules/shared/cn";
 
 export function getPageCount(totalCount: number, pageSize: number): number {
@@ -41,18 +41,19 @@ export function DataTablePagination({
         <span id={rowsPerPageId} className="font-medium">
           {t("rowsPerPage")}
         </span>
-        <Select value={String(pageSize)} onValueChange={(value) => onPageSizeChange(Number(value))}>
-          <SelectTrigger size="sm" aria-labelledby={rowsPerPageId} className="w-20">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent side="top">
-            {pageSizeOptions.map((option) => (
-              <SelectItem key={option} value={String(option)}>
-                {option}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+        <NativeSelect
+          size="sm"
+          aria-labelledby={rowsPerPageId}
+          className="w-20"
+          value={String(pageSize)}
+          onChange={(event) => onPageSizeChange(Number(event.target.value))}
+        >
+          {pageSizeOptions.map((option) => (
+            <option key={option} value={String(option)}>
+              {option}
+            </option>
+          ))}
+        </NativeSelect>
       </div>
       <p className="font-medium tabular-nums" aria-live="polite">
         {t("pageOf", { page: pageIndex + 1, pageCount })}

@@ -1,9 +1,9 @@
 "use client";
 // The account settings page: the signed-in user's settings, once the session is known.
-import { authClient } from "@/modules/auth/auth.client";
+import { useSession } from "@/modules/auth/use-session";
 import { AccountSettings } from "./account-settings";
 
 export function AccountSettingsPage() {
-  const { data: session } = authClient.useSession();
+  const { data: session } = useSession();
   return session ? <AccountSettings user={session.user} /> : null;
 }

@@ -4,18 +4,13 @@
 import { useTranslations } from "next-intl";
 import { useWatch } from "react-hook-form";
 import { toast } from "@/components/ui/sonner";
-import { authClient } from "@/modules/auth/auth.client";
+import { refreshSession } from "@/modules/auth/use-session";
 import { apiFetch } from "@/modules/shared/api/api-client";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { FullNameFormField } from "@/modules/shared/components/full-name-form-field";
 import { SubmitForm, useZodForm } from "@/modules/shared/components/submit-form";
 import { TitledCard } from "@/modules/shared/components/titled-card";
 import { type FullNameFormInput, fullNameFormSchema } from "../users.schemas";
-
-async function refreshSession() {
-  await authClient.getSession({ query: { disableCookieCache: true } });
-  authClient.$store.notify("$sessionSignal");
-}
 
 export function FullNameCard({ currentName }: { currentName: string }) {
   const t = useTranslations("settings.fullName");
