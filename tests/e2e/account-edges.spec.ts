@@ -23,8 +23,8 @@ async function sendVerificationAgain(page: Page, email: string) {
   expect(response.status()).toBe(200);
 }
 
-/** The form's error (Next's route announcer is an empty alert too). */
-const formAlert = (page: Page) => page.getByRole("alert").filter({ hasText: /\S/ });
+/** The page's own alert, not Next.js's route announcer (also role="alert", it reads out the new title). */
+const formAlert = (page: Page) => page.locator('[role="alert"]:not(#__next-route-announcer__)').filter({ hasText: /\S/ });
 
 async function signUpUnverified(page: Page, email: string) {
   const response = await page.request.post(`${VERIFYING_SERVER.url}/api/auth/sign-up/email`, {
