@@ -1,7 +1,14 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+import { LOCALES } from "./modules/i18n/i18n.constants";
 
-const withNextIntl = createNextIntlPlugin("./modules/i18n/request.ts");
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: "./modules/i18n/request.ts",
+  // The catalogues in messages/ are compiled when built: an import of messages/<locale>.json gives
+  // each ICU message already parsed, so the browser formats them without intl-messageformat's
+  // parser. Outside the build (tests, the mail worker under tsx) the same files are read as plain JSON.
+  experimental: { messages: { path: "./messages", format: "json", locales: LOCALES, precompile: true } },
+});
 
 const nextConfig: NextConfig = {
   // Loaded by Node at run time rather than bundled: they load WebAssembly and data files next to

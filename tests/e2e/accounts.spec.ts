@@ -22,7 +22,7 @@ test.describe("with email verification required", () => {
     await page.getByLabel("Password").fill("correct-horse-battery");
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page).toHaveURL(/\/email-validation-required$/);
-    await expect(page.getByText("Verify your email address")).toBeVisible();
+    await expect(page.getByText("Verify your email address", { exact: true })).toBeVisible();
 
     const mail = await waitForMail(VERIFYING_SERVER.sinkUrl, email);
     expect(mail.subject).toBe("Verify your email address for Hookmail");
