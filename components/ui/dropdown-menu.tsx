@@ -15,8 +15,9 @@ import {
   composeRefs,
   createLazyModule,
   createLoaderContext,
+  hasFocus,
   preloadLazyModule,
-  useLazyModule,
+  useDormantRoot,
 } from "@/components/ui/lazy-primitive";
 import { after, before, lazySlot, slot } from "@/components/ui/slot";
 
@@ -38,6 +39,8 @@ type DropdownMenuLoader = {
   triggerRef: React.RefObject<HTMLElement | null>;
 };
 
+const IDLE_HAND_OVER: { press: PendingPress | undefined; hadFocus: boolean } = { press: undefined, hadFocus: false };
+
 const {
   Provider: DropdownMenuLoaderProvider,
   useLoader: useDropdownMenuLoader,
@@ -46,28 +49,16 @@ const {
 } = createLoaderContext<DropdownMenuLoader>("DropdownMenu");
 
 function DropdownMenu({ ...props }: React.ComponentProps<DropdownMenuPrimitive["Root"]>) {
-  const [isWoken, setIsWoken] = React.useState(false);
-  const Primitive = useLazyModule(dropdownMenuModule, isWoken || props.open === true || props.defaultOpen === true);
-  const triggerRef = React.useRef<HTMLElement | null>(null);
-  const handOverRef = React.useRef<{ press: PendingPress | undefined; hadFocus: boolean }>({ press: undefined, hadFocus: false });
-
+  const { Primitive, triggerRef, wakeWith, takeHandOver } = useDormantRoot(dropdownMenuModule, props, IDLE_HAND_OVER);
   const loader = React.useMemo<DropdownMenuLoader>(
     () => ({
       Primitive,
-      wake(press) {
-        // The dormant trigger is about to be replaced by Radix's, which takes over its focus.
-        const trigger = triggerRef.current;
-        handOverRef.current = { press, hadFocus: trigger !== null && trigger === document.activeElement };
-        setIsWoken(true);
-      },
-      takeHandOver() {
-        const handOver = handOverRef.current;
-        handOverRef.current = { press: undefined, hadFocus: false };
-        return handOver;
-      },
+      // The dormant trigger is about to be replaced by Radix's, which takes over its focus.
+      wake: (press) => wakeWith({ press, hadFocus: hasFocus(triggerRef) }),
+      takeHandOver,
       triggerRef,
     }),
-    [Primitive],
+    [Primitive, wakeWith, takeHandOver, triggerRef],
   );
 
   return (

@@ -13,7 +13,7 @@ import {
   createLazyModule,
   createLoaderContext,
   preloadLazyModule,
-  useLazyModule,
+  useDormantRoot,
 } from "@/components/ui/lazy-primitive";
 import { lazySlot, slot } from "@/components/ui/slot";
 
@@ -54,25 +54,10 @@ export function createLazyDialog<P extends DialogLikePrimitive>({
   const { Provider: LoaderProvider, useLoader, usePrimitive } = createLoaderContext<DialogLoader<P>>(name);
 
   function Root(props: React.ComponentProps<P["Root"]>) {
-    const [isTriggered, setIsTriggered] = React.useState(false);
-    const Primitive = useLazyModule(lazyModule, isTriggered || props.open === true || props.defaultOpen === true);
-    const triggerRef = React.useRef<HTMLElement | null>(null);
-    const pendingPressRef = React.useRef(false);
+    const { Primitive, triggerRef, wakeWith, takeHandOver } = useDormantRoot(lazyModule, props, false);
     const loader = React.useMemo<DialogLoader<P>>(
-      () => ({
-        Primitive,
-        wakeByTrigger() {
-          pendingPressRef.current = true;
-          setIsTriggered(true);
-        },
-        takePendingPress() {
-          const isPending = pendingPressRef.current;
-          pendingPressRef.current = false;
-          return isPending;
-        },
-        triggerRef,
-      }),
-      [Primitive],
+      () => ({ Primitive, wakeByTrigger: () => wakeWith(true), takePendingPress: takeHandOver, triggerRef }),
+      [Primitive, wakeWith, takeHandOver, triggerRef],
     );
     return (
       <LoaderProvider value={loader}>

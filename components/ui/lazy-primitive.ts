@@ -63,6 +63,35 @@ export function useLazyModule<T>(lazyModule: LazyModule<T>, isNeeded: boolean): 
 }
 
 /**
+ * The root of a primitive that stays dormant until first used: its Radix module once loaded (or
+ * opened from its props), the trigger's element, and what the dormant trigger hands over to Radix's
+ * when it wakes the root (`wakeWith`), read once and reset to `idle` by `takeHandOver`. `idle` must
+ * be the same value at every render (a constant).
+ */
+export function useDormantRoot<T, H>(lazyModule: LazyModule<T>, props: { open?: boolean; defaultOpen?: boolean }, idle: H) {
+  const [isWoken, setIsWoken] = React.useState(false);
+  const Primitive = useLazyModule(lazyModule, isWoken || props.open === true || props.defaultOpen === true);
+  const triggerRef = React.useRef<HTMLElement | null>(null);
+  const handOverRef = React.useRef(idle);
+  const wakeWith = React.useCallback((handOver: H) => {
+    handOverRef.current = handOver;
+    setIsWoken(true);
+  }, []);
+  const takeHandOver = React.useCallback(() => {
+    const handOver = handOverRef.current;
+    handOverRef.current = idle;
+    return handOver;
+  }, [idle]);
+  return { Primitive, isWoken, triggerRef, wakeWith, takeHandOver };
+}
+
+/** Whether the dormant trigger has the focus (Radix's trigger, replacing it, is to take it over). */
+export function hasFocus(triggerRef: React.RefObject<HTMLElement | null>): boolean {
+  const trigger = triggerRef.current;
+  return trigger !== null && trigger === document.activeElement;
+}
+
+/**
  * The context through which a lazily loaded primitive's parts reach its loader: `useLoader(part)` in
  * the parts that render while it may not have loaded, `usePrimitive(part)` in those that only render
  * inside its open content. `name` is the root component's name in error messages.

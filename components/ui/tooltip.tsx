@@ -14,8 +14,9 @@ import {
   composeRefs,
   createLazyModule,
   createLoaderContext,
+  hasFocus,
   preloadLazyModule,
-  useLazyModule,
+  useDormantRoot,
 } from "@/components/ui/lazy-primitive";
 import { after, lazySlot } from "@/components/ui/slot";
 
@@ -86,27 +87,10 @@ const {
 } = createLoaderContext<TooltipLoader>("Tooltip");
 
 function Tooltip({ children, ...props }: React.ComponentProps<TooltipPrimitive["Root"]>) {
-  const [isWoken, setIsWoken] = React.useState(false);
-  const Primitive = useLazyModule(tooltipModule, isWoken || props.open === true || props.defaultOpen === true);
-  const triggerRef = React.useRef<HTMLElement | null>(null);
-  const hadFocusRef = React.useRef(false);
-
+  const { Primitive, isWoken, triggerRef, wakeWith, takeHandOver } = useDormantRoot(tooltipModule, props, false);
   const loader = React.useMemo<TooltipLoader>(
-    () => ({
-      Primitive,
-      wake() {
-        const trigger = triggerRef.current;
-        hadFocusRef.current = trigger !== null && trigger === document.activeElement;
-        setIsWoken(true);
-      },
-      takeHadFocus() {
-        const hadFocus = hadFocusRef.current;
-        hadFocusRef.current = false;
-        return hadFocus;
-      },
-      triggerRef,
-    }),
-    [Primitive],
+    () => ({ Primitive, wake: () => wakeWith(hasFocus(triggerRef)), takeHadFocus: takeHandOver, triggerRef }),
+    [Primitive, wakeWith, takeHandOver, triggerRef],
   );
 
   return (

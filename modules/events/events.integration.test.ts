@@ -36,9 +36,7 @@ const openStreams: AbortController[] = [];
 
 beforeAll(async () => {
   app = await startRouteTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "5000" });
-  owner = await app.signUp("owner");
-  stranger = await app.signUp("stranger");
-  ownerKey = (await app.createApiKey(owner, "events")).headers;
+  ({ owner, stranger, ownerKey } = await app.signUpOwnerAndStranger("events"));
   sink = await startWebhookSink();
   worker = createDeliveryWorker({ database: app.database, config: app.config, logger: silentLogger });
   setDeliveryDispatcher(worker);

@@ -22,10 +22,7 @@ const dispatched = recordDispatchedDeliveries();
 
 beforeAll(async () => {
   app = await startRouteTestApp();
-  owner = await app.signUp("owner");
-  stranger = await app.signUp("stranger");
-  ownerKey = (await app.createApiKey(owner, "bulk redeliver")).headers;
-  strangerKey = (await app.createApiKey(stranger, "bulk redeliver")).headers;
+  ({ owner, stranger, ownerKey, strangerKey } = await app.signUpOwnerAndStranger("bulk redeliver"));
 });
 afterAll(() => app.close());
 

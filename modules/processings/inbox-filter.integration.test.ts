@@ -16,9 +16,7 @@ let ownerKey: Record<string, string>;
 
 beforeAll(async () => {
   app = await startRouteTestApp();
-  owner = await app.signUp("owner");
-  stranger = await app.signUp("stranger");
-  ownerKey = (await app.createApiKey(owner, "inbox filter")).headers;
+  ({ owner, stranger, ownerKey } = await app.signUpOwnerAndStranger("inbox filter"));
 });
 afterAll(() => app.close());
 

@@ -25,10 +25,7 @@ const dispatched = recordDispatchedDeliveries();
 
 beforeAll(async () => {
   app = await startRouteTestApp();
-  owner = await app.signUp("owner");
-  stranger = await app.signUp("stranger");
-  ownerKey = (await app.createApiKey(owner, "processings")).headers;
-  strangerKey = (await app.createApiKey(stranger, "processings")).headers;
+  ({ owner, stranger, ownerKey, strangerKey } = await app.signUpOwnerAndStranger("processings"));
 });
 afterAll(() => app.close());
 

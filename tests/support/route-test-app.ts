@@ -56,6 +56,14 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
       if (response.status !== 201) throw new Error(`creating an API key failed with ${response.status}`);
       return { id: response.body?.apiKey.id, headers: { Authorization: `Bearer ${response.body?.token}` } };
     },
+    /** The two users most access tests need, each with an API key named `keyName`: the owner and a stranger. */
+    async signUpOwnerAndStranger(keyName: string) {
+      const owner = await this.signUp("owner");
+      const stranger = await this.signUp("stranger");
+      const ownerKey = (await this.createApiKey(owner, keyName)).headers;
+      const strangerKey = (await this.createApiKey(stranger, keyName)).headers;
+      return { owner, stranger, ownerKey, strangerKey };
+    },
     async call<Params>(
       handler: RouteHandler<Params>,
       {
