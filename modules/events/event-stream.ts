@@ -16,6 +16,7 @@ export type EventStreamOptions = {
   emailCallbackId: string;
   userId: string;
   includeWebhook: boolean;
+  /** Aborted when the client goes away: the stream ends and lets go of the listener. */
   signal: AbortSignal;
   listener: EventsListener;
   repository: EventsRepository;

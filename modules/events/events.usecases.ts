@@ -3,57 +3,31 @@
 // streams at once, and a stream opens only once the process listens for changes.
 import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
 import { AppError, createRateLimitedError } from "@/modules/shared/errors/app-error";
-import type { Logger } from "@/modules/shared/logging/logger";
-import { createEventStream, type EventStreamLimits } from "./event-stream";
+import { createEventStream, type EventStreamLimits, type EventStreamOptions } from "./event-stream";
 import { EVENT_STREAM_LIMITS } from "./events.constants";
-import type { EventsRepository } from "./events.repository";
-import type { EventsListener } from "./events-listener";
 
 /** Seconds a user over the stream limit is told to wait (Retry-After). */
 const TOO_MANY_STREAMS_RETRY_SECONDS = 30;
 
 export async function openProcessingEventStream({
-  emailCallbackId,
-  userId,
-  includeWebhook,
   lastEventId,
-  signal,
-  listener,
-  repository,
-  logger,
   limits = EVENT_STREAM_LIMITS,
   now = () => new Date(),
-}: {
-  emailCallbackId: string;
-  userId: string;
-  includeWebhook: boolean;
+  ...options
+}: Omit<EventStreamOptions, "limits" | "now"> & {
   /** The Last-Event-ID the client resumes after, or null for events from now on. */
   lastEventId: string | null;
-  /** Aborted when the client goes away: the stream ends and lets go of the listener. */
-  signal: AbortSignal;
-  listener: EventsListener;
-  repository: EventsRepository;
-  logger: Logger;
   limits?: EventStreamLimits & { maxStreamsPerUser: number };
   now?: () => Date;
 }): Promise<ReadableStream<Uint8Array>> {
+  const { emailCallbackId, userId, listener, repository, logger } = options;
   const emailCallback = await repository.findOwnedEmailCallback({ id: emailCallbackId, userId });
   if (!emailCallback) throw createEmailCallbackNotFoundError();
   // Counting and registering happen in one turn of the event loop: two requests cannot both pass.
   if (listener.countSubscriptions(userId) >= limits.maxStreamsPerUser) {
     throw createRateLimitedError(TOO_MANY_STREAMS_RETRY_SECONDS);
   }
-  const stream = createEventStream({
-    emailCallbackId,
-    userId,
-    includeWebhook,
-    signal,
-    listener,
-    repository,
-    logger,
-    limits,
-    now,
-  });
+  const stream = createEventStream({ ...options, limits, now });
   try {
     await stream.start(lastEventId);
   } catch (error) {
