@@ -14,6 +14,7 @@ const ALL_BENCHMARKS = [
   "dashboard-weight.ts",
   "scale-out.ts",
   "event-loop.ts",
+  "processing-events.ts",
 ];
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim().replace(/(\.ts)?$/, ".ts"));
 const BENCHMARKS = only ? ALL_BENCHMARKS.filter((file) => only.includes(file)) : ALL_BENCHMARKS;
