@@ -1,7 +1,7 @@
 // Prisma access to API keys. No rules here; owner checks are part of each query (`where: { id, userId }`).
 // The hashed key is written and matched, never read back.
 import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
-import { runLockedForUser } from "@/modules/db/user-lock";
+import { lockingForUser } from "@/modules/db/user-lock";
 import type { ApiKeyRecord } from "./api-keys.models";
 
 const API_KEY_FIELDS = { id: true, userId: true, name: true, prefix: true, createdAt: true, lastUsedAt: true } as const;
@@ -33,17 +33,11 @@ function createApiKeysQueries(db: PrismaClient | Prisma.TransactionClient) {
   };
 }
 
-export type ApiKeysQueries = ReturnType<typeof createApiKeysQueries>;
-
 export function createApiKeysRepository(prisma: PrismaClient) {
   return {
     ...createApiKeysQueries(prisma),
-    /**
-     * Runs work in one transaction that holds a lock on the user's row, so that checks and writes
-     * of one user's keys (count, then insert) do not interleave with a concurrent request's.
-     */
-    runLockedForUser: <T>(userId: string, work: (queries: ApiKeysQueries) => Promise<T>): Promise<T> =>
-      runLockedForUser(prisma, userId, (transaction) => work(createApiKeysQueries(transaction))),
+    /** The count of one user's keys and the insert it allows, under the lock on the user's row. */
+    runLockedForUser: lockingForUser(prisma, createApiKeysQueries),
   };
 }
 

@@ -13,3 +13,14 @@ export function runLockedForUser<T>(
     return work(transaction);
   });
 }
+
+/**
+ * A repository's `runLockedForUser`: the work gets the repository's queries bound to the
+ * transaction that holds the user's row, so a count and the insert it allows are one step.
+ */
+export function lockingForUser<Queries>(
+  prisma: PrismaClient,
+  createQueries: (transaction: Prisma.TransactionClient) => Queries,
+): <T>(userId: string, work: (queries: Queries) => Promise<T>) => Promise<T> {
+  return (userId, work) => runLockedForUser(prisma, userId, (transaction) => work(createQueries(transaction)));
+}

@@ -41,6 +41,16 @@ export function useEmailCallback(emailCallbackId: string) {
   });
 }
 
+/** Creates (POST) or updates (PUT) an address; the answer is the address as stored. */
+async function saveEmailCallback(
+  path: string,
+  method: "POST" | "PUT",
+  body: CreateEmailCallbackInput | UpdateEmailCallbackInput,
+) {
+  const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>(path, { method, body });
+  return emailCallback;
+}
+
 /** After a create or an update: the detail cache holds the answer, and the list is fetched again. */
 function useStoreEmailCallback() {
   const queryClient = useQueryClient();
@@ -53,13 +63,7 @@ function useStoreEmailCallback() {
 export function useCreateEmailCallback() {
   const storeEmailCallback = useStoreEmailCallback();
   return useMutation({
-    mutationFn: async (input: CreateEmailCallbackInput) => {
-      const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>("/api/email-callbacks", {
-        method: "POST",
-        body: input,
-      });
-      return emailCallback;
-    },
+    mutationFn: (input: CreateEmailCallbackInput) => saveEmailCallback("/api/email-callbacks", "POST", input),
     onSuccess: storeEmailCallback,
   });
 }
@@ -67,13 +71,8 @@ export function useCreateEmailCallback() {
 export function useUpdateEmailCallback() {
   const storeEmailCallback = useStoreEmailCallback();
   return useMutation({
-    mutationFn: async ({ emailCallbackId, input }: { emailCallbackId: string; input: UpdateEmailCallbackInput }) => {
-      const { emailCallback } = await apiFetch<{ emailCallback: ApiEmailCallback }>(emailCallbackPath(emailCallbackId), {
-        method: "PUT",
-        body: input,
-      });
-      return emailCallback;
-    },
+    mutationFn: ({ emailCallbackId, input }: { emailCallbackId: string; input: UpdateEmailCallbackInput }) =>
+      saveEmailCallback(emailCallbackPath(emailCallbackId), "PUT", input),
     onSuccess: storeEmailCallback,
   });
 }

@@ -2,7 +2,7 @@
 // writes included: another user's address, or a deleted one, is not found. An address already held
 // by another live callback answers email_callback.already_exists (the unique index decides races).
 import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
-import { runLockedForUser } from "@/modules/db/user-lock";
+import { lockingForUser } from "@/modules/db/user-lock";
 import { createEmailCallbackAlreadyExistsError, createEmailCallbackNotFoundError } from "./email-callbacks.errors";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
 
@@ -95,18 +95,12 @@ function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) 
   };
 }
 
-export type AddressCountQueries = ReturnType<typeof createAddressCountQueries>;
-
 export function createEmailCallbacksRepository(prisma: PrismaClient) {
   return {
     ...createAddressCountQueries(prisma),
 
-    /**
-     * Runs work in one transaction that holds a lock on the user's row, so that the plan-limit check
-     * and the insert of one user's address do not interleave with a concurrent request's.
-     */
-    runLockedForUser: <T>(userId: string, work: (queries: AddressCountQueries) => Promise<T>): Promise<T> =>
-      runLockedForUser(prisma, userId, (transaction) => work(createAddressCountQueries(transaction))),
+    /** The plan-limit check and the insert of one user's address, under the lock on the user's row. */
+    runLockedForUser: lockingForUser(prisma, createAddressCountQueries),
 
     listEmailCallbacks: async (userId: string): Promise<EmailCallbackRecord[]> => {
       const rows = await prisma.emailCallback.findMany({

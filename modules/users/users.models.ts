@@ -1,5 +1,5 @@
-// How a user is shown to the API: never the password or any session data.
-export type ApiUser = {
+// A user as the app reads it, and as the API shows it: never the password or any session data.
+export type UserRecord = {
   id: string;
   email: string;
   name: string;
@@ -8,7 +8,10 @@ export type ApiUser = {
   deliveryAlerts: boolean;
 };
 
-export function formatUserForApi(user: ApiUser): ApiUser {
+/** How a user is shown to the API: the record's fields, and only those. */
+export type ApiUser = UserRecord;
+
+export function formatUserForApi(user: UserRecord): ApiUser {
   return {
     id: user.id,
     email: user.email,

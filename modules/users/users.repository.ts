@@ -1,14 +1,6 @@
 // Prisma access to users. No rules here.
 import type { PrismaClient } from "@/modules/db/generated/client";
-
-export type UserRecord = {
-  id: string;
-  email: string;
-  name: string;
-  planId: string;
-  emailVerified: boolean;
-  deliveryAlerts: boolean;
-};
+import type { UserRecord } from "./users.models";
 
 /** The columns a user's update may set; those left out keep their value. */
 export type UserChanges = { name?: string; deliveryAlerts?: boolean; locale?: string };

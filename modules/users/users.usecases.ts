@@ -3,7 +3,8 @@
 // are written in it.
 import type { Locale } from "@/modules/i18n/i18n.constants";
 import { createUnauthorizedError } from "@/modules/shared/errors/app-error";
-import type { UserRecord, UsersRepository } from "./users.repository";
+import type { UserRecord } from "./users.models";
+import type { UsersRepository } from "./users.repository";
 import type { UpdateUserInput } from "./users.schemas";
 
 /** The signed-in user's account; a session whose account is gone is no session. */
