@@ -16,7 +16,7 @@ import { applyMigrations } from "./migrations";
 import type { PreparedStatement, SqlExecutor } from "./sql-executor";
 
 /** Tables not copied: the migration history (each side keeps its own) and what triggers derive. */
-const NOT_COPIED = new Set(["_prisma_migrations", "email_processing_count", "processing_event"]);
+const NOT_COPIED = new Set(["_prisma_migrations", "email_processing_count", "processing_event", "processing_event_follower"]);
 /** Rows are read and written in batches of about this many bytes (PostgreSQL's size of the rows). */
 const BATCH_BYTES = 8 * 1024 * 1024;
 

@@ -1,11 +1,13 @@
 // The process's one LISTEN connection, shared by every event stream it serves (docs/architecture.md:
-// Live events). A NOTIFY names an address and an event id; the events of addresses that some stream
-// follows are read (in batches, in order) and handed to those streams. A lost connection is opened
+// Live events). It tells the database which addresses its streams follow (at once for a new one, then
+// every few seconds), so that the triggers record and NOTIFY their changes only. A NOTIFY names an
+// address and an event id; the events of addresses that some stream follows are read (in batches,
+// in order) and handed to those streams. A lost connection is opened
 // again with growing delays; each stream is then told to read what it missed from the table. The
 // connection is opened by the first stream and closed a while after the last one ended.
 import type pg from "pg";
 import type { Logger } from "@/modules/shared/logging/logger";
-import { EVENTS_LISTENER_BACKOFF, EVENTS_LISTENER_IDLE_MS, PROCESSING_EVENTS_CHANNEL } from "./events.constants";
+import { EVENTS_FOLLOW, EVENTS_LISTENER_BACKOFF, EVENTS_LISTENER_IDLE_MS, PROCESSING_EVENTS_CHANNEL } from "./events.constants";
 import type { ProcessingEventRow } from "./events.repository";
 
 export type EventsSubscriber = {
@@ -18,7 +20,7 @@ export type EventsSubscriber = {
 };
 
 export type EventsSubscription = {
-  /** Resolves once notifications are received; rejects when the connection cannot be opened. */
+  /** Resolves once the address is followed and notifications are received; rejects when the connection cannot be opened. */
   ready: Promise<void>;
   unsubscribe: () => void;
 };
@@ -35,13 +37,18 @@ const noop = () => undefined;
 export function createEventsListener({
   createClient,
   readEvents,
+  follow,
   logger,
   backoff = EVENTS_LISTENER_BACKOFF,
   idleMs = EVENTS_LISTENER_IDLE_MS,
+  followRefreshMs = EVENTS_FOLLOW.refreshMs,
 }: {
   createClient: () => pg.Client;
   readEvents: (ids: readonly string[]) => Promise<ProcessingEventRow[]>;
+  /** Marks addresses followed, on the listener's connection (events.repository.ts: followEmailCallbacks). */
+  follow: (client: pg.Client, emailCallbackIds: readonly string[]) => Promise<void>;
   logger: Logger;
+  followRefreshMs?: number;
   backoff?: { initialMs: number; maxMs: number };
   idleMs?: number;
 }): EventsListener {
@@ -53,6 +60,7 @@ export function createEventsListener({
   let failures = 0;
   let retryTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
+  let refreshTimer: NodeJS.Timeout | undefined;
   let isClosed = false;
   let pendingIds: string[] = [];
   let reading = Promise.resolve();
@@ -85,6 +93,17 @@ export function createEventsListener({
     });
   }
 
+  /** The followed addresses in one order, so that two processes' refreshes never wait on each other in a cycle. */
+  const followedIds = () => [...byCallback.keys()].sort();
+
+  function refreshFollowed() {
+    const current = client;
+    if (!current || byCallback.size === 0) return;
+    follow(current, followedIds()).catch((error: unknown) => {
+      logger.warn({ err: error }, `Marking the followed addresses failed: ${(error as Error).message}`);
+    });
+  }
+
   function forget(candidate: pg.Client) {
     candidate.removeAllListeners();
     candidate.on("error", noop);
@@ -94,6 +113,7 @@ export function createEventsListener({
   function onLost(candidate: pg.Client, error?: Error) {
     if (candidate !== client) return;
     client = undefined;
+    clearInterval(refreshTimer);
     forget(candidate);
     logger.warn(`The live events connection was lost${error ? `: ${error.message}` : ""}; reconnecting`);
     if (!isClosed && subscribers.size > 0) scheduleRetry();
@@ -120,6 +140,7 @@ export function createEventsListener({
     try {
       await candidate.connect();
       await candidate.query(`LISTEN "${PROCESSING_EVENTS_CHANNEL}"`);
+      await follow(candidate, followedIds());
     } catch (error) {
       forget(candidate);
       failures += 1;
@@ -132,6 +153,9 @@ export function createEventsListener({
     }
     client = candidate;
     failures = 0;
+    clearInterval(refreshTimer);
+    refreshTimer = setInterval(refreshFollowed, followRefreshMs);
+    refreshTimer.unref();
     if (hasListened) {
       logger.info("The live events connection is back");
       for (const subscriber of subscribers) subscriber.onMissedEvents();
@@ -152,6 +176,7 @@ export function createEventsListener({
     const current = client;
     client = undefined;
     hasListened = false;
+    clearInterval(refreshTimer);
     if (current) forget(current);
   }
 
@@ -163,7 +188,8 @@ export function createEventsListener({
       byCallback.set(subscriber.emailCallbackId, group.add(subscriber));
       let isSubscribed = true;
       return {
-        ready: ensureOpen(),
+        // Followed at once (open() may have done it already: marking twice is harmless).
+        ready: ensureOpen().then(() => (client ? follow(client, [subscriber.emailCallbackId]) : undefined)),
         unsubscribe: () => {
           if (!isSubscribed) return;
           isSubscribed = false;

@@ -36,6 +36,18 @@ export const EVENT_STREAM_LIMITS = {
 /** The listener reconnects after a lost connection this long later, doubling up to the maximum (with jitter). */
 export const EVENTS_LISTENER_BACKOFF = { initialMs: 250, maxMs: 10_000 } as const;
 
+/**
+ * How a process tells the database which addresses it streams (the processing_event_follower table):
+ * every `refreshMs` while a stream is open, it marks them streamed for `streamedForMs` (changes are
+ * NOTIFYed) and followed for `followedForMs` (changes are recorded, so that a client coming back
+ * within the replay window finds what it missed).
+ */
+export const EVENTS_FOLLOW = {
+  refreshMs: 15_000,
+  streamedForMs: 60_000,
+  followedForMs: EVENT_STREAM_LIMITS.replayWindowMs + 60_000,
+} as const;
+
 /** The listener's connection is closed this long after its last stream ended. */
 export const EVENTS_LISTENER_IDLE_MS = 30_000;
 

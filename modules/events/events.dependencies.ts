@@ -4,8 +4,8 @@
 import { getDatabase } from "@/modules/db/db";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
-import { EVENTS_LISTENER_APPLICATION_NAME } from "./events.constants";
-import { createEventsRepository, type EventsRepository } from "./events.repository";
+import { EVENTS_FOLLOW, EVENTS_LISTENER_APPLICATION_NAME } from "./events.constants";
+import { createEventsRepository, type EventsRepository, followEmailCallbacks } from "./events.repository";
 import { createEventsListener, type EventsListener } from "./events-listener";
 
 const processListener = processSingleton<EventsListener>("eventsListener");
@@ -17,6 +17,7 @@ export async function getEventsDependencies(): Promise<{ listener: EventsListene
     createEventsListener({
       createClient: () => database.createSessionClient(EVENTS_LISTENER_APPLICATION_NAME),
       readEvents: repository.findEventsByIds,
+      follow: (client, emailCallbackIds) => followEmailCallbacks(client, emailCallbackIds, EVENTS_FOLLOW),
       logger: getLogger(),
     }),
   );

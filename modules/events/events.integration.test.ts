@@ -184,6 +184,34 @@ describe("GET /api/email-callbacks/{id}/events", () => {
     expect(parse(next)).toMatchObject({ id: processingId, status: "not-processed" });
   });
 
+  it("records events only for an address a stream follows: none before, all while streamed, none once its mark expires", async () => {
+    const { id } = await seedCallback();
+    const countEvents = async () => {
+      const [row] = await otherProcess.executor.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM processing_event WHERE "emailCallbackId" = $1`,
+        [id],
+      );
+      return row!.count;
+    };
+    await insertElsewhere(id, "Before anyone follows");
+    expect(await countEvents()).toBe(0);
+
+    const { reader, controller } = await openStream(id);
+    const followed = await insertElsewhere(id, "While streamed");
+    expect(parse(await reader!.next(isProcessing()))).toMatchObject({ id: followed });
+    expect(await countEvents()).toBe(1);
+    controller.abort();
+
+    // As when every process that streamed it stopped more than the replay window ago.
+    await otherProcess.executor.query(
+      `UPDATE processing_event_follower SET "streamedUntil" = now() - interval '1 second', "followedUntil" = now() - interval '1 second'
+       WHERE "emailCallbackId" = $1`,
+      [id],
+    );
+    await insertElsewhere(id, "After the mark expired");
+    expect(await countEvents()).toBe(1);
+  });
+
   it("with Last-Event-ID, replays the events missed since that one, in order, and then goes on live", async () => {
     const { id } = await seedCallback();
     const first = await openStream(id);

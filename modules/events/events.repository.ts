@@ -1,6 +1,7 @@
 // Storage of the live event stream: the events the triggers on email_processing append
 // (migration 20261126091500_processing_events), read by id or after a cursor, and what an
 // `email.received` event needs. Plain SQL through the executor; no rules here.
+import type pg from "pg";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
 
 /** One event with the processing it is about: its state at that moment, and what never changes. */
@@ -89,3 +90,24 @@ export function createEventsRepository(executor: SqlExecutor) {
 }
 
 export type EventsRepository = ReturnType<typeof createEventsRepository>;
+
+/**
+ * Marks addresses streamed and followed from now on (run on the listener's own connection); an
+ * address's mark is only ever extended, whichever process refreshes it.
+ */
+export async function followEmailCallbacks(
+  client: Pick<pg.Client, "query">,
+  emailCallbackIds: readonly string[],
+  { streamedForMs, followedForMs }: { streamedForMs: number; followedForMs: number },
+): Promise<void> {
+  if (emailCallbackIds.length === 0) return;
+  await client.query(
+    `INSERT INTO processing_event_follower AS f ("emailCallbackId", "streamedUntil", "followedUntil")
+     SELECT id, statement_timestamp() + $2::int * interval '1 millisecond', statement_timestamp() + $3::int * interval '1 millisecond'
+     FROM unnest($1::text[]) AS id
+     ON CONFLICT ("emailCallbackId") DO UPDATE SET
+       "streamedUntil" = GREATEST(f."streamedUntil", EXCLUDED."streamedUntil"),
+       "followedUntil" = GREATEST(f."followedUntil", EXCLUDED."followedUntil")`,
+    [emailCallbackIds, streamedForMs, followedForMs],
+  );
+}
