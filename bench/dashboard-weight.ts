@@ -26,6 +26,7 @@ import { buildApp, isBuildCurrent } from "@/modules/server/build";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { benchMail } from "./common";
+import { BENCH_DOMAIN } from "./settings";
 
 const GOAL_KB = 180;
 const GZIP_LEVEL = 9;
@@ -33,9 +34,8 @@ const SERVER_START_TIMEOUT_MS = 120_000;
 const PAGE_TIMEOUT_MS = 60_000;
 /** No new script for this long counts as settled when a stream keeps the network busy. */
 const QUIET_MS = 2_000;
-const EMAIL_DOMAIN = "hookmail.test";
 const USERNAME = "weight-bench";
-const ADDRESS = `${USERNAME}@${EMAIL_DOMAIN}`;
+const ADDRESS = `${USERNAME}@${BENCH_DOMAIN}`;
 const MAIL_ID = "weight-1";
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -126,7 +126,7 @@ async function startServer(): Promise<RunningServer> {
       DATA_DIR: dataDir,
       DATABASE_URL: "",
       HOOKMAIL_ROLES: "",
-      EMAIL_DOMAINS: EMAIL_DOMAIN,
+      EMAIL_DOMAINS: BENCH_DOMAIN,
       MAIL_AUTH_CHECKS: "false",
       AUTH_EMAIL_VERIFICATION_REQUIRED: "false",
       AUTH_RATE_LIMIT_ENABLED: "false",
@@ -174,7 +174,7 @@ async function seedAccount(browser: Browser, server: RunningServer) {
     if (!signUp.ok()) throw new Error(`Sign-up failed: ${signUp.status()} ${await signUp.text()}`);
     const created = await context.request.post(`${server.url}/api/email-callbacks`, {
       headers,
-      data: { domain: EMAIL_DOMAIN, username: USERNAME, webhookUrl: "https://hooks.example.com/incoming", allowedOrigins: [] },
+      data: { domain: BENCH_DOMAIN, username: USERNAME, webhookUrl: "https://hooks.example.com/incoming", allowedOrigins: [] },
     });
     if (created.status() !== 201)
       throw new Error(`Creating an email callback failed: ${created.status()} ${await created.text()}`);

@@ -6,8 +6,7 @@
 // benchmark only, not a product setting. The constants both processes use live here.
 
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -15,6 +14,8 @@ import { runMessageChecks } from "@/modules/inbound/message-checks";
 import { parseMail } from "@/modules/inbound/webhook-payload";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { seedDatabase } from "../tests/support/seed";
+import { startRouteServer, toRouteRequest } from "./route-adapter";
+import { productSettings } from "./settings";
 
 export type BenchMode = "pool" | "main";
 
@@ -38,14 +39,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const { GET: healthGet } = await import("@/app/api/health/route");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-loop-"));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    EMAIL_DOMAINS: "hookmail.test",
-    MAIL_AUTH_CHECKS: "false",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    INBOUND_SECRET,
-    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
-  });
+  const config = loadConfig(productSettings(dataDir, { INBOUND_SECRET, MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES) }));
   setProcessConfig(config);
   const { url, drop } = await createDatabaseOn(process.env.BENCH_SERVER_URL!);
   const database = await openDatabase({ url, poolSize: 10 });
@@ -98,29 +92,11 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   });
   await listener.listen();
 
-  const server = http.createServer((incoming, outgoing) => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-    }
-    const isHealth = incoming.url === "/api/health";
-    const request = new Request(`http://localhost${incoming.url ?? "/"}`, {
-      method: incoming.method,
-      headers,
-      ...(isHealth ? {} : { body: toWebStream(incoming), duplex: "half" }),
-    } as RequestInit);
-    const answer = isHealth ? healthGet() : inboundPost(request, { params: Promise.resolve({ provider: "raw" }) });
-    answer
-      .then(async (response) => {
-        outgoing.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
-        outgoing.end(await response.text());
-      })
-      .catch((error: unknown) => {
-        outgoing.writeHead(500);
-        outgoing.end(String(error));
-      });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = await startRouteServer(async (incoming) =>
+    incoming.url === "/api/health"
+      ? healthGet()
+      : inboundPost(toRouteRequest(incoming, toWebStream(incoming)), { params: Promise.resolve({ provider: "raw" }) }),
+  );
 
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   process.on("message", (message: { command: "start" | "stop" | "close" }) => {
@@ -134,8 +110,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
       process.send!({ loop: { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) } });
     } else {
       void (async () => {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await server.close();
         await listener.close();
         await worker.stop();
         await getMessageParser().close();
@@ -147,7 +122,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
       })();
     }
   });
-  process.send!({ ready: true, smtpPort: listener.getPort(), httpPort: (server.address() as AddressInfo).port });
+  process.send!({ ready: true, smtpPort: listener.getPort(), httpPort: server.port });
 }
 
 /**

@@ -21,6 +21,7 @@ import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { type Database, migrateDatabase, openDatabase, setProcessDatabase } from "@/modules/db/db";
 import { PrismaClient } from "@/modules/db/generated/client";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
+import { PLAN_ID } from "@/modules/plans/plans.constants";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { now, percentile } from "./common";
@@ -56,9 +57,9 @@ async function fill(executor: SqlExecutor) {
     await connection.query(
       `INSERT INTO "user" (id, name, email, "emailVerified", "planId", "createdAt", "updatedAt")
        SELECT 'usr_bench' || lpad(g::text, 6, '0'), 'Bench user ' || g, 'bench' || g || '@example.com', true,
-              CASE WHEN g = 1 THEN 'pro' ELSE 'free' END, now() - interval '120 days', now() - interval '120 days'
+              CASE WHEN g = 1 THEN $2::text ELSE $3::text END, now() - interval '120 days', now() - interval '120 days'
        FROM generate_series(1, $1::int) g`,
-      [CALLBACKS],
+      [CALLBACKS, PLAN_ID.PRO, PLAN_ID.FREE],
     );
     await connection.query(
       `INSERT INTO email_callback (id, "userId", domain, username, "webhookUrl", "createdAt", "updatedAt")

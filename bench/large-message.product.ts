@@ -5,13 +5,13 @@
 // The constants and message types both processes use live here.
 
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { seedDatabase } from "../tests/support/seed";
+import { startRouteServer, toRouteRequest } from "./route-adapter";
+import { productSettings } from "./settings";
 
 export const MAX_MESSAGE_BYTES = 26_214_400;
 export const INBOUND_SECRET = "bench-inbound-secret-0123456789";
@@ -68,15 +68,9 @@ async function runProduct() {
   if (!gc) throw new Error("the product process needs --expose-gc");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-large-"));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    EMAIL_DOMAINS: "hookmail.test",
-    MAIL_AUTH_CHECKS: "false",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    WEBHOOK_TIMEOUT_MS: "60000",
-    INBOUND_SECRET,
-    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
-  });
+  const config = loadConfig(
+    productSettings(dataDir, { WEBHOOK_TIMEOUT_MS: "60000", INBOUND_SECRET, MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES) }),
+  );
   setProcessConfig(config);
 
   let closeAll: () => Promise<void> = async () => undefined;
@@ -119,38 +113,14 @@ async function runProduct() {
     await listener.listen();
     closers.unshift(() => listener.close());
 
-    // The raw route behind a minimal node:http → Request adapter (what the custom server and Next do
-    // for a route handler): the body arrives as a stream, as it would from a socket.
-    const httpServer = http.createServer((incoming, outgoing) => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      const request = new Request(`http://localhost${incoming.url ?? "/"}`, {
-        method: incoming.method,
-        headers,
-        body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>,
-        duplex: "half",
-      } as RequestInit);
-      inboundPost(request, { params: Promise.resolve({ provider: "raw" }) })
-        .then(async (response) => {
-          noteAcceptance();
-          outgoing.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "text/plain" });
-          outgoing.end(await response.text());
-        })
-        .catch((error: unknown) => {
-          outgoing.writeHead(500);
-          outgoing.end(String(error));
-        });
+    // The raw route behind the benchmarks' node:http → Request adapter (bench/route-adapter.ts).
+    const httpServer = await startRouteServer(async (incoming) => {
+      const body = Readable.toWeb(incoming) as ReadableStream<Uint8Array>;
+      const response = await inboundPost(toRouteRequest(incoming, body), { params: Promise.resolve({ provider: "raw" }) });
+      noteAcceptance();
+      return response;
     });
-    await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-    closers.unshift(
-      () =>
-        new Promise<void>((resolve) => {
-          httpServer.closeAllConnections();
-          httpServer.close(() => resolve());
-        }),
-    );
+    closers.unshift(httpServer.close);
 
     whenIdle = () => worker.whenIdle();
     countStatuses = async () => {
@@ -160,7 +130,7 @@ async function runProduct() {
     closeAll = async () => {
       for (const close of closers) await close();
     };
-    return { smtpPort: listener.getPort(), httpPort: (httpServer.address() as AddressInfo).port };
+    return { smtpPort: listener.getPort(), httpPort: httpServer.port };
   };
 
   const settle = async () => {

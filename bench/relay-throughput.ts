@@ -50,16 +50,14 @@ import {
   startSink,
   summarize,
 } from "./common";
+import { BENCH_ADDRESS, CONCURRENCY, DRAIN_TIMEOUT_MS } from "./settings";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHECK_ROUNDS = Number(process.env.BENCH_CHECK_ROUNDS ?? 3);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const WARMUP_MAILS = 300;
 const PHASE_WARMUP_MAILS = 30;
 const GOAL_RATIO = 0.7;
-const DRAIN_TIMEOUT_MS = 180_000;
-const ADDRESS = "bench@hookmail.test";
 const INBOUND_SECRET = "bench-inbound-secret-0123456789";
 
 const config = loadConfig({
@@ -114,7 +112,7 @@ async function measureAtRate(sink: Sink, path: Path, rate: number): Promise<Phas
 
 const smtpPath = (label: string, tag: string, port: number) => {
   const client = smtpClient(port, CONCURRENCY);
-  const path: Path = { label, tag, send: async (id) => void (await client.sendMail(benchMail(id, ADDRESS))) };
+  const path: Path = { label, tag, send: async (id) => void (await client.sendMail(benchMail(id, BENCH_ADDRESS))) };
   return { path, close: () => client.close() };
 };
 
@@ -139,7 +137,7 @@ const signedSmtpPath = (label: string, tag: string, port: number, dns: TestDnsSe
     tag,
     send: async (id) => {
       setProcessConfig({ ...config, dnsServers: [dns.address], mailChecks: { authentication: checks, rspamdUrl: undefined } });
-      await client.sendMail(benchMail(id, ADDRESS));
+      await client.sendMail(benchMail(id, BENCH_ADDRESS));
     },
   };
   return { path, close: () => client.close() };
@@ -149,10 +147,10 @@ const rawRoutePath = (label: string, tag: string): Path => ({
   label,
   tag,
   send: async (id) => {
-    const body = await benchMailRaw(id, ADDRESS);
+    const body = await benchMailRaw(id, BENCH_ADDRESS);
     const request = new Request("http://localhost:3000/api/inbound/raw", {
       method: "POST",
-      headers: { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822", "x-envelope-to": ADDRESS },
+      headers: { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822", "x-envelope-to": BENCH_ADDRESS },
       body: new Uint8Array(body),
     });
     stampEndOfData(body);
@@ -321,7 +319,7 @@ async function main() {
   console.log(
     `relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
   );
-  const sample = await benchMailRaw("sample-0", ADDRESS);
+  const sample = await benchMailRaw("sample-0", BENCH_ADDRESS);
   console.log(`  message size: ${sample.length} bytes`);
   const kinds = listWantedServerKinds("BENCH_DATABASES");
   if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: only the embedded default)");

@@ -26,15 +26,12 @@ import { seedDatabase } from "../tests/support/seed";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { benchMail, benchMailRaw, drive, now, percentile, type Sink, smtpClient, startSink } from "./common";
 import { type CpuUse, diffCpu, snapshotCpu } from "./cpu-usage";
+import { BENCH_ADDRESS, BENCH_DOMAIN, CONCURRENCY, DRAIN_TIMEOUT_MS } from "./settings";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const WARMUP_PER_PROCESS = 20;
 const START_TIMEOUT_MS = 90_000;
-const DRAIN_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 15_000;
-const DOMAIN = "hookmail.test";
-const ADDRESS = `bench@${DOMAIN}`;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SMTP_READY_LINE = "Receiving mail by SMTP on";
 
@@ -130,7 +127,7 @@ async function startProductProcess({
       DATABASE_URL: databaseUrl,
       AUTH_SECRET: authSecret,
       DATA_DIR: dataDir,
-      EMAIL_DOMAINS: DOMAIN,
+      EMAIL_DOMAINS: BENCH_DOMAIN,
       MAIL_AUTH_CHECKS: "false",
       SMTP_HOST: "127.0.0.1",
       SMTP_PORT: String(port),
@@ -170,7 +167,9 @@ async function seedCallback(database: Database, webhookUrl: string) {
   const userId = createId("user");
   await seedDatabase(database, {
     users: [{ id: userId, email: "scale-out@example.com", name: "Scale-out bench" }],
-    emailCallbacks: [{ userId, domain: DOMAIN, username: "bench", webhookUrl, webhookSecret: "bench-webhook-secret-0123456789" }],
+    emailCallbacks: [
+      { userId, domain: BENCH_DOMAIN, username: "bench", webhookUrl, webhookSecret: "bench-webhook-secret-0123456789" },
+    ],
   });
 }
 
@@ -277,7 +276,7 @@ async function runPhase({
             ids: part,
             concurrency: sessionsPerProcess,
             send: async (id) => {
-              await senders[index]!.sendMail(benchMail(id, ADDRESS));
+              await senders[index]!.sendMail(benchMail(id, BENCH_ADDRESS));
               accepted.add(id);
             },
           }),
@@ -417,7 +416,7 @@ function printRecordCheck(label: string, records: RecordCheck, sink: Sink): bool
 // --- Main ----------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const sample = await benchMailRaw("sample-0", ADDRESS);
+  const sample = await benchMailRaw("sample-0", BENCH_ADDRESS);
   console.log(
     `scale-out: ${MAILS} mails of ${sample.length} bytes per phase, ${CONCURRENCY} SMTP sessions in all; ` +
       `node ${process.version}, ${os.cpus().length} CPUs shared by the senders, the sink, PostgreSQL and the product processes`,

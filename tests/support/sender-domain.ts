@@ -6,11 +6,17 @@ import { createTransport } from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 import type { DnsEntry } from "./dns-server";
 
-export type SenderDomain = {
-  domain: string;
-  selector: string;
+export type SenderDomainOptions = {
+  domain?: string;
+  selector?: string;
   /** The address SPF allows to send for the domain. */
-  allowedIp: string;
+  allowedIp?: string;
+  spf?: string;
+  /** The DMARC record; null publishes none. */
+  dmarc?: string | null;
+};
+
+export type SenderDomain = Required<Pick<SenderDomainOptions, "domain" | "selector" | "allowedIp">> & {
   privateKey: string;
   /** The DNS records to serve: DKIM key, SPF and DMARC. */
   records: Record<string, DnsEntry>;
@@ -24,13 +30,7 @@ export function createSenderDomain({
   allowedIp = "192.0.2.10",
   spf = `v=spf1 ip4:${allowedIp} -all`,
   dmarc = "v=DMARC1; p=reject",
-}: {
-  domain?: string;
-  selector?: string;
-  allowedIp?: string;
-  spf?: string;
-  dmarc?: string | null;
-} = {}): SenderDomain {
+}: SenderDomainOptions = {}): SenderDomain {
   const keys = generateKeyPairSync("rsa", { modulusLength: 1024 });
   const privateKey = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const publicKey = keys.publicKey.export({ type: "spki", format: "der" }).toString("base64");

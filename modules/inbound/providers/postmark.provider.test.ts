@@ -16,17 +16,18 @@ const postmark = createProviderRoute("postmark", {
   "content-type": "application/json",
 });
 
+/**
+ * The envelope of both fixture posts; spf is Postmark's own verdict, from its Received-SPF header:
+ * there is no SMTP client to check.
+ */
+const FIXTURE_ENVELOPE = { from: "support@postmarkapp.com", to: ["alice+orders@hookmail.test"], spf: "pass" };
+
 describe("POST /api/inbound/postmark", () => {
   it("rebuilds the message from Postmark's parsed fields, attachment included", async () => {
     const { result, received } = postmark.post(readFixture("postmark-inbound.json"));
 
     expect(await result).toEqual({ accepted: 1 });
-    expect(received[0]?.envelope).toEqual({
-      from: "support@postmarkapp.com",
-      to: ["alice+orders@hookmail.test"],
-      // Postmark's own verdict, from its Received-SPF header: there is no SMTP client to check.
-      spf: "pass",
-    });
+    expect(received[0]?.envelope).toEqual(FIXTURE_ENVELOPE);
     const parsed = await expectRebuiltMessage(received[0]!.raw, {
       from: [{ address: "support@postmarkapp.com", name: "Postmarkapp Support" }],
       to: [{ address: "alice+orders@hookmail.test", name: "Alice Example" }],
@@ -52,12 +53,7 @@ describe("POST /api/inbound/postmark", () => {
 
     await result;
     expect(received[0]?.raw.toString("utf8")).toBe(payload.RawEmail);
-    expect(received[0]?.envelope).toEqual({
-      from: "support@postmarkapp.com",
-      to: ["alice+orders@hookmail.test"],
-      // Postmark's own verdict, from its Received-SPF header: there is no SMTP client to check.
-      spf: "pass",
-    });
+    expect(received[0]?.envelope).toEqual(FIXTURE_ENVELOPE);
     const parsed = await simpleParser(received[0]!.raw);
     expect(parsed.subject).toBe("Raw subject \u2014 caf\u00e9");
     expect(parsed.text?.trim()).toBe("This is the raw text body, d\u00e9j\u00e0 vu.");
