@@ -1,17 +1,14 @@
 // The API keys routes and Bearer authentication, through the route handlers, on a fresh database.
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as deleteApiKeyRoute } from "@/app/api/api-keys/[apiKeyId]/route";
 import { POST as createApiKeyRoute, GET as listApiKeysRoute } from "@/app/api/api-keys/route";
 import { GET as listEmailCallbacksRoute } from "@/app/api/email-callbacks/route";
 import { GET as getMeRoute } from "@/app/api/users/me/route";
-import { type Auth, createAuth, setProcessAuth } from "@/modules/auth/auth.server";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
+import type { Auth } from "@/modules/auth/auth.server";
+import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { createAuthTestClient, TEST_BASE_URL } from "@/tests/support/auth-client";
-import { createTestDatabase } from "@/tests/support/test-database";
+import { startRouteTestApp } from "@/tests/support/route-test-app";
 import { MAX_API_KEYS_PER_USER } from "./api-keys.constants";
 import { generateApiKeyToken, getApiKeyDisplayPrefix, hashApiKeyToken } from "./api-keys.models";
 
@@ -22,16 +19,7 @@ let auth: Auth;
 const noParams = { params: Promise.resolve({}) };
 
 beforeAll(async () => {
-  const config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), "hookmail-api-keys-test"),
-    AUTH_SECRET: "integration-test-secret-integration-test",
-    AUTH_RATE_LIMIT_ENABLED: "false",
-  });
-  setProcessConfig(config);
-  database = await createTestDatabase();
-  setProcessDatabase(database);
-  auth = createAuth({ config, prisma: database.prisma, mailer: { send: async () => undefined } });
-  setProcessAuth(auth);
+  ({ database, auth } = await startRouteTestApp());
 });
 afterAll(() => database.close());
 

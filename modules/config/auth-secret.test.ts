@@ -1,28 +1,17 @@
 // The generated AUTH_SECRET is kept owner-only (docs/security.md): DATA_DIR 0700, the file 0600,
 // and both are tightened when found wider.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { modeOf, setUpScratchDirectory } from "@/tests/support/file-modes";
 import { getAuthSecret } from "./auth-secret";
 import { loadConfig } from "./config";
 
-const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
-
-let root: string;
-let previousUmask: number;
-beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-auth-secret-"));
-  previousUmask = process.umask(0o022);
-});
-afterEach(() => {
-  process.umask(previousUmask);
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const scratch = setUpScratchDirectory({ prefix: "hookmail-auth-secret-", umask: 0o022 });
 
 describe("the generated AUTH_SECRET", () => {
   it("is created in a new DATA_DIR made 0700, in a file made 0600, with a notice", () => {
-    const dataDir = path.join(root, "nested", "data");
+    const dataDir = path.join(scratch.root, "nested", "data");
     const { secret, notice } = getAuthSecret(loadConfig({ DATA_DIR: dataDir }));
     expect(secret).toMatch(/^[\w-]{43}$/);
     expect(notice).toMatch(/AUTH_SECRET is not set/);
@@ -32,7 +21,7 @@ describe("the generated AUTH_SECRET", () => {
   });
 
   it("tightens an existing 0755 DATA_DIR and a 0644 secret file at start, and keeps the secret", () => {
-    const dataDir = path.join(root, "data");
+    const dataDir = path.join(scratch.root, "data");
     fs.mkdirSync(dataDir, { mode: 0o755 });
     fs.writeFileSync(path.join(dataDir, "auth-secret"), "kept-secret\n", { mode: 0o644 });
     expect(modeOf(dataDir)).toBe(0o755);
@@ -43,7 +32,7 @@ describe("the generated AUTH_SECRET", () => {
   });
 
   it("touches no file when AUTH_SECRET is set", () => {
-    const dataDir = path.join(root, "unused");
+    const dataDir = path.join(scratch.root, "unused");
     expect(getAuthSecret(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: "set-in-the-environment-0123456789" }))).toEqual({
       secret: "set-in-the-environment-0123456789",
     });

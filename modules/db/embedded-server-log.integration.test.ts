@@ -3,33 +3,20 @@
 // a real server started and stopped in a DATA_DIR of its own, and the relay's hand-over between two
 // processes sharing a server, each with its keeper connection.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createDataDir, setUpCleanUpsAfterEach } from "@/tests/support/embedded-data-dir";
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { getTestDatabaseServer } from "@/tests/support/test-database";
-import { POSTGRES_DIRECTORY, readServerLock, SERVER_LOG_FILE, startEmbeddedServer } from "./embedded-server";
+import { SERVER_LOG_FILE, startEmbeddedServer } from "./embedded-server";
 import { createServerLogParser, RELAY_LOCK_KEY, startServerLogRelay } from "./embedded-server-log";
 
 const INFO = 30;
 const WARN = 40;
 const ERROR = 50;
 
-const cleanUps: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanUp of cleanUps.splice(0).reverse()) await cleanUp();
-});
-
-function createTemporaryDirectory(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-server-log-"));
-  cleanUps.push(() => {
-    const lock = readServerLock(path.join(directory, POSTGRES_DIRECTORY));
-    if (lock?.isAlive) process.kill(lock.pid, "SIGQUIT");
-    fs.rmSync(directory, { recursive: true, force: true });
-  });
-  return directory;
-}
+const cleanUps = setUpCleanUpsAfterEach();
 
 async function connectKeeper(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: getTestDatabaseServer().adminUrl });
@@ -64,7 +51,7 @@ async function waitForLockHolder(keeper: pg.Client) {
 
 describe("the embedded server's log lines", () => {
   it("are written by the process that started the server as JSON lines with component postgres, its start and its stop", async () => {
-    const dataDir = createTemporaryDirectory();
+    const dataDir = createDataDir(cleanUps, "hookmail-server-log-");
     const memory = createMemoryLogger();
     const server = await startEmbeddedServer({ dataDir, settings: { fsync: "off" }, logger: memory.logger });
     await waitFor(() => memory.entries.some((entry) => /ready to accept connections/.test(entry.msg)));
@@ -99,7 +86,7 @@ describe("the embedded server's log lines", () => {
   });
 
   it("are relayed by one process at a time: another takes over when the relaying one stops", async () => {
-    const file = path.join(createTemporaryDirectory(), path.basename(SERVER_LOG_FILE));
+    const file = path.join(createDataDir(cleanUps, "hookmail-server-log-"), path.basename(SERVER_LOG_FILE));
     const line = (severity: string, text: string) =>
       fs.appendFileSync(file, `2026-11-26 07:00:00.123 UTC [77] ${severity}:  ${text}\n`);
     line("LOG", "written before either process relays");

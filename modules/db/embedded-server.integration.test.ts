@@ -9,7 +9,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createDataDir, setUpCleanUpsAfterEach } from "@/tests/support/embedded-data-dir";
+import { modeOf } from "@/tests/support/file-modes";
 import { openConfiguredDatabase } from "./db";
 import {
   type EmbeddedServer,
@@ -21,23 +23,7 @@ import {
 
 const TIMEOUT = { timeout: 120_000 };
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
-
-const cleanUps: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanUp of cleanUps.splice(0).reverse()) await cleanUp();
-});
-
-/** A fresh DATA_DIR, removed after the test (its server stopped first if a test left it running). */
-function createDataDir(): string {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-embedded-"));
-  cleanUps.push(() => {
-    const lock = readServerLock(path.join(dataDir, POSTGRES_DIRECTORY));
-    if (lock?.isAlive) process.kill(lock.pid, "SIGQUIT");
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  return dataDir;
-}
+const cleanUps = setUpCleanUpsAfterEach();
 
 async function start(dataDir: string): Promise<EmbeddedServer> {
   const server = await startEmbeddedServer({ dataDir, settings: { fsync: "off" } });
@@ -80,7 +66,7 @@ function ownerOf(pid: number): number {
 
 describe("the embedded PostgreSQL server", () => {
   it("initialises DATA_DIR/postgres on first start, owner-only, with a generated password file 0600", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const server = await start(dataDir);
     const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
 
@@ -98,7 +84,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("listens on loopback only, with no Unix socket, and refuses a wrong password", TIMEOUT, async () => {
-    const server = await start(createDataDir());
+    const server = await start(createDataDir(cleanUps));
 
     const settings = await query<{ name: string; setting: string }>(
       server.url,
@@ -114,7 +100,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it.runIf(isRoot)("runs the server as the unprivileged postgres user when started by root", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     await start(dataDir);
     const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
     const lock = readServerLock(clusterDir)!;
@@ -138,7 +124,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("stops the server on release when no other process holds it", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const server = await start(dataDir);
     const { pid } = readServerLock(path.join(dataDir, POSTGRES_DIRECTORY))!;
 
@@ -148,7 +134,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("keeps the data, the password and the database across a stop and a start", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const first = await start(dataDir);
     await query(first.url, "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('still here')");
     await first.release();
@@ -159,7 +145,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("shares one server between processes of one DATA_DIR, and only the last one to let go stops it", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const first = await start(dataDir);
     const second = await start(dataDir);
     const { pid } = readServerLock(path.join(dataDir, POSTGRES_DIRECTORY))!;
@@ -176,7 +162,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("initialises and starts one server when two processes start on a fresh DATA_DIR at once", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const servers = await Promise.all([start(dataDir), start(dataDir)]);
 
     expect(servers.map((server) => server.startedHere).sort()).toEqual([false, true]);
@@ -185,7 +171,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("starts after a crash whose postmaster.pid names a process that is not PostgreSQL (a reused pid)", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
     const first = await start(dataDir);
     const lockFile = fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8");
@@ -206,7 +192,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("uses again the server a killed process left running, rather than starting a second one", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
     // The process that started it is gone without releasing it: its keeper connection ends.
     const keeper = await startEmbeddedServer({ dataDir, settings: { fsync: "off" } });
@@ -221,7 +207,7 @@ describe("the embedded PostgreSQL server", () => {
   });
 
   it("is the database of a process without DATABASE_URL, and closing that database lets go of the server", TIMEOUT, async () => {
-    const dataDir = createDataDir();
+    const dataDir = createDataDir(cleanUps);
     const database = await openConfiguredDatabase({ databaseUrl: undefined, dataDir });
     const { pid } = readServerLock(path.join(dataDir, POSTGRES_DIRECTORY))!;
 
@@ -240,7 +226,7 @@ describe("the port", () => {
     "is a free loopback port chosen at each start, so a port taken meanwhile does not stop the next start",
     TIMEOUT,
     async () => {
-      const dataDir = createDataDir();
+      const dataDir = createDataDir(cleanUps);
       const first = await start(dataDir);
       const port = Number(new URL(first.url).port);
       await first.release();

@@ -3,7 +3,6 @@
 // development outbox (as two processes would), a real loopback webhook sink, and a controllable
 // clock. Mails are read back from both outboxes.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,8 +12,10 @@ import type { Database } from "@/modules/db/db";
 import { createMailer, type OutboxMail } from "@/modules/mail/mailer";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
+import { findFreePort } from "@/modules/shared/net/free-port";
 import { createMemoryLogger, type MemoryLogger, silentLogger } from "@/tests/support/memory-logger";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
+import { createTestClock } from "@/tests/support/test-clock";
 import { createTestDatabasePair } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { writeAttemptOutcomes } from "./attempt-outcomes";
@@ -33,13 +34,9 @@ let otherDatabase: Database;
 let closeDatabases: () => Promise<void>;
 let sink: WebhookSink;
 let outboxRoot: string;
-let current: Date;
 let memory: MemoryLogger;
 
-const clock = () => current;
-const advance = (ms: number) => {
-  current = new Date(current.getTime() + ms);
-};
+const time = createTestClock();
 
 beforeAll(async () => {
   ({ database, otherDatabase, close: closeDatabases } = await createTestDatabasePair());
@@ -54,7 +51,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await rm(outboxRoot, { recursive: true, force: true });
   sink.reset();
-  current = new Date("2026-11-26T10:00:00.000Z");
+  time.set(new Date("2026-11-26T10:00:00.000Z"));
   memory = createMemoryLogger();
 });
 
@@ -79,7 +76,7 @@ function newWorker(
     database: db,
     config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
     logger: memory.logger,
-    clock,
+    clock: time.now,
     random: () => 0.5,
     concurrency: MAIL_COUNT / 2,
     alerts,
@@ -124,7 +121,7 @@ async function seedDueMails(emailCallbackId: string, count: number, { isLastAtte
       recipient: "alerts@hookmail.test",
       status: PROCESSING_STATUS.PENDING,
       payload: new Uint8Array(Buffer.from(`{"type":"email.received","data":{"id":"${id}"}}`)),
-      nextAttemptAt: current,
+      nextAttemptAt: time.now(),
       attemptCount: isLastAttempt ? MAX_DELIVERY_ATTEMPTS - 1 : 0,
     })),
   });
@@ -155,7 +152,7 @@ describe("delivery alerts across two workers", () => {
     const mails = await readOutboxes();
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to: email, subject: `Mail to ${address} could not be delivered` });
-    expect(await findCallback(emailCallbackId)).toMatchObject({ isAlerting: true, lastAlertAt: current });
+    expect(await findCallback(emailCallbackId)).toMatchObject({ isAlerting: true, lastAlertAt: time.now() });
   });
 
   it("name the address, the last status code and error, and link to the address's inbox", async () => {
@@ -178,7 +175,7 @@ describe("delivery alerts across two workers", () => {
   });
 
   it("name the network error and no status code when the webhook never answered", async () => {
-    const closedPort = await findClosedPort();
+    const closedPort = await findFreePort();
     const { emailCallbackId } = await seedAddress();
     await database.prisma.emailCallback.update({
       where: { id: emailCallbackId },
@@ -201,13 +198,13 @@ describe("delivery alerts across two workers", () => {
     await deliverDueOnBoth(workers);
     expect(await readOutboxes()).toHaveLength(1);
 
-    advance(DELIVERY_ALERT_INTERVAL_MS - MINUTE);
+    time.advance(DELIVERY_ALERT_INTERVAL_MS - MINUTE);
     await seedDueMails(emailCallbackId, MAIL_COUNT);
     failWebhook(MAIL_COUNT);
     await deliverDueOnBoth(workers);
     expect(await readOutboxes()).toHaveLength(1);
 
-    advance(2 * MINUTE);
+    time.advance(2 * MINUTE);
     await seedDueMails(emailCallbackId, MAIL_COUNT);
     failWebhook(MAIL_COUNT);
     await deliverDueOnBoth(workers);
@@ -223,7 +220,7 @@ describe("delivery alerts across two workers", () => {
     failWebhook(1);
     await deliverDueOnBoth(workers);
     sink.reset();
-    advance(MINUTE);
+    time.advance(MINUTE);
     const delivered = await seedDueMails(emailCallbackId, MAIL_COUNT, { isLastAttempt: false });
     await deliverDueOnBoth(workers);
 
@@ -314,7 +311,7 @@ describe("delivery alerts across two workers", () => {
   });
 
   it("log an alert that cannot be sent, and still record the delivery's outcome", async () => {
-    const closedPort = await findClosedPort();
+    const closedPort = await findFreePort();
     const { emailCallbackId } = await seedAddress();
     const [id] = await seedDueMails(emailCallbackId, 1);
     failWebhook(1);
@@ -347,11 +344,11 @@ describe("the alert decision", () => {
       data: { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.WEBHOOK_FAILED, nextAttemptAt: null },
     });
     const repositories = [createDeliveryAlertsRepository(database), createDeliveryAlertsRepository(otherDatabase)];
-    const lastAlertBefore = new Date(current.getTime() - DELIVERY_ALERT_INTERVAL_MS);
+    const lastAlertBefore = new Date(time.now().getTime() - DELIVERY_ALERT_INTERVAL_MS);
 
     const claims = await Promise.all(
       ids.map((processingId, index) =>
-        repositories[index % 2]!.claimFailureAlert({ processingId, now: current, lastAlertBefore }),
+        repositories[index % 2]!.claimFailureAlert({ processingId, now: time.now(), lastAlertBefore }),
       ),
     );
 
@@ -366,10 +363,10 @@ describe("the alert decision", () => {
       data: { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.UNKNOWN },
     });
     const repository = createDeliveryAlertsRepository(database);
-    const lastAlertBefore = new Date(current.getTime() - DELIVERY_ALERT_INTERVAL_MS);
+    const lastAlertBefore = new Date(time.now().getTime() - DELIVERY_ALERT_INTERVAL_MS);
 
-    expect(await repository.claimFailureAlert({ processingId: pending!, now: current, lastAlertBefore })).toBeNull();
-    expect(await repository.claimFailureAlert({ processingId: unknown!, now: current, lastAlertBefore })).toBeNull();
+    expect(await repository.claimFailureAlert({ processingId: pending!, now: time.now(), lastAlertBefore })).toBeNull();
+    expect(await repository.claimFailureAlert({ processingId: unknown!, now: time.now(), lastAlertBefore })).toBeNull();
     expect((await findCallback(emailCallbackId)).lastAlertAt).toBeNull();
   });
 });
@@ -379,15 +376,15 @@ describe("the end of an alert", () => {
     const { emailCallbackId } = await seedAddress();
     await database.prisma.emailCallback.update({
       where: { id: emailCallbackId },
-      data: { isAlerting: true, lastAlertAt: current },
+      data: { isAlerting: true, lastAlertAt: time.now() },
     });
     const ids = await seedDueMails(emailCallbackId, 8, { isLastAttempt: false });
-    const lockedUntil = new Date(current.getTime() + MINUTE);
+    const lockedUntil = new Date(time.now().getTime() + MINUTE);
     await database.prisma.emailProcessing.updateMany({ where: { id: { in: ids } }, data: { lockedUntil } });
     const delivered = (id: string): AttemptOutcome => ({
       claim: { id, lockedUntil },
       attempt: null,
-      change: { status: PROCESSING_STATUS.SUCCESS, webhookResponseStatusCode: 200, deliveredAt: current },
+      change: { status: PROCESSING_STATUS.SUCCESS, webhookResponseStatusCode: 200, deliveredAt: time.now() },
     });
 
     const written = await Promise.all([
@@ -400,11 +397,3 @@ describe("the end of an alert", () => {
     expect((await findCallback(emailCallbackId)).isAlerting).toBe(false);
   });
 });
-
-async function findClosedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -7,6 +7,7 @@ import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
 import { createMemoryLogger, type MemoryLogger } from "@/tests/support/memory-logger";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
+import { createTestClock } from "@/tests/support/test-clock";
 import { createTestDatabasePair } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { createDeliveryRepository } from "./delivery.repository";
@@ -21,14 +22,10 @@ let otherDatabase: Database;
 let closeDatabases: () => Promise<void>;
 let sink: WebhookSink;
 let userId: string;
-let current: Date;
 let memory: MemoryLogger;
 let logLines: string[];
 
-const clock = () => current;
-const advance = (ms: number) => {
-  current = new Date(current.getTime() + ms);
-};
+const time = createTestClock();
 
 beforeAll(async () => {
   ({ database, otherDatabase, close: closeDatabases } = await createTestDatabasePair());
@@ -43,7 +40,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await database.prisma.emailProcessing.deleteMany();
   sink.reset();
-  current = new Date();
+  time.set(new Date());
   memory = createMemoryLogger();
   logLines = memory.lines;
 });
@@ -53,7 +50,7 @@ function newWorker(overrides: Partial<DeliveryWorkerOptions> = {}) {
     database,
     config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
     logger: memory.logger,
-    clock,
+    clock: time.now,
     random: () => 0.5,
     ...overrides,
   });
@@ -105,7 +102,7 @@ async function seedProcessing({
       status,
       payload: withPayload ? payload : null,
       rawMessage: new Uint8Array(Buffer.from("Subject: Hello\r\n\r\nHi\r\n")),
-      nextAttemptAt: status === "pending" ? current : null,
+      nextAttemptAt: status === "pending" ? time.now() : null,
       attemptCount: 0,
     },
   });
@@ -145,7 +142,7 @@ describe("a successful delivery", () => {
       "content-type": "application/json",
       "user-agent": "Hookmail-Webhook/1",
       "webhook-id": id,
-      "webhook-timestamp": String(Math.floor(current.getTime() / 1000)),
+      "webhook-timestamp": String(Math.floor(time.now().getTime() / 1000)),
     });
     expect(() => verifySignature(request)).not.toThrow();
 
@@ -153,14 +150,14 @@ describe("a successful delivery", () => {
       status: "success",
       error: null,
       webhookResponseStatusCode: 200,
-      deliveredAt: current,
+      deliveredAt: time.now(),
       lockedUntil: null,
       nextAttemptAt: null,
       attemptCount: 1,
     });
     const attempts = await findAttempts(id);
     expect(attempts).toEqual([
-      expect.objectContaining({ attemptedAt: current, statusCode: 200, error: null, responseBody: "thanks" }),
+      expect.objectContaining({ attemptedAt: time.now(), statusCode: 200, error: null, responseBody: "thanks" }),
     ]);
     expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -204,7 +201,7 @@ describe("retries", () => {
     const { id, payload } = await seedProcessing();
     const worker = newWorker();
     sink.reply({ status: 500, body: "down" }, { status: 200, body: "ok" });
-    const firstAttemptAt = current;
+    const firstAttemptAt = time.now();
     await deliverNow(worker, [id]);
 
     expect(await findProcessing(id)).toMatchObject({
@@ -214,9 +211,9 @@ describe("retries", () => {
       nextAttemptAt: new Date(firstAttemptAt.getTime() + 30 * SECOND),
       lockedUntil: null,
     });
-    advance(10 * SECOND);
+    time.advance(10 * SECOND);
     expect(await deliverDueNow(worker)).toBe(0);
-    advance(21 * SECOND);
+    time.advance(21 * SECOND);
     expect(await deliverDueNow(worker)).toBe(1);
 
     expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 2, webhookResponseStatusCode: 200 });
@@ -249,7 +246,7 @@ describe("retries", () => {
       lockedUntil: null,
     });
     expect(await findAttempts(id)).toEqual([expect.objectContaining({ statusCode: 400, responseBody: '{"error":"bad"}' })]);
-    advance(48 * 3600 * SECOND);
+    time.advance(48 * 3600 * SECOND);
     expect(await deliverDueNow(worker)).toBe(0);
     expect(sink.requests).toHaveLength(1);
   });
@@ -263,7 +260,7 @@ describe("retries", () => {
       status: "pending",
       attemptCount: 1,
       webhookResponseStatusCode: null,
-      nextAttemptAt: new Date(current.getTime() + 30 * SECOND),
+      nextAttemptAt: new Date(time.now().getTime() + 30 * SECOND),
     });
     const [attempt] = await findAttempts(id);
     expect(attempt).toMatchObject({ statusCode: null, responseBody: null, error: expect.stringMatching(/^timeout/) });
@@ -277,7 +274,7 @@ describe("retries", () => {
     expect(await findProcessing(id)).toMatchObject({
       status: "pending",
       webhookResponseStatusCode: 503,
-      nextAttemptAt: new Date(current.getTime() + 120 * SECOND),
+      nextAttemptAt: new Date(time.now().getTime() + 120 * SECOND),
     });
   });
 
@@ -304,8 +301,8 @@ describe("retries", () => {
     for (let attempt = 2; attempt <= 7; attempt += 1) {
       const { nextAttemptAt, status, attemptCount } = await findProcessing(id);
       expect({ status, attemptCount }).toEqual({ status: "pending", attemptCount: attempt - 1 });
-      delays.push((nextAttemptAt?.getTime() ?? 0) - current.getTime());
-      current = nextAttemptAt ?? current;
+      delays.push((nextAttemptAt?.getTime() ?? 0) - time.now().getTime());
+      time.set(nextAttemptAt ?? time.now());
       expect(await deliverDueNow(worker)).toBe(1);
     }
 
@@ -318,7 +315,7 @@ describe("retries", () => {
       nextAttemptAt: null,
     });
     expect(await findAttempts(id)).toHaveLength(7);
-    advance(7 * 86_400 * SECOND);
+    time.advance(7 * 86_400 * SECOND);
     expect(await deliverDueNow(worker)).toBe(0);
     expect(sink.requests).toHaveLength(7);
   });
@@ -331,14 +328,14 @@ describe("claiming", () => {
     const repositories = [createDeliveryRepository(database), createDeliveryRepository(otherDatabase)];
     const claims = await Promise.all(
       Array.from({ length: 12 }, (_, index) =>
-        repositories[index % 2]?.claimDueDeliveries({ limit: 4, leaseMs: 60 * SECOND, now: current }),
+        repositories[index % 2]?.claimDueDeliveries({ limit: 4, leaseMs: 60 * SECOND, now: time.now() }),
       ),
     );
     const claimedIds = claims.flatMap((batch) => batch?.map(({ id }) => id) ?? []);
     expect(claimedIds).toHaveLength(30);
     expect(new Set(claimedIds).size).toBe(30);
     expect(new Set(claimedIds)).toEqual(new Set(seeded.map(({ id }) => id)));
-    expect(await repositories[0]?.claimDueDeliveries({ limit: 10, leaseMs: 60 * SECOND, now: current })).toEqual([]);
+    expect(await repositories[0]?.claimDueDeliveries({ limit: 10, leaseMs: 60 * SECOND, now: time.now() })).toEqual([]);
   });
 
   it("delivers each processing exactly once with two workers polling side by side", async () => {
@@ -358,20 +355,20 @@ describe("claiming", () => {
   it("takes over a processing whose worker crashed once its lease has run out, and fences the late worker off", async () => {
     const { id } = await seedProcessing();
     const crashed = createDeliveryRepository(database);
-    const [staleClaim] = await crashed.claimDueDeliveries({ limit: 1, leaseMs: 60 * SECOND, now: current });
+    const [staleClaim] = await crashed.claimDueDeliveries({ limit: 1, leaseMs: 60 * SECOND, now: time.now() });
     expect(staleClaim?.id).toBe(id);
 
     const worker = newWorker({ database: otherDatabase, leaseMs: 60 * SECOND });
-    advance(30 * SECOND);
+    time.advance(30 * SECOND);
     expect(await deliverDueNow(worker)).toBe(0);
-    advance(31 * SECOND);
+    time.advance(31 * SECOND);
     expect(await deliverDueNow(worker)).toBe(1);
     expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 1, lockedUntil: null });
 
     if (!staleClaim) throw new Error("no claim");
     const { isClaimHeld } = await crashed.recordAttempt({
       claim: staleClaim,
-      attempt: { attemptedAt: current, statusCode: 500, durationMs: 1, error: null, responseBody: "" },
+      attempt: { attemptedAt: time.now(), statusCode: 500, durationMs: 1, error: null, responseBody: "" },
       change: { status: "error", error: "webhook-failed", webhookResponseStatusCode: 500 },
     });
     expect(isClaimHeld).toBe(false);
@@ -381,37 +378,37 @@ describe("claiming", () => {
   it("lets deliverSoon claim a first attempt only once, and not a retry before its time", async () => {
     const { id } = await seedProcessing();
     const repository = createDeliveryRepository(database);
-    expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: current })).not.toBeNull();
-    expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: current })).toBeNull();
+    expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: time.now() })).not.toBeNull();
+    expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: time.now() })).toBeNull();
 
     const { id: retryId } = await seedProcessing();
     await database.prisma.emailProcessing.update({
       where: { id: retryId },
-      data: { attemptCount: 1, nextAttemptAt: new Date(current.getTime() + 30 * SECOND) },
+      data: { attemptCount: 1, nextAttemptAt: new Date(time.now().getTime() + 30 * SECOND) },
     });
-    expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: current })).toBeNull();
-    advance(30 * SECOND);
-    expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: current })).not.toBeNull();
+    expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: time.now() })).toBeNull();
+    time.advance(30 * SECOND);
+    expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: time.now() })).not.toBeNull();
   });
 
   it("leaves a processing claimed when it was written to its claimant: renewed only by that claim, due again once released", async () => {
     const { id, payload } = await seedProcessing();
-    const lockedUntil = new Date(current.getTime() + 60 * SECOND);
+    const lockedUntil = new Date(time.now().getTime() + 60 * SECOND);
     await database.prisma.emailProcessing.update({ where: { id }, data: { lockedUntil } });
     const repository = createDeliveryRepository(database);
     const other = createDeliveryRepository(otherDatabase);
-    expect(await other.claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: current })).toEqual([]);
-    expect(await other.claimDelivery({ id, leaseMs: SECOND, now: current })).toBeNull();
+    expect(await other.claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: time.now() })).toEqual([]);
+    expect(await other.claimDelivery({ id, leaseMs: SECOND, now: time.now() })).toBeNull();
 
     const stale = { id, lockedUntil: new Date(lockedUntil.getTime() - 1) };
-    expect(await repository.renewClaim({ claim: stale, leaseMs: 90 * SECOND, now: current })).toBeNull();
-    const renewed = await repository.renewClaim({ claim: { id, lockedUntil }, leaseMs: 90 * SECOND, now: current });
-    expect(renewed).toEqual({ id, lockedUntil: new Date(current.getTime() + 90 * SECOND) });
+    expect(await repository.renewClaim({ claim: stale, leaseMs: 90 * SECOND, now: time.now() })).toBeNull();
+    const renewed = await repository.renewClaim({ claim: { id, lockedUntil }, leaseMs: 90 * SECOND, now: time.now() });
+    expect(renewed).toEqual({ id, lockedUntil: new Date(time.now().getTime() + 90 * SECOND) });
 
     await repository.releaseClaim({ id, lockedUntil });
     expect((await findProcessing(id)).lockedUntil).toEqual(renewed?.lockedUntil);
     await repository.releaseClaim(renewed!);
-    const claim = await other.claimDelivery({ id, leaseMs: SECOND, now: current });
+    const claim = await other.claimDelivery({ id, leaseMs: SECOND, now: time.now() });
     expect(claim?.target).toMatchObject({
       id,
       status: "pending",
@@ -424,7 +421,7 @@ describe("claiming", () => {
 
   it("delivers a claim taken when the mail was written, once, and records it", async () => {
     const { id } = await seedProcessing();
-    const lockedUntil = new Date(current.getTime() + 60 * SECOND);
+    const lockedUntil = new Date(time.now().getTime() + 60 * SECOND);
     await database.prisma.emailProcessing.update({ where: { id }, data: { lockedUntil } });
     const worker = newWorker();
     worker.deliverClaimed([{ id, lockedUntil }]);
@@ -445,7 +442,7 @@ describe("claiming", () => {
     };
     const repository = createDeliveryRepository({ executor: counting });
     const seeded = await Promise.all(Array.from({ length: 6 }, () => seedProcessing()));
-    const claims = await repository.claimDueDeliveries({ limit: 6, leaseMs: 60 * SECOND, now: current });
+    const claims = await repository.claimDueDeliveries({ limit: 6, leaseMs: 60 * SECOND, now: time.now() });
     expect(claims).toHaveLength(6);
     const claimOf = (id: string) => claims.find((claim) => claim.id === id)!;
     const [success, retry, failed, disabled, lost, alsoSuccess] = seeded.map(({ id }) => id) as [
@@ -457,19 +454,19 @@ describe("claiming", () => {
       string,
     ];
     const attempt = (statusCode: number | null) => ({
-      attemptedAt: current,
+      attemptedAt: time.now(),
       statusCode,
       durationMs: 12.4,
       error: statusCode ? null : "timeout: 2000 ms",
       responseBody: "x",
     });
-    const nextAttemptAt = new Date(current.getTime() + 30 * SECOND);
+    const nextAttemptAt = new Date(time.now().getTime() + 30 * SECOND);
     statements = 0;
     const results = await Promise.all([
       repository.recordAttempt({
         claim: claimOf(success),
         attempt: attempt(200),
-        change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: current },
+        change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: time.now() },
       }),
       repository.recordAttempt({
         claim: claimOf(retry),
@@ -489,12 +486,12 @@ describe("claiming", () => {
       repository.recordAttempt({
         claim: { id: lost, lockedUntil: new Date(claimOf(lost).lockedUntil.getTime() - 1) },
         attempt: attempt(200),
-        change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: current },
+        change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: time.now() },
       }),
       repository.recordAttempt({
         claim: claimOf(alsoSuccess),
         attempt: attempt(204),
-        change: { status: "success", webhookResponseStatusCode: 204, deliveredAt: current },
+        change: { status: "success", webhookResponseStatusCode: 204, deliveredAt: time.now() },
       }),
     ]);
     expect(results.map(({ isClaimHeld }) => isClaimHeld)).toEqual([true, true, true, true, false, true]);
@@ -504,7 +501,7 @@ describe("claiming", () => {
       status: "success",
       error: null,
       webhookResponseStatusCode: 200,
-      deliveredAt: current,
+      deliveredAt: time.now(),
       attemptCount: 1,
       lockedUntil: null,
       nextAttemptAt: null,
@@ -544,7 +541,7 @@ describe("claiming", () => {
       durationMs: 12,
       error: "timeout: 2000 ms",
       responseBody: "x",
-      attemptedAt: current,
+      attemptedAt: time.now(),
     });
   });
 
@@ -553,16 +550,20 @@ describe("claiming", () => {
     const { id: undated } = await seedProcessing();
     await database.prisma.emailProcessing.update({ where: { id: undated }, data: { nextAttemptAt: null } });
     const repository = createDeliveryRepository(database);
-    expect(await repository.claimDueDeliveries({ limit: 1, leaseMs: SECOND, now: current })).toEqual([
-      { id: undated, lockedUntil: new Date(current.getTime() + SECOND) },
+    expect(await repository.claimDueDeliveries({ limit: 1, leaseMs: SECOND, now: time.now() })).toEqual([
+      { id: undated, lockedUntil: new Date(time.now().getTime() + SECOND) },
     ]);
-    expect((await repository.claimDueDeliveries({ limit: 5, leaseMs: SECOND, now: current })).map(({ id }) => id)).toEqual([due]);
+    expect((await repository.claimDueDeliveries({ limit: 5, leaseMs: SECOND, now: time.now() })).map(({ id }) => id)).toEqual([
+      due,
+    ]);
   });
 
   it("claims nothing that is not pending", async () => {
     for (const status of ["success", "error", "not-processed"]) await seedProcessing({ status });
-    await database.prisma.emailProcessing.updateMany({ data: { nextAttemptAt: current } });
-    expect(await createDeliveryRepository(database).claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: current })).toEqual([]);
+    await database.prisma.emailProcessing.updateMany({ data: { nextAttemptAt: time.now() } });
+    expect(await createDeliveryRepository(database).claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: time.now() })).toEqual(
+      [],
+    );
   });
 });
 
@@ -626,7 +627,7 @@ describe("the worker", () => {
     const { id: disabled } = await seedProcessing({ emailCallbackId: await seedCallback({ isEnabled: false }) });
     const deletedCallbackId = await seedCallback();
     const { id: deleted } = await seedProcessing({ emailCallbackId: deletedCallbackId });
-    await database.prisma.emailCallback.update({ where: { id: deletedCallbackId }, data: { deletedAt: current } });
+    await database.prisma.emailCallback.update({ where: { id: deletedCallbackId }, data: { deletedAt: time.now() } });
     await deliverNow(newWorker(), [disabled, deleted]);
     for (const id of [disabled, deleted]) {
       expect(await findProcessing(id)).toMatchObject({ status: "not-processed", error: "not-enabled", attemptCount: 0 });
@@ -698,12 +699,12 @@ describe("message content clean-up", () => {
     const { id: recentId } = await seedProcessing({ emailCallbackId: callbackId, status: "success" });
     await database.prisma.emailProcessing.update({
       where: { id: recentId },
-      data: { updatedAt: new Date(current.getTime() + 72 * 3600 * SECOND) },
+      data: { updatedAt: new Date(time.now().getTime() + 72 * 3600 * SECOND) },
     });
     const worker = newWorker({ cleanUpBatchSize: 2 });
     expect(await worker.cleanUpMessageContent()).toBe(0);
 
-    advance(72 * 3600 * SECOND + 5 * SECOND);
+    time.advance(72 * 3600 * SECOND + 5 * SECOND);
     expect(await worker.cleanUpMessageContent()).toBe(5);
     for (const { id } of finals) expect(await findProcessing(id)).toMatchObject({ rawMessage: null, payload: null });
     for (const id of [pendingId, recentId]) {

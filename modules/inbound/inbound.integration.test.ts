@@ -55,6 +55,12 @@ function buildMessage({
   );
 }
 
+type AcceptOptions = Omit<Parameters<typeof acceptMessage>[0], "raw" | "envelope" | "repository" | "rules"> & { raw?: Buffer };
+
+/** acceptMessage of `raw` (buildMessage() unless given) from bob@example.org to `to`, with this file's repository and rules. */
+const acceptFromBob = (to: string[], { raw = buildMessage(), ...options }: AcceptOptions = {}) =>
+  acceptMessage({ raw, envelope: { from: "bob@example.org", to }, repository, rules, ...options });
+
 const processingsOf = (emailCallbackId: string) =>
   database.prisma.emailProcessing.findMany({ where: { emailCallbackId }, orderBy: { createdAt: "asc" } });
 
@@ -70,35 +76,20 @@ afterAll(() => database?.close());
 
 describe("acceptMessage routing", () => {
   it("creates nothing for an address no callback holds, and still answers", async () => {
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: ["nobody-here@hookmail.test"] },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob(["nobody-here@hookmail.test"]);
     expect(result).toEqual({ accepted: 0, processingIds: [], pendingIds: [], claims: [] });
   });
 
   it("creates nothing for a recipient on a domain that is not offered, even when a callback holds that address", async () => {
     const callback = await createCallback({ domain: "retired.test" });
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${callback.username}@retired.test`, `${callback.username}@elsewhere.com`] },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob([`${callback.username}@retired.test`, `${callback.username}@elsewhere.com`]);
     expect(result.accepted).toBe(0);
     expect(await processingsOf(callback.id)).toHaveLength(0);
   });
 
   it("creates nothing for a deleted callback's address", async () => {
     const callback = await createCallback({ deletedAt: new Date(), isEnabled: false });
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob([`${callback.username}@hookmail.test`]);
     expect(result.accepted).toBe(0);
     expect(await processingsOf(callback.id)).toHaveLength(0);
   });
@@ -106,12 +97,7 @@ describe("acceptMessage routing", () => {
   it("routes to the live callback that took over a deleted callback's address", async () => {
     const deleted = await createCallback({ deletedAt: new Date(), isEnabled: false });
     const live = await createCallback({ username: deleted.username });
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${deleted.username}@hookmail.test`] },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob([`${deleted.username}@hookmail.test`]);
     expect(result.accepted).toBe(1);
     expect(await processingsOf(deleted.id)).toHaveLength(0);
     expect(await processingsOf(live.id)).toHaveLength(1);
@@ -168,14 +154,7 @@ describe("acceptMessage routing", () => {
   it("with claimLeaseMs, writes the pending row already claimed for that long and hands back its claim with the stored body and the callback's webhook", async () => {
     const callback = await createCallback();
     const now = new Date("2026-11-21T10:00:00.000Z");
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
-      repository,
-      rules,
-      now,
-      claimLeaseMs: 75_000,
-    });
+    const result = await acceptFromBob([`${callback.username}@hookmail.test`], { now, claimLeaseMs: 75_000 });
     const [processing] = await processingsOf(callback.id);
     const lockedUntil = new Date("2026-11-21T10:01:15.000Z");
     expect(processing).toMatchObject({ status: "pending", lockedUntil });
@@ -200,13 +179,7 @@ describe("acceptMessage routing", () => {
 
   it("hands back no claim for mail that is not to be delivered", async () => {
     const callback = await createCallback({ isEnabled: false });
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
-      repository,
-      rules,
-      claimLeaseMs: 75_000,
-    });
+    const result = await acceptFromBob([`${callback.username}@hookmail.test`], { claimLeaseMs: 75_000 });
     expect(result).toMatchObject({ accepted: 1, pendingIds: [], claims: [] });
     const [processing] = await processingsOf(callback.id);
     expect(processing?.lockedUntil).toBeNull();
@@ -215,12 +188,7 @@ describe("acceptMessage routing", () => {
   it("records a disabled callback's mail as not-processed / not-enabled, with no body but its raw message kept to look at", async () => {
     const callback = await createCallback({ isEnabled: false });
     const raw = buildMessage({ subject: "Ignored" });
-    const result = await acceptMessage({
-      raw,
-      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob([`${callback.username}@hookmail.test`], { raw });
     expect(result).toMatchObject({ accepted: 1, pendingIds: [] });
     const [processing] = await processingsOf(callback.id);
     expect(processing).toMatchObject({
@@ -235,12 +203,7 @@ describe("acceptMessage routing", () => {
 
   it("checks a disabled callback before its allowed senders", async () => {
     const callback = await createCallback({ isEnabled: false, allowedOrigins: ["carol@example.org"] });
-    await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
-      repository,
-      rules,
-    });
+    await acceptFromBob([`${callback.username}@hookmail.test`]);
     expect((await processingsOf(callback.id))[0]).toMatchObject({ status: "not-processed", error: "not-enabled" });
   });
 
@@ -293,12 +256,7 @@ describe("acceptMessage routing", () => {
 
   it("routes user+tag to the user, case-insensitively, and passes the tag on in the row and the body", async () => {
     const callback = await createCallback();
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${callback.username.toUpperCase()}+Orders@HookMail.test`] },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob([`${callback.username.toUpperCase()}+Orders@HookMail.test`]);
     expect(result.accepted).toBe(1);
     const [processing] = await processingsOf(callback.id);
     expect(processing).toMatchObject({ tag: "orders", recipient: `${callback.username}+orders@hookmail.test` });
@@ -312,12 +270,7 @@ describe("acceptMessage routing", () => {
   it("creates one processing per callback for a message to two addresses, each body with its own id and only its own recipients", async () => {
     const alice = await createCallback();
     const carol = await createCallback({ domain: "mail.hookmail.test" });
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: { from: "bob@example.org", to: [`${alice.username}@hookmail.test`, `${carol.username}@mail.hookmail.test`] },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob([`${alice.username}@hookmail.test`, `${carol.username}@mail.hookmail.test`]);
     expect(result.accepted).toBe(2);
     expect(new Set(result.processingIds).size).toBe(2);
     expect(result.pendingIds).toEqual(result.processingIds);
@@ -338,19 +291,11 @@ describe("acceptMessage routing", () => {
 
   it("creates one processing when several envelope addresses of a message reach the same callback", async () => {
     const callback = await createCallback();
-    const result = await acceptMessage({
-      raw: buildMessage(),
-      envelope: {
-        from: "bob@example.org",
-        to: [
-          `${callback.username}@hookmail.test`,
-          `<${callback.username.toUpperCase()}@hookmail.test>`,
-          `${callback.username}+news@hookmail.test`,
-        ],
-      },
-      repository,
-      rules,
-    });
+    const result = await acceptFromBob([
+      `${callback.username}@hookmail.test`,
+      `<${callback.username.toUpperCase()}@hookmail.test>`,
+      `${callback.username}+news@hookmail.test`,
+    ]);
     expect(result.accepted).toBe(1);
     const [processing] = await processingsOf(callback.id);
     expect(processing).toMatchObject({ recipient: `${callback.username}@hookmail.test`, tag: null });
@@ -363,12 +308,7 @@ describe("acceptMessage routing", () => {
   it("refuses a message mailparser cannot read with inbound.invalid_message, writing nothing", async () => {
     const callback = await createCallback();
     const raw = Buffer.from(`Subject: ${"a".repeat(2 * 1024 * 1024)}\r\n\r\nbody\r\n`);
-    const error = await acceptMessage({
-      raw,
-      envelope: { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] },
-      repository,
-      rules,
-    }).catch((caught: unknown) => caught);
+    const error = await acceptFromBob([`${callback.username}@hookmail.test`], { raw }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: "inbound.invalid_message", httpStatus: 400 });
     expect(await processingsOf(callback.id)).toHaveLength(0);

@@ -3,23 +3,15 @@
 // against a DNS server on loopback → the per-address rules → the webhook sink; and the content
 // links of a large mail, served by their route (docs/webhooks.md: Authentication, Content by link).
 import { createHash, randomBytes } from "node:crypto";
-import os from "node:os";
-import path from "node:path";
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as content from "@/app/api/content/[processingId]/[...part]/route";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
-import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
-import { silentLogger } from "@/modules/shared/logging/logger";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
-import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
+import { type MailPipeline, startMailPipeline } from "@/tests/support/mail-pipeline";
 import { GTUBE, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createSenderDomain } from "@/tests/support/sender-domain";
-import { createTestDatabase } from "@/tests/support/test-database";
-import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 
 // The test's SMTP client connects from 127.0.0.1: the honest domain's SPF lists it, the forger's does not.
 const honest = createSenderDomain({ domain: "honest.example", allowedIp: "127.0.0.1" });
@@ -27,29 +19,23 @@ const forged = createSenderDomain({ domain: "forged.example", allowedIp: "192.0.
 
 let dns: TestDnsServer;
 let rspamd: TestRspamd;
-let database: Database;
-let sink: WebhookSink;
-let worker: DeliveryWorker;
-let listener: ProductSmtpListener;
+let pipeline: MailPipeline;
 
 beforeAll(async () => {
   dns = await startDnsServer({ ...honest.records, ...forged.records });
   rspamd = await startTestRspamd({ dnsServer: dns.address });
-  const config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), "hookmail-mail-checks-test"),
-    AUTH_SECRET: "mail-checks-test-secret-mail-checks-test",
-    BASE_URL: "http://hookmail.test:3000",
-    EMAIL_DOMAINS: "hookmail.test",
-    DNS_SERVERS: dns.address,
-    RSPAMD_URL: rspamd.url,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  pipeline = await startMailPipeline({
+    name: "mail-checks",
+    environment: {
+      AUTH_SECRET: "mail-checks-test-secret-mail-checks-test",
+      BASE_URL: "http://hookmail.test:3000",
+      DNS_SERVERS: dns.address,
+      RSPAMD_URL: rspamd.url,
+      // The checks the mail pipeline's tests leave off are what this file tests.
+      MAIL_AUTH_CHECKS: "true",
+    },
   });
-  setProcessConfig(config);
-  database = await createTestDatabase();
-  setProcessDatabase(database);
-  sink = await startWebhookSink();
-  worker = createDeliveryWorker({ database, config, logger: silentLogger });
-  setDeliveryDispatcher(worker);
+  const { database, sink } = pipeline;
   const { id: userId } = await seedUser(database);
   for (const [username, settings] of [
     ["open", {}],
@@ -59,15 +45,10 @@ beforeAll(async () => {
   ] as const) {
     await seedEmailCallback(database, { userId, username, webhookUrl: sink.url(`/${username}`), ...settings });
   }
-  listener = await startProductSmtpListener(config);
 }, 90_000);
 
 afterAll(async () => {
-  await listener?.close();
-  await worker?.stop();
-  setDeliveryDispatcher(undefined);
-  await sink?.close();
-  await database?.close();
+  await pipeline?.close();
   await rspamd?.stop();
   await dns?.close();
 });
@@ -76,7 +57,7 @@ afterAll(async () => {
 async function sendFrom(domain: string, raw: Buffer, to: string[]) {
   const transport = createTransport({
     host: "127.0.0.1",
-    port: listener.getPort(),
+    port: pipeline.listener.getPort(),
     secure: false,
     ignoreTLS: true,
     name: `mx.${domain}`,
@@ -86,12 +67,12 @@ async function sendFrom(domain: string, raw: Buffer, to: string[]) {
 }
 
 const payloadTo = (username: string) => {
-  const request = sink.requests.find((candidate) => candidate.path === `/${username}`);
+  const request = pipeline.sink.requests.find((candidate) => candidate.path === `/${username}`);
   return request ? (JSON.parse(request.body.toString("utf8")) as { data: Record<string, any> }) : undefined;
 };
 
 const processingOf = (username: string) =>
-  database.prisma.emailProcessing.findFirstOrThrow({
+  pipeline.database.prisma.emailProcessing.findFirstOrThrow({
     where: { emailCallback: { username } },
     orderBy: { createdAt: "desc" },
   });
@@ -109,10 +90,10 @@ const REPLY = {
 
 describe("a mail from a domain with SPF, DKIM and DMARC", () => {
   it("arrives with every verdict pass and its reply text stripped", async () => {
-    sink.reset();
+    pipeline.sink.reset();
     const raw = await honest.build(REPLY);
     await sendFrom("honest.example", raw, ["open@hookmail.test"]);
-    await sink.waitForRequests(1);
+    await pipeline.sink.waitForRequests(1);
     const { data } = payloadTo("open")!;
     expect(data.authentication).toEqual({
       spf: { result: "pass", domain: "honest.example" },
@@ -129,19 +110,19 @@ describe("a mail from a domain with SPF, DKIM and DMARC", () => {
 
 describe("a mail whose DKIM signature no longer verifies and whose SPF does not align", () => {
   it("is recorded authentication-failed and not delivered where the address requires DMARC, and delivered with its fail verdicts elsewhere", async () => {
-    sink.reset();
+    pipeline.sink.reset();
     const signed = (await forged.build({ ...REPLY, from: "Bob <bob@forged.example>", to: "open@hookmail.test" })).toString();
     const tampered = Buffer.from(signed.replace("Thursday works for me.", "Send the invoice to my new account."));
     await sendFrom("forged.example", tampered, ["open@hookmail.test", "strict@hookmail.test"]);
-    await sink.waitForRequests(1);
-    await worker.whenIdle();
+    await pipeline.sink.waitForRequests(1);
+    await pipeline.worker.whenIdle();
 
     const { data } = payloadTo("open")!;
     expect(data.authentication.dkim).toEqual([{ result: "fail", domain: "forged.example", selector: "s1", aligned: true }]);
     expect(data.authentication.spf).toEqual({ result: "fail", domain: "forged.example" });
     expect(data.authentication.dmarc).toEqual({ result: "fail", policy: "reject", domain: "forged.example" });
     expect(payloadTo("strict")).toBeUndefined();
-    expect(sink.requests).toHaveLength(1);
+    expect(pipeline.sink.requests).toHaveLength(1);
     expect(await processingOf("strict")).toMatchObject({
       status: PROCESSING_STATUS.NOT_PROCESSED,
       error: PROCESSING_ERROR.AUTHENTICATION_FAILED,
@@ -152,7 +133,7 @@ describe("a mail whose DKIM signature no longer verifies and whose SPF does not 
 
 describe("a 25 MiB mail to an address that takes attachments by link", () => {
   it("arrives as a body under 64 KiB whose links serve the exact bytes, and a changed link answers 404", async () => {
-    sink.reset();
+    pipeline.sink.reset();
     const attachment = randomBytes(18 * 1024 * 1024);
     const raw = await honest.build({
       ...REPLY,
@@ -161,9 +142,9 @@ describe("a 25 MiB mail to an address that takes attachments by link", () => {
     });
     expect(raw.length).toBeGreaterThan(24 * 1024 * 1024);
     await sendFrom("honest.example", raw, ["large@hookmail.test"]);
-    await sink.waitForRequests(1);
+    await pipeline.sink.waitForRequests(1);
 
-    const body = sink.requests[0]!.body;
+    const body = pipeline.sink.requests[0]!.body;
     expect(body.length).toBeLessThan(64 * 1024);
     const { data } = JSON.parse(body.toString("utf8"));
     expect(data.attachments).toEqual([
@@ -195,11 +176,11 @@ describe("a 25 MiB mail to an address that takes attachments by link", () => {
 
 describe("a mail the spam engine scores", () => {
   it("is recorded spam and not delivered where it reaches the address's threshold, and delivered with its score elsewhere", async () => {
-    sink.reset();
+    pipeline.sink.reset();
     const raw = await honest.build({ ...REPLY, to: "open@hookmail.test", text: `Win now! ${GTUBE}` });
     await sendFrom("honest.example", raw, ["open@hookmail.test", "guarded@hookmail.test"]);
-    await sink.waitForRequests(1);
-    await worker.whenIdle();
+    await pipeline.sink.waitForRequests(1);
+    await pipeline.worker.whenIdle();
     expect(payloadTo("open")!.data.spam).toMatchObject({ action: "reject", isSpam: true, score: expect.any(Number) });
     expect(payloadTo("guarded")).toBeUndefined();
     expect(await processingOf("guarded")).toMatchObject({
@@ -209,9 +190,9 @@ describe("a mail the spam engine scores", () => {
   });
 
   it("scores an ordinary mail below the threshold, which is then delivered", async () => {
-    sink.reset();
+    pipeline.sink.reset();
     await sendFrom("honest.example", await honest.build({ ...REPLY, to: "guarded@hookmail.test" }), ["guarded@hookmail.test"]);
-    await sink.waitForRequests(1);
+    await pipeline.sink.waitForRequests(1);
     expect(payloadTo("guarded")!.data.spam).toMatchObject({ isSpam: expect.any(Boolean), score: expect.any(Number) });
     expect(payloadTo("guarded")!.data.spam.score).toBeLessThan(10);
   });

@@ -1,12 +1,13 @@
 import { statSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/modules/config/config";
 import { isAppError } from "@/modules/shared/errors/app-error";
+import { findFreePort } from "@/modules/shared/net/free-port";
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createMailer, createMailerFromConfig, describeMissingSmtpWarning, type OutboxMail, type OutgoingMail } from "./mailer";
@@ -22,14 +23,6 @@ const MAIL: OutgoingMail = {
 function createLogCollector() {
   const { logger, infos, errors } = createMemoryLogger();
   return { log: logger, infos, errors };
-}
-
-async function findClosedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function captureRejection(promise: Promise<unknown>): Promise<unknown> {
@@ -179,7 +172,7 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
 
 describe("createMailer send failures", () => {
   it("rejects with mail.send_failed (503) and logs the connection error when nothing listens on the SMTP port", async () => {
-    const port = await findClosedPort();
+    const port = await findFreePort();
     const { log, errors } = createLogCollector();
     const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, outboxDir: "/nonexistent", logger: log });
 

@@ -2,71 +2,43 @@
 // product's listener on loopback) and over POST /api/inbound/raw, deliveries to a webhook sink that
 // answers 200, 400 and 503, and a queue seeded with due and leased deliveries; then the scrape,
 // read as Prometheus would. And the route's guard: 404 without METRICS_TOKEN, 401 without the token.
-import os from "node:os";
-import path from "node:path";
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postInbound } from "@/app/api/inbound/[provider]/route";
 import { GET } from "@/app/api/metrics/route";
-import { type Config, loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
-import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
+import { loadConfig, setProcessConfig } from "@/modules/config/config";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
-import { silentLogger } from "@/modules/shared/logging/logger";
-import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
+import { type MailPipeline, mailPipelineEnvironment, startMailPipeline } from "@/tests/support/mail-pipeline";
 import { seedDatabase, seedEmailCallback, seedUser } from "@/tests/support/seed";
-import { createTestDatabase } from "@/tests/support/test-database";
-import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { METRIC_NAME } from "./metrics.constants";
 import { findSampleValue, parsePrometheusText, readMetricTypes, type Sample } from "./test-support/prometheus-text";
 
 const METRICS_TOKEN = "metrics-token-for-the-test-0123456789";
 const INBOUND_SECRET = "inbound-secret-for-the-test-0123";
 
-let database: Database;
-let sink: WebhookSink;
-let worker: DeliveryWorker;
-let listener: ProductSmtpListener;
-let config: Config;
+const ENVIRONMENT = { WEBHOOK_TIMEOUT_MS: "5000", INBOUND_SECRET, METRICS_TOKEN };
 
+let pipeline: MailPipeline;
+
+/** Sets the process's config to the pipeline's, changed by `environment`. */
 function useConfig(environment: Record<string, string> = {}) {
-  config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), "hookmail-metrics-test"),
-    EMAIL_DOMAINS: "hookmail.test",
-    MAIL_AUTH_CHECKS: "false",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    WEBHOOK_TIMEOUT_MS: "5000",
-    INBOUND_SECRET,
-    METRICS_TOKEN,
-    ...environment,
-  });
-  setProcessConfig(config);
+  setProcessConfig(loadConfig(mailPipelineEnvironment("metrics", { ...ENVIRONMENT, ...environment })));
 }
 
 beforeAll(async () => {
-  useConfig();
-  database = await createTestDatabase();
-  setProcessDatabase(database);
-  // The webhook of each address answers as its path says.
-  sink = await startWebhookSink({
-    decide: (request) => ({ status: Number(request.path.split("/").at(-1)), body: "answer" }),
+  pipeline = await startMailPipeline({
+    name: "metrics",
+    environment: ENVIRONMENT,
+    // The webhook of each address answers as its path says.
+    sink: { decide: (request) => ({ status: Number(request.path.split("/").at(-1)), body: "answer" }) },
   });
-  worker = createDeliveryWorker({ database, config, logger: silentLogger });
-  setDeliveryDispatcher(worker);
+  const { database, sink } = pipeline;
   const { id: userId } = await seedUser(database, { email: "metrics@example.com" });
   for (const status of [200, 400, 503]) {
     await seedEmailCallback(database, { userId, username: `status-${status}`, webhookUrl: sink.url(`/hook/${status}`) });
   }
-  listener = await startProductSmtpListener(config);
 });
-
-afterAll(async () => {
-  await listener?.close();
-  await worker?.stop();
-  setDeliveryDispatcher(undefined);
-  await sink?.close();
-  await database?.close();
-});
+afterAll(() => pipeline?.close());
 
 const scrape = (headers: Record<string, string> = { authorization: `Bearer ${METRICS_TOKEN}` }) =>
   GET(new Request("http://localhost:3000/api/metrics", { headers }), { params: Promise.resolve({}) });
@@ -96,7 +68,7 @@ const postRaw = (to: string, authorization: string) =>
 describe("GET /api/metrics", () => {
   it("counts mail accepted and refused by route and reason, deliveries by outcome, and reads the queue at scrape time", async () => {
     const before = (await scrapeSamples()).samples;
-    const smtp = createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
+    const smtp = createTransport({ host: "127.0.0.1", port: pipeline.listener.getPort(), secure: false, ignoreTLS: true });
 
     // SMTP: one mail accepted (its webhook answers 200), one refused at RCPT TO.
     const accepted = await smtp.sendMail({
@@ -116,13 +88,13 @@ describe("GET /api/metrics", () => {
     expect((await postRaw("status-400@hookmail.test", `Bearer ${INBOUND_SECRET}`)).status).toBe(200);
     expect((await postRaw("status-503@hookmail.test", `Bearer ${INBOUND_SECRET}`)).status).toBe(200);
     expect((await postRaw("status-400@hookmail.test", "Bearer not-the-secret")).status).toBe(401);
-    await sink.waitForRequests(3);
-    await worker.whenIdle();
+    await pipeline.sink.waitForRequests(3);
+    await pipeline.worker.whenIdle();
 
     // The queue: one delivery due for two minutes, one leased by a worker; the 503 is a retry scheduled for later.
-    const [callback] = await database.prisma.emailCallback.findMany({ where: { username: "status-200" } });
+    const [callback] = await pipeline.database.prisma.emailCallback.findMany({ where: { username: "status-200" } });
     const now = Date.now();
-    await seedDatabase(database, {
+    await seedDatabase(pipeline.database, {
       processings: [
         { emailCallbackId: callback!.id, status: PROCESSING_STATUS.PENDING, nextAttemptAt: new Date(now - 120_000) },
         {

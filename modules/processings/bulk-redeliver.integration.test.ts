@@ -4,35 +4,27 @@
 // is gone stay as they are; another user's address is not found; the call is rate limited per
 // address (docs/security.md).
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as redeliverAllRoute from "@/app/api/email-callbacks/[emailCallbackId]/redeliver/route";
 import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
 import { createId } from "@/modules/shared/ids";
 import { recordDispatchedDeliveries } from "@/tests/support/recording-dispatcher";
-import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { setUpOwnerAndStranger, type TestUser } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
 import { BULK_REDELIVERY_MAX } from "./processings.usecases";
 
-let app: RouteTestApp;
-let owner: TestUser;
-let stranger: TestUser;
-let ownerKey: Record<string, string>;
-let strangerKey: Record<string, string>;
+const suite = setUpOwnerAndStranger("bulk redeliver");
+
 const dispatched = recordDispatchedDeliveries();
 
-beforeAll(async () => {
-  app = await startRouteTestApp();
-  ({ owner, stranger, ownerKey, strangerKey } = await app.signUpOwnerAndStranger("bulk redeliver"));
-});
-afterAll(() => app.close());
-
-const seedCallback = async (user: TestUser = owner) => (await seedEmailCallback(app.database, { userId: user.userId })).id;
+const seedCallback = async (user: TestUser = suite.owner) =>
+  (await seedEmailCallback(suite.app.database, { userId: user.userId })).id;
 
 type Seed = { status?: string; createdAt?: string; hasPayload?: boolean };
 
 async function seedProcessings(emailCallbackId: string, seeds: Seed[]) {
   const ids = seeds.map(() => createId("emailProcessing"));
-  await app.database.prisma.emailProcessing.createMany({
+  await suite.app.database.prisma.emailProcessing.createMany({
     data: seeds.map(({ status = "error", createdAt = "2026-11-20T10:00:00Z", hasPayload = true }, index) => ({
       id: ids[index]!,
       emailCallbackId,
@@ -52,8 +44,8 @@ async function seedProcessings(emailCallbackId: string, seeds: Seed[]) {
   return ids;
 }
 
-const redeliverAll = (emailCallbackId: string, body: unknown, headers: Record<string, string> = owner.headers) =>
-  app.call(redeliverAllRoute.POST, {
+const redeliverAll = (emailCallbackId: string, body: unknown, headers: Record<string, string> = suite.owner.headers) =>
+  suite.app.call(redeliverAllRoute.POST, {
     path: `/api/email-callbacks/${emailCallbackId}/redeliver`,
     method: "POST",
     headers,
@@ -62,7 +54,7 @@ const redeliverAll = (emailCallbackId: string, body: unknown, headers: Record<st
   });
 
 const findRows = (ids: string[]) =>
-  app.database.prisma.emailProcessing.findMany({ where: { id: { in: ids } }, orderBy: { subject: "asc" } });
+  suite.app.database.prisma.emailProcessing.findMany({ where: { id: { in: ids } }, orderBy: { subject: "asc" } });
 
 describe("POST /api/email-callbacks/{id}/redeliver", () => {
   it("restarts every failed mail that holds its body: 202 {count}, pending, 0 attempts, due now, no error, lock or code, dispatched", async () => {
@@ -116,7 +108,7 @@ describe("POST /api/email-callbacks/{id}/redeliver", () => {
     const response = await redeliverAll(
       callbackId,
       { status: "error", since: "2026-11-20T01:00:00+01:00", until: "2026-11-21T00:00:00Z" },
-      ownerKey,
+      suite.ownerKey,
     );
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ count: 2 });
@@ -187,12 +179,12 @@ describe("POST /api/email-callbacks/{id}/redeliver", () => {
   it("answers 404 email_callback.not_found to another user (session or API key), for a deleted or unknown address, and 401 to no caller", async () => {
     const callbackId = await seedCallback();
     const ids = await seedProcessings(callbackId, [{}]);
-    for (const headers of [stranger.headers, strangerKey]) {
+    for (const headers of [suite.stranger.headers, suite.strangerKey]) {
       const response = await redeliverAll(callbackId, { status: "error" }, headers);
       expect(response.status).toBe(404);
       expect(response.body?.error.code).toBe("email_callback.not_found");
     }
-    const deletedId = (await seedEmailCallback(app.database, { userId: owner.userId, deletedAt: new Date() })).id;
+    const deletedId = (await seedEmailCallback(suite.app.database, { userId: suite.owner.userId, deletedAt: new Date() })).id;
     await seedProcessings(deletedId, [{}]);
     for (const id of [deletedId, createId("emailCallback")]) {
       expect((await redeliverAll(id, { status: "error" })).status).toBe(404);

@@ -12,31 +12,28 @@ import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { recordDispatchedDeliveries } from "@/tests/support/recording-dispatcher";
-import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { setUpOwnerAndStranger } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 
-let app: RouteTestApp;
-let owner: TestUser;
-let stranger: TestUser;
-let ownerKey: Record<string, string>;
-let strangerKey: Record<string, string>;
+const suite = setUpOwnerAndStranger("processings");
+
 const dispatched = recordDispatchedDeliveries();
 
-beforeAll(async () => {
-  app = await startRouteTestApp();
-  ({ owner, stranger, ownerKey, strangerKey } = await app.signUpOwnerAndStranger("processings"));
-});
-afterAll(() => app.close());
-
 async function seedCallback({
-  user = owner,
+  user = suite.owner,
   webhookUrl = "https://hooks.example.com/incoming",
   isEnabled = true,
   allowedOrigins = [] as string[],
   deletedAt = null as Date | null,
 } = {}) {
-  const { id } = await seedEmailCallback(app.database, { userId: user.userId, webhookUrl, isEnabled, allowedOrigins, deletedAt });
+  const { id } = await seedEmailCallback(suite.app.database, {
+    userId: user.userId,
+    webhookUrl,
+    isEnabled,
+    allowedOrigins,
+    deletedAt,
+  });
   return id;
 }
 
@@ -65,7 +62,7 @@ async function seedProcessing(
   }: ProcessingSeed = {},
 ) {
   const id = createId("emailProcessing");
-  await app.database.prisma.emailProcessing.create({
+  await suite.app.database.prisma.emailProcessing.create({
     data: {
       id,
       emailCallbackId,
@@ -92,7 +89,7 @@ async function seedAttempt(
   overrides: { statusCode?: number | null; error?: string | null; responseBody?: string | null } = {},
 ) {
   const id = createId("deliveryAttempt");
-  await app.database.prisma.deliveryAttempt.create({
+  await suite.app.database.prisma.deliveryAttempt.create({
     data: {
       id,
       emailProcessingId,
@@ -107,30 +104,30 @@ async function seedAttempt(
   return id;
 }
 
-const redeliver = (emailCallbackId: string, processingId: string, headers: Record<string, string> = owner.headers) =>
-  app.call(redeliverRoute.POST, {
+const redeliver = (emailCallbackId: string, processingId: string, headers: Record<string, string> = suite.owner.headers) =>
+  suite.app.call(redeliverRoute.POST, {
     path: `/api/email-callbacks/${emailCallbackId}/processings/${processingId}/redeliver`,
     method: "POST",
     headers,
     params: { emailCallbackId, processingId },
   });
 
-const listAttempts = (emailCallbackId: string, processingId: string, headers: Record<string, string> = owner.headers) =>
-  app.call(attemptsRoute.GET, {
+const listAttempts = (emailCallbackId: string, processingId: string, headers: Record<string, string> = suite.owner.headers) =>
+  suite.app.call(attemptsRoute.GET, {
     path: `/api/email-callbacks/${emailCallbackId}/processings/${processingId}/attempts`,
     headers,
     params: { emailCallbackId, processingId },
   });
 
-const sendTestMail = (emailCallbackId: string, headers: Record<string, string> = owner.headers) =>
-  app.call(testMailRoute.POST, {
+const sendTestMail = (emailCallbackId: string, headers: Record<string, string> = suite.owner.headers) =>
+  suite.app.call(testMailRoute.POST, {
     path: `/api/email-callbacks/${emailCallbackId}/test-mail`,
     method: "POST",
     headers,
     params: { emailCallbackId },
   });
 
-const findProcessing = (id: string) => app.database.prisma.emailProcessing.findUniqueOrThrow({ where: { id } });
+const findProcessing = (id: string) => suite.app.database.prisma.emailProcessing.findUniqueOrThrow({ where: { id } });
 
 describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", () => {
   it("restarts a failed delivery on the stored body: 202, pending, 0 attempts, due now, no error, lock or code, dispatched, history kept", async () => {
@@ -162,13 +159,13 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
     expect(after.nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     expect(Buffer.from(after.payload ?? []).equals(Buffer.from(before.payload ?? []))).toBe(true);
     expect(dispatched).toEqual([id]);
-    expect(await app.database.prisma.deliveryAttempt.count({ where: { emailProcessingId: id } })).toBe(2);
+    expect(await suite.app.database.prisma.deliveryAttempt.count({ where: { emailProcessingId: id } })).toBe(2);
   });
 
   it("redelivers a successful processing too, by API key", async () => {
     const callbackId = await seedCallback();
     const id = await seedProcessing(callbackId, { status: "success", deliveredAt: new Date() });
-    const response = await redeliver(callbackId, id, ownerKey);
+    const response = await redeliver(callbackId, id, suite.ownerKey);
     expect(response.status).toBe(202);
     expect(response.body?.emailProcessing.status).toBe("pending");
     expect(dispatched).toEqual([id]);
@@ -223,7 +220,7 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
   it("answers 404 email_callback.not_found to another user, by session and by API key, and changes nothing", async () => {
     const callbackId = await seedCallback();
     const id = await seedProcessing(callbackId, { status: "error" });
-    for (const headers of [stranger.headers, strangerKey]) {
+    for (const headers of [suite.stranger.headers, suite.strangerKey]) {
       const response = await redeliver(callbackId, id, headers);
       expect(response.status).toBe(404);
       expect(response.body?.error.code).toBe("email_callback.not_found");
@@ -235,7 +232,7 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
   it("answers 404 email_processing.not_found for a processing of another callback (even the caller's own) or an unknown id", async () => {
     const callbackId = await seedCallback();
     const otherCallbackId = await seedCallback();
-    const strangersCallbackId = await seedCallback({ user: stranger });
+    const strangersCallbackId = await seedCallback({ user: suite.stranger });
     const ofOtherCallback = await seedProcessing(otherCallbackId);
     const ofStranger = await seedProcessing(strangersCallbackId);
     for (const processingId of [ofOtherCallback, ofStranger, createId("emailProcessing")]) {
@@ -266,7 +263,7 @@ describe("redelivery through the delivery worker", () => {
 
   it("makes a new attempt at once: success after an earlier failure, both attempts listed newest first", async () => {
     const worker = createDeliveryWorker({
-      database: app.database,
+      database: suite.app.database,
       config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
       logger: silentLogger,
     });
@@ -308,7 +305,7 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
     const newest = await seedAttempt(id, "2026-11-20T10:02:30Z");
     await seedAttempt(other, "2026-11-20T10:05:00Z");
 
-    for (const headers of [owner.headers, ownerKey]) {
+    for (const headers of [suite.owner.headers, suite.ownerKey]) {
       const response = await listAttempts(callbackId, id, headers);
       expect(response.status).toBe(200);
       expect(response.body?.deliveryAttempts).toEqual([
@@ -352,7 +349,7 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
     const callbackId = await seedCallback();
     const id = await seedProcessing(callbackId);
     await seedAttempt(id, "2026-11-20T10:00:00Z");
-    for (const headers of [stranger.headers, strangerKey]) {
+    for (const headers of [suite.stranger.headers, suite.strangerKey]) {
       const response = await listAttempts(callbackId, id, headers);
       expect(response.status).toBe(404);
       expect(response.body?.error.code).toBe("email_callback.not_found");
@@ -370,14 +367,14 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
 describe("POST /api/email-callbacks/{id}/test-mail", () => {
   it("runs a sample message through the pipeline: 202 {accepted: 1}, a pending inbox row from test@domain, dispatched", async () => {
     const callbackId = await seedCallback();
-    const callback = await app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id: callbackId } });
+    const callback = await suite.app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id: callbackId } });
     const address = `${callback.username}@${callback.domain}`;
 
     const response = await sendTestMail(callbackId);
 
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ accepted: 1 });
-    const rows = await app.database.prisma.emailProcessing.findMany({ where: { emailCallbackId: callbackId } });
+    const rows = await suite.app.database.prisma.emailProcessing.findMany({ where: { emailCallbackId: callbackId } });
     expect(rows).toHaveLength(1);
     const [row] = rows;
     expect(row).toMatchObject({
@@ -401,9 +398,9 @@ describe("POST /api/email-callbacks/{id}/test-mail", () => {
 
   it("works by API key, and each test mail is a new row (no duplicate Message-ID)", async () => {
     const callbackId = await seedCallback();
-    expect((await sendTestMail(callbackId, ownerKey)).body).toEqual({ accepted: 1 });
-    expect((await sendTestMail(callbackId, ownerKey)).body).toEqual({ accepted: 1 });
-    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId } })).toBe(2);
+    expect((await sendTestMail(callbackId, suite.ownerKey)).body).toEqual({ accepted: 1 });
+    expect((await sendTestMail(callbackId, suite.ownerKey)).body).toEqual({ accepted: 1 });
+    expect(await suite.app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId } })).toBe(2);
   });
 
   it.each([
@@ -414,42 +411,52 @@ describe("POST /api/email-callbacks/{id}/test-mail", () => {
     const response = await sendTestMail(callbackId);
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ accepted: 1 });
-    const row = await app.database.prisma.emailProcessing.findFirstOrThrow({ where: { emailCallbackId: callbackId } });
+    const row = await suite.app.database.prisma.emailProcessing.findFirstOrThrow({ where: { emailCallbackId: callbackId } });
     expect(row).toMatchObject({ status: "not-processed", error: reason, payload: null });
     expect(dispatched).toEqual([]);
   });
 
   it("answers 404 to another user and for a deleted callback, and records nothing", async () => {
     const callbackId = await seedCallback();
-    for (const headers of [stranger.headers, strangerKey]) {
+    for (const headers of [suite.stranger.headers, suite.strangerKey]) {
       const response = await sendTestMail(callbackId, headers);
       expect(response.status).toBe(404);
       expect(response.body?.error.code).toBe("email_callback.not_found");
     }
     const deletedId = await seedCallback({ deletedAt: new Date() });
     expect((await sendTestMail(deletedId)).status).toBe(404);
-    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: { in: [callbackId, deletedId] } } })).toBe(
-      0,
-    );
+    expect(
+      await suite.app.database.prisma.emailProcessing.count({ where: { emailCallbackId: { in: [callbackId, deletedId] } } }),
+    ).toBe(0);
     expect((await sendTestMail(callbackId, {})).status).toBe(401);
   });
 });
 
+/**
+ * Parallel calls' answers: the accepted (202) and the refused, each refused one checked to be 429
+ * request.rate_limited with a Retry-After of at least a second.
+ */
+function splitByRateLimit(responses: Awaited<ReturnType<typeof sendTestMail>>[]) {
+  const refused = responses.filter((response) => response.status !== 202);
+  for (const response of refused) {
+    expect(response.status).toBe(429);
+    expect(response.body?.error.code).toBe("request.rate_limited");
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  }
+  return { accepted: responses.filter((response) => response.status === 202), refused };
+}
+
 describe("rate limits per address (docs/security.md)", () => {
   it("let at most 10 test mails a minute through to one address: of 100 parallel calls 10 are accepted, 90 answer 429 request.rate_limited with Retry-After, and only 10 mails are recorded and dispatched", async () => {
     const callbackId = await seedCallback();
-    const responses = await Promise.all(Array.from({ length: 100 }, () => sendTestMail(callbackId)));
+    const { accepted, refused } = splitByRateLimit(
+      await Promise.all(Array.from({ length: 100 }, () => sendTestMail(callbackId))),
+    );
 
-    expect(responses.filter((response) => response.status === 202)).toHaveLength(10);
-    const refused = responses.filter((response) => response.status !== 202);
+    expect(accepted).toHaveLength(10);
     expect(refused).toHaveLength(90);
-    for (const response of refused) {
-      expect(response.status).toBe(429);
-      expect(response.body?.error.code).toBe("request.rate_limited");
-      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(60);
-    }
-    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId } })).toBe(10);
+    for (const response of refused) expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(await suite.app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId } })).toBe(10);
     expect(dispatched).toHaveLength(10);
 
     const otherCallbackId = await seedCallback();
@@ -459,20 +466,18 @@ describe("rate limits per address (docs/security.md)", () => {
   it("let at most 60 redeliveries a minute through for one address: of 100 parallel calls 60 restart a delivery, 40 answer 429 with Retry-After and change nothing", async () => {
     const callbackId = await seedCallback();
     const processingIds = await Promise.all(Array.from({ length: 100 }, () => seedProcessing(callbackId)));
-    const responses = await Promise.all(processingIds.map((processingId) => redeliver(callbackId, processingId)));
-
-    expect(responses.filter((response) => response.status === 202)).toHaveLength(60);
-    const refused = responses.filter((response) => response.status !== 202);
-    expect(refused).toHaveLength(40);
-    for (const response of refused) {
-      expect(response.status).toBe(429);
-      expect(response.body?.error.code).toBe("request.rate_limited");
-      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    }
-    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "pending" } })).toBe(
-      60,
+    const { accepted, refused } = splitByRateLimit(
+      await Promise.all(processingIds.map((processingId) => redeliver(callbackId, processingId))),
     );
-    expect(await app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "error" } })).toBe(40);
+
+    expect(accepted).toHaveLength(60);
+    expect(refused).toHaveLength(40);
+    expect(
+      await suite.app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "pending" } }),
+    ).toBe(60);
+    expect(
+      await suite.app.database.prisma.emailProcessing.count({ where: { emailCallbackId: callbackId, status: "error" } }),
+    ).toBe(40);
     expect(dispatched).toHaveLength(60);
   });
 });

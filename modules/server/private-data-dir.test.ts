@@ -2,27 +2,16 @@
 // keeps in it (0700 directories, 0600 files). The embedded server's own cluster directory is
 // checked in modules/db/embedded-server.integration.test.ts.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { modeOf, setUpScratchDirectory } from "@/tests/support/file-modes";
 import { protectDataDir } from "./private-data-dir";
 
-const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
-
-let root: string;
-let previousUmask: number;
-beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-data-dir-"));
-  previousUmask = process.umask(0o022);
-});
-afterEach(() => {
-  process.umask(previousUmask);
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const scratch = setUpScratchDirectory({ prefix: "hookmail-data-dir-", umask: 0o022 });
 
 describe("DATA_DIR owner-only", () => {
   it("tightens at start an existing 0755 DATA_DIR, 0644 secrets, and the outbox tree, leaving other entries alone", () => {
-    const dataDir = path.join(root, "data");
+    const dataDir = path.join(scratch.root, "data");
     fs.mkdirSync(path.join(dataDir, "outbox"), { recursive: true, mode: 0o755 });
     fs.writeFileSync(path.join(dataDir, "auth-secret"), "s\n", { mode: 0o644 });
     fs.writeFileSync(path.join(dataDir, "postgres-password"), "p\n", { mode: 0o644 });
@@ -45,7 +34,7 @@ describe("DATA_DIR owner-only", () => {
   });
 
   it("creates nothing at start when DATA_DIR does not exist", () => {
-    const dataDir = path.join(root, "absent");
+    const dataDir = path.join(scratch.root, "absent");
     expect(protectDataDir({ dataDir })).toEqual([]);
     expect(fs.existsSync(dataDir)).toBe(false);
   });

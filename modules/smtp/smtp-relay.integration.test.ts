@@ -3,49 +3,28 @@
 // with the standardwebhooks package.
 
 import { createHash } from "node:crypto";
-import os from "node:os";
-import path from "node:path";
 import { createTransport } from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
-import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { silentLogger } from "@/modules/shared/logging/logger";
-import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
+import { type MailPipeline, startMailPipeline } from "@/tests/support/mail-pipeline";
+import { startProductSmtpListener } from "@/tests/support/product-smtp";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
-import { createTestDatabase } from "@/tests/support/test-database";
-import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { connectRawSmtpClient } from "./test-support/raw-smtp-client";
 
 const SECRET = "integration-webhook-secret-0123456789";
 const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 
-let database: Database;
-let sink: WebhookSink;
-let worker: DeliveryWorker;
-let listener: ProductSmtpListener;
-let address: string;
-let relayConfig: ReturnType<typeof loadConfig>;
+const address = "relay@hookmail.test";
+
+let pipeline: MailPipeline;
 let emailCallbackId: string;
 
 beforeAll(async () => {
-  const config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), "hookmail-relay-test"),
-    EMAIL_DOMAINS: "hookmail.test",
-    MAIL_AUTH_CHECKS: "false",
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    WEBHOOK_TIMEOUT_MS: "5000",
-    MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
+  pipeline = await startMailPipeline({
+    name: "relay",
+    environment: { WEBHOOK_TIMEOUT_MS: "5000", MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES) },
   });
-  setProcessConfig(config);
-  relayConfig = config;
-  database = await createTestDatabase();
-  setProcessDatabase(database);
-  sink = await startWebhookSink();
-  worker = createDeliveryWorker({ database, config, logger: silentLogger });
-  setDeliveryDispatcher(worker);
-
+  const { database, sink } = pipeline;
   const { id: userId } = await seedUser(database, { email: "relay@example.com", name: "Relay" });
   ({ id: emailCallbackId } = await seedEmailCallback(database, {
     userId,
@@ -53,20 +32,10 @@ beforeAll(async () => {
     webhookUrl: sink.url("/hook"),
     webhookSecret: SECRET,
   }));
-  address = "relay@hookmail.test";
-
-  listener = await startProductSmtpListener(config);
 });
+afterAll(() => pipeline?.close());
 
-afterAll(async () => {
-  await listener?.close();
-  await worker?.stop();
-  setDeliveryDispatcher(undefined);
-  await sink?.close();
-  await database?.close();
-});
-
-const transport = () => createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
+const transport = () => createTransport({ host: "127.0.0.1", port: pipeline.listener.getPort(), secure: false, ignoreTLS: true });
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 
@@ -90,8 +59,8 @@ describe("SMTP to webhook", () => {
     });
     expect(info.response).toMatch(/^250 /);
 
-    await sink.waitForRequests(1);
-    const request = sink.requests[0];
+    await pipeline.sink.waitForRequests(1);
+    const request = pipeline.sink.requests[0];
     if (!request) throw new Error("no webhook request");
     const payload = new Webhook(SECRET, { format: "raw" }).verify(request.body.toString("utf8"), {
       "webhook-id": String(request.headers["webhook-id"]),
@@ -126,13 +95,13 @@ describe("SMTP to webhook", () => {
     expect(byName("report.pdf")?.size).toBe(pdf.length);
     expect(sha256(Buffer.from(byName("données.csv")?.content ?? "", "base64"))).toBe(sha256(csv));
 
-    await worker.whenIdle();
-    const processing = await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: payload.data.id } });
+    await pipeline.worker.whenIdle();
+    const processing = await pipeline.database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: payload.data.id } });
     expect(processing).toMatchObject({ status: "success", webhookResponseStatusCode: 200, attemptCount: 1 });
   });
 
   it("refuses an unknown recipient at RCPT and a message over MAX_MESSAGE_BYTES, recording nothing", async () => {
-    const before = await database.prisma.emailProcessing.count();
+    const before = await pipeline.database.prisma.emailProcessing.count();
     const unknown = await transport()
       .sendMail({ envelope: { from: "bob@example.org", to: ["ghost@hookmail.test"] }, subject: "x", text: "x" })
       .catch((error: { responseCode?: number }) => error);
@@ -145,13 +114,13 @@ describe("SMTP to webhook", () => {
       })
       .catch((error: { responseCode?: number }) => error);
     expect(big).toMatchObject({ responseCode: 552 });
-    expect(await database.prisma.emailProcessing.count()).toBe(before);
+    expect(await pipeline.database.prisma.emailProcessing.count()).toBe(before);
   });
 
   it("delivers a mail accepted earlier in a session that is then closed with 421 4.7.0 for probing unknown recipients", async () => {
-    const limited = await startProductSmtpListener(relayConfig, { maxUnknownRecipients: 2 });
+    const limited = await startProductSmtpListener(pipeline.config, { maxUnknownRecipients: 2 });
     try {
-      const before = sink.requests.length;
+      const before = pipeline.sink.requests.length;
       const client = await connectRawSmtpClient({ host: "127.0.0.1", port: limited.getPort() });
       expect(await client.readReply()).toMatch(/^220 /);
       await client.command("EHLO client.example");
@@ -167,11 +136,11 @@ describe("SMTP to webhook", () => {
       expect(await client.command("RCPT TO:<sales@hookmail.test>")).toMatch(/^421 4\.7\.0 /);
       await client.closed;
 
-      await sink.waitForRequests(before + 1);
-      const body = JSON.parse(sink.requests[before]!.body.toString("utf8")) as { data: { id: string; subject: string } };
+      await pipeline.sink.waitForRequests(before + 1);
+      const body = JSON.parse(pipeline.sink.requests[before]!.body.toString("utf8")) as { data: { id: string; subject: string } };
       expect(body.data.subject).toBe("before the probing");
-      await worker.whenIdle();
-      const processing = await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: body.data.id } });
+      await pipeline.worker.whenIdle();
+      const processing = await pipeline.database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: body.data.id } });
       expect(processing).toMatchObject({ status: "success" });
     } finally {
       await limited.close();

@@ -1,31 +1,19 @@
 // GET and PUT /api/users/me through the route handlers, on a fresh database: the account as the API
 // shows it, and its partial update (the name, delivery alerts; docs/webhooks.md: Delivery alerts).
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, PUT } from "@/app/api/users/me/route";
-import { createAuth, setProcessAuth } from "@/modules/auth/auth.server";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
+import type { Database } from "@/modules/db/db";
 import { createAuthTestClient, TEST_BASE_URL } from "@/tests/support/auth-client";
-import { createTestDatabase } from "@/tests/support/test-database";
+import { startRouteTestApp } from "@/tests/support/route-test-app";
 
 let database: Database;
 let cookie: string;
 const noParams = { params: Promise.resolve({}) };
 
 beforeAll(async () => {
-  const config = loadConfig({
-    DATA_DIR: path.join(os.tmpdir(), "hookmail-users-test"),
-    AUTH_SECRET: "integration-test-secret-integration-test",
-    AUTH_RATE_LIMIT_ENABLED: "false",
-  });
-  setProcessConfig(config);
-  database = await createTestDatabase();
-  setProcessDatabase(database);
-  const auth = createAuth({ config, prisma: database.prisma, mailer: { send: async () => undefined } });
-  setProcessAuth(auth);
-  const client = createAuthTestClient(auth);
+  const app = await startRouteTestApp();
+  database = app.database;
+  const client = createAuthTestClient(app.auth);
   await client.call("/sign-up/email", {
     method: "POST",
     body: { email: "renamer@example.com", password: "correct-horse-battery", name: "Original Name" },

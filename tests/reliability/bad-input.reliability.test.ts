@@ -15,8 +15,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
-import { createAccountWithCallbacks } from "./support/app-account";
-import { type AppProcess, createAppProcess, tail } from "./support/app-process";
+import { createAccountOnApp } from "./support/app-account";
+import { type AppProcess, startAppProcess, tail } from "./support/app-process";
 import {
   type CorpusMessage,
   createRandom,
@@ -135,21 +135,12 @@ async function runCorpus(): Promise<Run> {
   const secrets = new Map<string, string>();
   const sink = await startWebhookSink({ secretsByName: () => secrets });
   cleanUps.push(() => sink.close());
-  const app = await createAppProcess({
+  const { app, firstStart: started } = await startAppProcess(cleanUps, {
     databaseUrl: url,
     extraEnvironment: { MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES), WEBHOOK_TIMEOUT_MS: "10000" },
   });
-  cleanUps.push(() => app.removeDataDir());
-  cleanUps.push(() => app.stop());
-  const started = await app.start();
   console.log(`bad-input: app ready after ${started.readyAfterMs} ms (includes a build when the sources changed)`);
-  const callbacks = await createAccountWithCallbacks({
-    baseUrl: app.baseUrl,
-    domain: app.emailDomain,
-    usernames: [SMTP_USERNAME, HTTP_USERNAME],
-    sinkUrl: sink.url,
-  });
-  for (const callback of callbacks) secrets.set(callback.username, callback.webhookSecret);
+  await createAccountOnApp({ app, usernames: [SMTP_USERNAME, HTTP_USERNAME], sinkUrl: sink.url, secrets });
   const database = await openDatabase({ url, poolSize: 2 });
   cleanUps.push(() => database.close());
 

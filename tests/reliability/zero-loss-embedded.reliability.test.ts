@@ -12,8 +12,8 @@
 // cleanly: exit code 0, no postmaster.pid, no server process left.
 import { describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
-import { type CreatedCallback, createAccountWithCallbacks } from "./support/app-account";
-import { type AppProcess, createAppProcess, tail } from "./support/app-process";
+import { type CreatedCallback, createAccountOnApp } from "./support/app-account";
+import { type AppProcess, startAppProcess, tail } from "./support/app-process";
 import {
   findLiveProcesses,
   findProcessesNamingCluster,
@@ -120,22 +120,15 @@ describe("zero loss on the zero-config default: the app and its embedded Postgre
       const sink = await startWebhookSink({ secretsByName: () => secrets });
       cleanUps.push(() => sink.close());
 
-      const app = await createAppProcess({ extraEnvironment: { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) } });
-      cleanUps.push(() => app.removeDataDir());
-      cleanUps.push(() => app.stop());
-      const firstStart = await app.start();
+      const { app, firstStart } = await startAppProcess(cleanUps, {
+        extraEnvironment: { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) },
+      });
       console.log(
         `zero-loss-embedded: app ready after ${firstStart.readyAfterMs} ms (includes the cluster's initialisation, and a build when the sources changed)`,
       );
       expect(app.readLog()).toContain("Embedded PostgreSQL started");
 
-      const callbacks = await createAccountWithCallbacks({
-        baseUrl: app.baseUrl,
-        domain: app.emailDomain,
-        usernames: USERNAMES,
-        sinkUrl: sink.url,
-      });
-      for (const callback of callbacks) secrets.set(callback.username, callback.webhookSecret);
+      const callbacks = await createAccountOnApp({ app, usernames: USERNAMES, sinkUrl: sink.url, secrets });
       const mails = buildMails(callbacks);
       const rawById = new Map<string, Buffer>();
       for (const mail of mails) rawById.set(mail.id, await buildRaw(mail.message));

@@ -18,8 +18,8 @@
 import { describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
-import { type CreatedCallback, createAccountWithCallbacks } from "./support/app-account";
-import { type AppProcess, createAppProcess, tail } from "./support/app-process";
+import { type CreatedCallback, createAccountOnApp } from "./support/app-account";
+import { startAppProcess, tail } from "./support/app-process";
 import { setUpReliabilityTest } from "./support/reliability-setup";
 import { attemptRawInbound, attemptSmtp, createSmtpTransport, type SendOutcome, sendLikeAnMta } from "./support/retrying-senders";
 import { buildRaw, buildTestMail, ENVELOPE_FROM, findMailIdOfMessageId, runPool, type TestMail } from "./support/test-mails";
@@ -78,22 +78,13 @@ describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL
       });
       cleanUps.push(() => sink.close());
 
-      const app: AppProcess = await createAppProcess({
+      const { app, firstStart } = await startAppProcess(cleanUps, {
         databaseUrl: url,
         extraEnvironment: { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) },
       });
-      cleanUps.push(() => app.removeDataDir());
-      cleanUps.push(() => app.stop());
-      const firstStart = await app.start();
       console.log(`zero-loss: app ready after ${firstStart.readyAfterMs} ms (includes a build when the sources changed)`);
 
-      const callbacks = await createAccountWithCallbacks({
-        baseUrl: app.baseUrl,
-        domain: app.emailDomain,
-        usernames: USERNAMES,
-        sinkUrl: sink.url,
-      });
-      for (const callback of callbacks) secrets.set(callback.username, callback.webhookSecret);
+      const callbacks = await createAccountOnApp({ app, usernames: USERNAMES, sinkUrl: sink.url, secrets });
 
       const database = await openDatabase({ url, poolSize: 2 });
       cleanUps.push(() => database.close());

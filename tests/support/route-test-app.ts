@@ -2,6 +2,7 @@
 // auth set to it, users signed up through better-auth, and a helper calling route handlers.
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import * as apiKeys from "@/app/api/api-keys/route";
 import { type Auth, createAuth, setProcessAuth } from "@/modules/auth/auth.server";
 import { type Config, loadConfig, setProcessConfig } from "@/modules/config/config";
@@ -33,6 +34,7 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
   return {
     config,
     database,
+    auth,
     async signUp(label = "user"): Promise<TestUser> {
       userCounter += 1;
       const email = `${label}-${userCounter}-${Date.now()}@example.com`;
@@ -100,3 +102,20 @@ export function sameOriginJsonHeaders(cookie: string, baseUrl = TEST_BASE_URL): 
 }
 
 export type RouteTestApp = Awaited<ReturnType<typeof startRouteTestApp>>;
+
+export type OwnerAndStranger = Awaited<ReturnType<RouteTestApp["signUpOwnerAndStranger"]>>;
+
+/**
+ * What a file of access tests starts with: before its tests, a route test app (started with
+ * `environment`) and its owner and stranger, each with an API key named `keyName`; after them, the
+ * app closed. The fields are set once the file's tests run.
+ */
+export function setUpOwnerAndStranger(keyName: string, environment: Record<string, string> = {}) {
+  const suite = {} as { app: RouteTestApp } & OwnerAndStranger;
+  beforeAll(async () => {
+    suite.app = await startRouteTestApp(environment);
+    Object.assign(suite, await suite.app.signUpOwnerAndStranger(keyName));
+  });
+  afterAll(() => suite.app?.close());
+  return suite;
+}

@@ -26,6 +26,17 @@ const newCallback = () => ({
   allowedOrigins: [],
 });
 
+/** Through the test app's `call`, which adds a JSON Content-Type unless `headers` name one. */
+const postCallback = (body: unknown, headers: Record<string, string>) =>
+  app.call(emailCallbacks.POST, { path: "/api/email-callbacks", method: "POST", body, headers });
+const deleteCallback = (id: string, headers: Record<string, string>) =>
+  app.call(emailCallbackItem.DELETE, {
+    path: `/api/email-callbacks/${id}`,
+    method: "DELETE",
+    headers,
+    params: { emailCallbackId: id },
+  });
+
 beforeAll(async () => {
   app = await startRouteTestApp({ STRIPE_SECRET_KEY: "sk_test_unused", STRIPE_PRO_PRICE_ID: "price_pro_unused" });
   user = await app.signUp("cross-site");
@@ -33,12 +44,7 @@ beforeAll(async () => {
   const key = await app.createApiKey(user, "ci");
   keyHeaders = key.headers;
   apiKeyId = key.id;
-  const created = await app.call(emailCallbacks.POST, {
-    path: "/api/email-callbacks",
-    method: "POST",
-    body: newCallback(),
-    headers: user.headers,
-  });
+  const created = await postCallback(newCallback(), user.headers);
   expect(created.status).toBe(201);
   emailCallbackId = created.body?.emailCallback.id;
 });
@@ -188,20 +194,10 @@ describe("a cookie write from the app's origin", () => {
         headers,
       });
       expect(renamed.status).toBe(200);
-      const created = await app.call(emailCallbacks.POST, {
-        path: "/api/email-callbacks",
-        method: "POST",
-        body: newCallback(),
-        headers,
-      });
+      const created = await postCallback(newCallback(), headers);
       expect(created.status).toBe(201);
       const id = created.body?.emailCallback.id as string;
-      const deleted = await app.call(emailCallbackItem.DELETE, {
-        path: `/api/email-callbacks/${id}`,
-        method: "DELETE",
-        headers,
-        params: { emailCallbackId: id },
-      });
+      const deleted = await deleteCallback(id, headers);
       expect(deleted.status).toBe(204);
     }
   });
@@ -213,32 +209,22 @@ describe("a cookie write from the app's origin", () => {
   });
 
   it("answers 401, not 403, to a write with no session at all", async () => {
-    const response = await app.call(emailCallbacks.POST, {
-      path: "/api/email-callbacks",
-      method: "POST",
-      body: newCallback(),
-      headers: { Origin: "https://evil.example" },
-    });
+    const response = await postCallback(newCallback(), { Origin: "https://evil.example" });
     expect(response.status).toBe(401);
   });
 });
 
 describe("an API key", () => {
   it("is exempt from the origin and Content-Type rules on /api/email-callbacks", async () => {
-    const created = await app.call(emailCallbacks.POST, {
-      path: "/api/email-callbacks",
-      method: "POST",
-      body: JSON.stringify(newCallback()),
-      headers: { ...keyHeaders, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site", "Content-Type": "text/plain" },
+    const created = await postCallback(JSON.stringify(newCallback()), {
+      ...keyHeaders,
+      Origin: "https://evil.example",
+      "Sec-Fetch-Site": "cross-site",
+      "Content-Type": "text/plain",
     });
     expect(created.status).toBe(201);
     const id = created.body?.emailCallback.id as string;
-    const deleted = await app.call(emailCallbackItem.DELETE, {
-      path: `/api/email-callbacks/${id}`,
-      method: "DELETE",
-      headers: keyHeaders,
-      params: { emailCallbackId: id },
-    });
+    const deleted = await deleteCallback(id, keyHeaders);
     expect(deleted.status).toBe(204);
   });
 
@@ -304,12 +290,7 @@ describe("NUL bytes on the real routes", () => {
   ])("in %s answer 400 request.invalid_body and create nothing", async (_, body) => {
     const before = await snapshotAccount();
     for (const headers of [user.headers, keyHeaders]) {
-      const response = await app.call(emailCallbacks.POST, {
-        path: "/api/email-callbacks",
-        method: "POST",
-        body: body(),
-        headers,
-      });
+      const response = await postCallback(body(), headers);
       expect(response.status).toBe(400);
       expect(response.body?.error.code).toBe("request.invalid_body");
     }

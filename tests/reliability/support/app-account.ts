@@ -1,6 +1,7 @@
 // A user and their addresses, set up through the app's HTTP API as a user would: sign up
 // (POST /api/auth/sign-up/email), then POST /api/email-callbacks with the session cookie.
 import { randomBytes } from "node:crypto";
+import type { AppProcess } from "./app-process";
 
 export type CreatedCallback = { id: string; address: string; username: string; webhookUrl: string; webhookSecret: string };
 
@@ -74,5 +75,25 @@ export async function createAccountWithCallbacks({
       }),
     );
   }
+  return callbacks;
+}
+
+/**
+ * createAccountWithCallbacks on `app`, each address delivering to `${sinkUrl}/<username>`, with its
+ * secret put in `secrets` by username: the map the reliability sink checks signatures with.
+ */
+export async function createAccountOnApp({
+  app,
+  usernames,
+  sinkUrl,
+  secrets,
+}: {
+  app: Pick<AppProcess, "baseUrl" | "emailDomain">;
+  usernames: string[];
+  sinkUrl: string;
+  secrets: Map<string, string>;
+}): Promise<CreatedCallback[]> {
+  const callbacks = await createAccountWithCallbacks({ baseUrl: app.baseUrl, domain: app.emailDomain, usernames, sinkUrl });
+  for (const callback of callbacks) secrets.set(callback.username, callback.webhookSecret);
   return callbacks;
 }

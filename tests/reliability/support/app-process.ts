@@ -15,6 +15,7 @@ import path from "node:path";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { startDnsServer } from "@/tests/support/dns-server";
 import { stopLeftoverServer } from "./embedded-server-processes";
+import type { CleanUp } from "./reliability-setup";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -209,6 +210,17 @@ export async function createAppProcess({
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** createAppProcess with its stop and the removal of its DATA_DIR among `cleanUps`, then its first start. */
+export async function startAppProcess(
+  cleanUps: CleanUp[],
+  options: Parameters<typeof createAppProcess>[0],
+): Promise<{ app: AppProcess; firstStart: AppStart }> {
+  const app = await createAppProcess(options);
+  cleanUps.push(() => app.removeDataDir());
+  cleanUps.push(() => app.stop());
+  return { app, firstStart: await app.start() };
 }
 
 export function tail(text: string, characters: number): string {
