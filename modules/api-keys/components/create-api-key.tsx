@@ -6,12 +6,11 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
-import { FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
+import { FormFieldItem } from "@/modules/shared/components/form-fields";
 import { SubmitForm, useZodForm } from "@/modules/shared/components/submit-form";
 import { TitledCard } from "@/modules/shared/components/titled-card";
-import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { useCreateApiKeyMutation } from "../api-keys.queries";
 import { type CreateApiKeyInput, createApiKeySchema } from "../api-keys.schemas";
 import { ApiKeysPageHeader } from "./api-keys-page-header";
@@ -55,20 +54,9 @@ function CreateApiKeyForm({ onCreated }: { onCreated: (token: string) => void })
           isSubmitDisabled={!isNameValid}
           isSubmitFullWidth={false}
         >
-          <FormField
-            control={form.control}
-            name="name"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>{t("name.label")}</FormLabel>
-                <FormControl>
-                  <Input autoComplete="off" placeholder={t("name.placeholder")} {...field} />
-                </FormControl>
-                <FormDescription>{t("name.description")}</FormDescription>
-                <TranslatedFormMessage />
-              </FormItem>
-            )}
-          />
+          <FormFieldItem control={form.control} name="name" label={t("name.label")} description={t("name.description")}>
+            {(field) => <Input autoComplete="off" placeholder={t("name.placeholder")} {...field} />}
+          </FormFieldItem>
         </SubmitForm>
       </CardContent>
     </Card>

@@ -5,7 +5,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import { AuthCard } from "./auth-card";
+import { AuthNoticeCard } from "./auth-notice-card";
 import { usePasswordResetGuard } from "./use-password-reset-guard";
 
 export function InvalidResetLink() {
@@ -14,18 +14,13 @@ export function InvalidResetLink() {
   const isPasswordResetEnabled = usePasswordResetGuard();
   if (!isPasswordResetEnabled) return null;
   return (
-    <AuthCard
-      title={t("title")}
-      description={tAuthErrors("INVALID_TOKEN")}
-      className="w-full max-w-sm"
-      contentClassName="flex flex-col gap-2"
-    >
+    <AuthNoticeCard title={t("title")} description={tAuthErrors("INVALID_TOKEN")}>
       <Button asChild>
         <Link href="/request-password-reset">{t("requestNewLink")}</Link>
       </Button>
       <Button asChild variant="outline">
         <Link href="/login">{t("backToLogin")}</Link>
       </Button>
-    </AuthCard>
+    </AuthNoticeCard>
   );
 }

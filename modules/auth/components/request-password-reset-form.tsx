@@ -11,8 +11,8 @@ import { useZodForm } from "@/modules/shared/components/submit-form";
 import { authClient } from "../auth.client";
 import { requestPasswordResetSchema } from "../auth.schemas";
 import { findMailProvider, getMailProviderUrl } from "../webmail-directory";
-import { AuthCard } from "./auth-card";
 import { EmailFormField } from "./auth-form-fields";
+import { AuthNoticeCard } from "./auth-notice-card";
 import { PasswordResetFormCard } from "./password-reset-form-card";
 
 export function RequestPasswordResetForm() {
@@ -44,12 +44,7 @@ function ResetMailSent({ email }: { email: string }) {
   const t = useTranslations("requestPasswordReset");
   const mailProvider = findMailProvider(email);
   return (
-    <AuthCard
-      title={t("sent.title")}
-      description={t("sent.description")}
-      className="w-full max-w-sm"
-      contentClassName="flex flex-col gap-2"
-    >
+    <AuthNoticeCard title={t("sent.title")} description={t("sent.description")}>
       {mailProvider ? (
         <Button asChild>
           <a href={getMailProviderUrl({ provider: mailProvider })} target="_blank" rel="noopener noreferrer">
@@ -61,6 +56,6 @@ function ResetMailSent({ email }: { email: string }) {
       <Button asChild variant="outline">
         <Link href="/login">{t("backToLogin")}</Link>
       </Button>
-    </AuthCard>
+    </AuthNoticeCard>
   );
 }

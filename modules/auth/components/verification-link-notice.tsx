@@ -4,7 +4,8 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import { AuthCard, LoginLinkCard } from "./auth-card";
+import { LoginLinkCard } from "./auth-card";
+import { AuthNoticeCard } from "./auth-notice-card";
 import { ResendVerificationEmail } from "./resend-verification-email";
 
 export function VerificationLinkNotice({ hasError }: { hasError: boolean }) {
@@ -13,16 +14,11 @@ export function VerificationLinkNotice({ hasError }: { hasError: boolean }) {
     return <LoginLinkCard title={t("used.title")} description={t("used.description")} linkLabel={t("used.logIn")} />;
   }
   return (
-    <AuthCard
-      title={t("invalid.title")}
-      description={t("invalid.description")}
-      className="w-full max-w-sm"
-      contentClassName="flex flex-col gap-4"
-    >
+    <AuthNoticeCard title={t("invalid.title")} description={t("invalid.description")} contentClassName="flex flex-col gap-4">
       <ResendVerificationEmail isAddressShown={false} />
       <Button asChild variant="outline" className="w-full">
         <Link href="/login">{t("invalid.backToLogin")}</Link>
       </Button>
-    </AuthCard>
+    </AuthNoticeCard>
   );
 }

@@ -4,18 +4,10 @@
 // after checkout, the dialog closes and the plan is read again.
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ActionDialog } from "@/modules/shared/components/action-dialog";
 import { type BillingConfig, CHECKOUT_PLAN_ID, useCreateCheckoutSessionMutation } from "../billing.queries";
 import { BILLING_LINKS, openInNewTab } from "./billing-links.constants";
 import { useCheckoutReturn } from "./use-checkout-return";
@@ -58,63 +50,62 @@ export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps)
   ];
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-lg" closeLabel={tCommon("close")}>
-        <DialogHeader>
-          <DialogTitle>{t("title")}</DialogTitle>
-          <DialogDescription>{t("description", { count: plans.free.maxEmails })}</DialogDescription>
-        </DialogHeader>
-        <Table aria-label={t("comparison")}>
-          <TableHeader>
-            <TableRow>
-              <TableHead>
-                <span className="sr-only">{t("feature")}</span>
+    <ActionDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t("title")}
+      description={t("description", { count: plans.free.maxEmails })}
+      className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-lg"
+      closeLabel={tCommon("close")}
+      dismissLabel={t("cancel")}
+      action={
+        <Button onClick={startCheckout} disabled={checkout.isPending}>
+          {checkout.isPending ? <Spinner aria-label={t("checkoutLoading")} /> : null}
+          {t("checkout")}
+        </Button>
+      }
+    >
+      <Table aria-label={t("comparison")}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>
+              <span className="sr-only">{t("feature")}</span>
+            </TableHead>
+            <TableHead className="whitespace-normal">{t("plans.free")}</TableHead>
+            <TableHead className="text-primary whitespace-normal">{t("plans.pro")}</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.label}>
+              <TableHead scope="row" className="text-muted-foreground font-normal whitespace-normal">
+                {row.label}
               </TableHead>
-              <TableHead className="whitespace-normal">{t("plans.free")}</TableHead>
-              <TableHead className="text-primary whitespace-normal">{t("plans.pro")}</TableHead>
+              <TableCell className="whitespace-normal">{row.free}</TableCell>
+              <TableCell className="font-medium whitespace-normal">{row.pro}</TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((row) => (
-              <TableRow key={row.label}>
-                <TableHead scope="row" className="text-muted-foreground font-normal whitespace-normal">
-                  {row.label}
-                </TableHead>
-                <TableCell className="whitespace-normal">{row.free}</TableCell>
-                <TableCell className="font-medium whitespace-normal">{row.pro}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        <p className="text-muted-foreground text-sm">
-          {t.rich("links", {
-            sponsor: (chunks) => (
-              <a
-                href={BILLING_LINKS.SPONSOR_URL}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="text-foreground underline underline-offset-4"
-              >
-                {chunks}
-              </a>
-            ),
-            contact: (chunks) => (
-              <a href={BILLING_LINKS.CONTACT_URL} className="text-foreground underline underline-offset-4">
-                {chunks}
-              </a>
-            ),
-          })}
-        </p>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">{t("cancel")}</Button>
-          </DialogClose>
-          <Button onClick={startCheckout} disabled={checkout.isPending}>
-            {checkout.isPending ? <Spinner aria-label={t("checkoutLoading")} /> : null}
-            {t("checkout")}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+          ))}
+        </TableBody>
+      </Table>
+      <p className="text-muted-foreground text-sm">
+        {t.rich("links", {
+          sponsor: (chunks) => (
+            <a
+              href={BILLING_LINKS.SPONSOR_URL}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="text-foreground underline underline-offset-4"
+            >
+              {chunks}
+            </a>
+          ),
+          contact: (chunks) => (
+            <a href={BILLING_LINKS.CONTACT_URL} className="text-foreground underline underline-offset-4">
+              {chunks}
+            </a>
+          ),
+        })}
+      </p>
+    </ActionDialog>
   );
 }

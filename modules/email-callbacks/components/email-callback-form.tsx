@@ -16,7 +16,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { ApiError } from "@/modules/shared/api/api-client";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { CopyButton } from "@/modules/shared/components/copy-button";
-import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
+import { FormErrorMessage, FormFieldItem, SubmitButton } from "@/modules/shared/components/form-fields";
 import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
 import { domainSchema, type EmailCallbackFormValues, emailCallbackFormSchema } from "../email-callbacks.schemas";
 import { generateRandomUsername } from "../random-username";
@@ -130,26 +130,19 @@ export function EmailCallbackForm({
             {t("form.address")}
           </label>
           <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
-            <FormField
-              control={form.control}
-              name="username"
-              render={({ field }) => (
-                <FormItem className="min-w-0 flex-1">
-                  <FormControl>
-                    <Input
-                      id={usernameInputId}
-                      aria-label={t("form.username")}
-                      placeholder={t("form.usernamePlaceholder")}
-                      autoComplete="off"
-                      autoCapitalize="none"
-                      spellCheck={false}
-                      {...field}
-                    />
-                  </FormControl>
-                  <TranslatedFormMessage />
-                </FormItem>
+            <FormFieldItem control={form.control} name="username" className="min-w-0 flex-1">
+              {(field) => (
+                <Input
+                  id={usernameInputId}
+                  aria-label={t("form.username")}
+                  placeholder={t("form.usernamePlaceholder")}
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  {...field}
+                />
               )}
-            />
+            </FormFieldItem>
             <div className="flex items-start gap-2">
               <span aria-hidden className="text-muted-foreground flex h-9 items-center">
                 @
@@ -195,27 +188,23 @@ export function EmailCallbackForm({
           {domainOptions.length === 0 ? <p className="text-muted-foreground text-sm">{t("form.noDomains")}</p> : null}
         </div>
 
-        <FormField
+        <FormFieldItem
           control={form.control}
           name="webhookUrl"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t("form.webhookUrl")}</FormLabel>
-              <FormControl>
-                <Input
-                  type="url"
-                  inputMode="url"
-                  placeholder={t("form.webhookUrlPlaceholder")}
-                  autoComplete="off"
-                  spellCheck={false}
-                  {...field}
-                />
-              </FormControl>
-              <FormDescription>{t("form.webhookUrlDescription")}</FormDescription>
-              <TranslatedFormMessage />
-            </FormItem>
+          label={t("form.webhookUrl")}
+          description={t("form.webhookUrlDescription")}
+        >
+          {(field) => (
+            <Input
+              type="url"
+              inputMode="url"
+              placeholder={t("form.webhookUrlPlaceholder")}
+              autoComplete="off"
+              spellCheck={false}
+              {...field}
+            />
           )}
-        />
+        </FormFieldItem>
 
         <FormField
           control={form.control}

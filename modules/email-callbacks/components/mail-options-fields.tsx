@@ -6,9 +6,9 @@ import { useTranslations } from "next-intl";
 import type * as React from "react";
 import { useEffect, useId, useState } from "react";
 import type { Control } from "react-hook-form";
-import { FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
+import { FormField } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
+import { FormFieldItem } from "@/modules/shared/components/form-fields";
 import type { EmailCallbackFormValues } from "../email-callbacks.schemas";
 
 type ChoiceName = "attachmentDelivery" | "authenticationPolicy";
@@ -133,27 +133,23 @@ export function MailOptionsFields({ control, defaultOpen }: { control: Control<E
             options={options.map(({ value, labelKey }) => ({ value, label: t(labelKey) }))}
           />
         ))}
-        <FormField
+        <FormFieldItem
           control={control}
           name="spamThreshold"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>{t("spamThreshold")}</FormLabel>
-              <FormControl>
-                <ThresholdInput
-                  placeholder={t("spamThresholdPlaceholder")}
-                  name={field.name}
-                  inputRef={field.ref}
-                  onBlur={field.onBlur}
-                  value={field.value ?? null}
-                  onChange={field.onChange}
-                />
-              </FormControl>
-              <FormDescription>{t("spamThresholdDescription")}</FormDescription>
-              <TranslatedFormMessage />
-            </FormItem>
+          label={t("spamThreshold")}
+          description={t("spamThresholdDescription")}
+        >
+          {(field) => (
+            <ThresholdInput
+              placeholder={t("spamThresholdPlaceholder")}
+              name={field.name}
+              inputRef={field.ref}
+              onBlur={field.onBlur}
+              value={field.value ?? null}
+              onChange={field.onChange}
+            />
           )}
-        />
+        </FormFieldItem>
       </div>
     </details>
   );

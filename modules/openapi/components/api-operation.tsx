@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/modules/shared/cn";
 import type { ReferenceOperation } from "../api-reference.models";
 import type { HttpMethod } from "../openapi.operations";
-import { ContentView, FieldList, InlineMarkdown, OperationPart } from "./schema-fields";
+import { ContentView, FieldList, InlineMarkdown, MarkdownDescription, OperationPart } from "./schema-fields";
 
 const METHOD_STYLES: Record<HttpMethod, string> = {
   get: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
@@ -38,11 +38,7 @@ export function ApiOperation({ operation }: { operation: ReferenceOperation }) {
             {operation.access === "session" ? t("access.session") : t("access.sessionOrKey")}
           </Badge>
         </div>
-        {operation.description ? (
-          <p className="text-muted-foreground text-sm leading-relaxed">
-            <InlineMarkdown text={operation.description} />
-          </p>
-        ) : null}
+        <MarkdownDescription as="p" text={operation.description} className="text-muted-foreground text-sm leading-relaxed" />
       </div>
 
       {operation.parameters.length > 0 ? (

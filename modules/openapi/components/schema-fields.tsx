@@ -24,6 +24,24 @@ export function InlineMarkdown({ text }: { text: string }) {
   );
 }
 
+/** A description from the OpenAPI document in an element of its own (a span unless told); nothing when there is none. */
+export function MarkdownDescription({
+  text,
+  className,
+  as: Element = "span",
+}: {
+  text: string | undefined;
+  className: string;
+  as?: "p" | "span";
+}) {
+  if (!text) return null;
+  return (
+    <Element className={className}>
+      <InlineMarkdown text={text} />
+    </Element>
+  );
+}
+
 /**
  * Fields of what a client sends (`request`: the required ones are marked) or receives (`response`:
  * the ones that may be left out are marked, every other is always there).
@@ -53,11 +71,7 @@ export function FieldList({
               ) : null}
               {direction === "response" && !field.required ? <span className="font-medium">{t("mayBeAbsent")}</span> : null}
             </span>
-            {field.description ? (
-              <span className="text-muted-foreground leading-relaxed">
-                <InlineMarkdown text={field.description} />
-              </span>
-            ) : null}
+            <MarkdownDescription text={field.description} className="text-muted-foreground leading-relaxed" />
           </dd>
         </div>
       ))}
@@ -82,11 +96,7 @@ export function ContentView({
     <div className="flex flex-col gap-2">
       <p className="flex flex-wrap items-baseline gap-x-2 text-xs">
         <span className="font-mono font-medium">{content.mediaType}</span>
-        {content.description && !hasFields ? (
-          <span className="text-muted-foreground">
-            <InlineMarkdown text={content.description} />
-          </span>
-        ) : null}
+        {hasFields ? null : <MarkdownDescription text={content.description} className="text-muted-foreground" />}
       </p>
       {hasFields ? <FieldList fields={content.fields} label={label} direction={direction} /> : null}
       {hasFields ? (

@@ -7,18 +7,9 @@ import { useLocale, useTranslations } from "next-intl";
 import type { RefObject } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
+import { ActionDialog } from "@/modules/shared/components/action-dialog";
 import { LoadError } from "@/modules/shared/components/load-error";
-import { returnFocusTo } from "@/modules/shared/components/return-focus";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiDeliveryAttempt, ApiEmailProcessing } from "../processings.models";
 import { useDeliveryAttempts } from "../processings.queries";
@@ -42,36 +33,31 @@ export function DeliveryAttemptsDialog({
   const isPending = processing.status === PROCESSING_STATUS.PENDING;
   const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        className="flex max-h-[min(42rem,calc(100dvh-2rem))] flex-col sm:max-w-2xl"
-        closeLabel={t("attempts.close")}
-        onCloseAutoFocus={returnFocusTo(returnFocus)}
-      >
-        <DialogHeader>
-          <DialogTitle>{t("attempts.title")}</DialogTitle>
-          <DialogDescription className="break-words">
-            {t("attempts.description", {
-              subject: processing.subject || t("inbox.noSubject"),
-              from: processing.fromAddress,
-            })}
-          </DialogDescription>
-        </DialogHeader>
-        <div className="-mx-6 min-h-0 flex-1 overflow-y-auto px-6">
-          {/* Mounted (and fetched) only while the dialog is open: Radix unmounts closed content. */}
-          <DeliveryAttemptList emailCallbackId={emailCallbackId} processingId={processing.id} isPending={isPending} />
-        </div>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">{t("attempts.close")}</Button>
-          </DialogClose>
-          <Button disabled={isPending || isRedelivering} onClick={() => void redeliver(processing.id)}>
-            <RotateCwIcon aria-hidden />
-            {t("inbox.actions.redeliver")}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ActionDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t("attempts.title")}
+      description={t("attempts.description", {
+        subject: processing.subject || t("inbox.noSubject"),
+        from: processing.fromAddress,
+      })}
+      descriptionClassName="break-words"
+      className="flex max-h-[min(42rem,calc(100dvh-2rem))] flex-col sm:max-w-2xl"
+      closeLabel={t("attempts.close")}
+      dismissLabel={t("attempts.close")}
+      action={
+        <Button disabled={isPending || isRedelivering} onClick={() => void redeliver(processing.id)}>
+          <RotateCwIcon aria-hidden />
+          {t("inbox.actions.redeliver")}
+        </Button>
+      }
+      returnFocus={returnFocus}
+    >
+      <div className="-mx-6 min-h-0 flex-1 overflow-y-auto px-6">
+        {/* Mounted (and fetched) only while the dialog is open: Radix unmounts closed content. */}
+        <DeliveryAttemptList emailCallbackId={emailCallbackId} processingId={processing.id} isPending={isPending} />
+      </div>
+    </ActionDialog>
   );
 }
 

@@ -1,10 +1,11 @@
 "use client";
-// The building blocks our react-hook-form forms share: a labelled text input with its translated
-// error, the form-level error, and the submit button that spins while the form submits.
+// The building blocks our react-hook-form forms share: a field of one control with its label,
+// description and translated error, a labelled text input, the form-level error, and the submit
+// button that spins while the form submits.
 import type { ReactNode } from "react";
-import type { Control, FieldPathByValue, FieldValues } from "react-hook-form";
+import type { Control, ControllerRenderProps, FieldPath, FieldPathByValue, FieldValues } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { FormControl, FormField, FormItem, FormLabel } from "@/components/ui/form";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { TranslatedFormMessage } from "./translated-form-message";
@@ -37,12 +38,50 @@ export function TextFormField<TFieldValues extends FieldValues>({
   hideLabel = false,
 }: TextFormFieldProps<TFieldValues>) {
   return (
+    <FormFieldItem control={control} name={name} label={hideLabel ? undefined : label} labelAside={labelAside}>
+      {(field) => (
+        <Input
+          aria-label={hideLabel ? label : undefined}
+          type={type}
+          autoComplete={autoComplete}
+          placeholder={placeholder}
+          {...field}
+        />
+      )}
+    </FormFieldItem>
+  );
+}
+
+/**
+ * A form field of one control, drawn by `children` from the field's props: its label, the control,
+ * its description and its translated error.
+ */
+export function FormFieldItem<TFieldValues extends FieldValues, TName extends FieldPath<TFieldValues>>({
+  control,
+  name,
+  label,
+  labelAside,
+  description,
+  className,
+  children,
+}: {
+  control: Control<TFieldValues>;
+  name: TName;
+  /** Left out when the control is named otherwise (its aria-label). */
+  label?: ReactNode;
+  /** See TextFormField's labelAside. */
+  labelAside?: ReactNode;
+  description?: ReactNode;
+  className?: string;
+  children: (field: ControllerRenderProps<TFieldValues, TName>) => ReactNode;
+}) {
+  return (
     <FormField
       control={control}
       name={name}
       render={({ field }) => (
-        <FormItem>
-          {hideLabel ? null : labelAside !== undefined ? (
+        <FormItem className={className}>
+          {label === undefined ? null : labelAside !== undefined ? (
             <div className="flex items-center justify-between">
               <FormLabel>{label}</FormLabel>
               {labelAside}
@@ -50,15 +89,8 @@ export function TextFormField<TFieldValues extends FieldValues>({
           ) : (
             <FormLabel>{label}</FormLabel>
           )}
-          <FormControl>
-            <Input
-              aria-label={hideLabel ? label : undefined}
-              type={type}
-              autoComplete={autoComplete}
-              placeholder={placeholder}
-              {...field}
-            />
-          </FormControl>
+          <FormControl>{children(field)}</FormControl>
+          {description === undefined ? null : <FormDescription>{description}</FormDescription>}
           <TranslatedFormMessage />
         </FormItem>
       )}
