@@ -21,20 +21,31 @@ const booleanSchema = (defaultValue: boolean) =>
       return z.NEVER;
     });
 
+/** A whole number in [min, max], or the issue that says so. */
+function parseWholeNumber(value: string, { min, max }: { min: number; max: number }, ctx: z.RefinementCtx) {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}` });
+    return z.NEVER;
+  }
+  return parsed;
+}
+
 const integerSchema = ({ defaultValue, min, max }: { defaultValue: number; min: number; max: number }) =>
   z
     .string()
     .trim()
     .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === "") return defaultValue;
-      const parsed = Number(value);
-      if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return parsed;
-    });
+    .transform((value, ctx) => (value === undefined || value === "" ? defaultValue : parseWholeNumber(value, { min, max }, ctx)));
+
+/** A port that is off unless set. */
+const optionalPortSchema = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) =>
+    value === undefined || value === "" ? undefined : parseWholeNumber(value, { min: 1, max: 65535 }, ctx),
+  );
 
 const optionalStringSchema = z
   .string()
@@ -159,6 +170,7 @@ export const environmentSchema = z.object({
     (value) => value === undefined || value.length >= 16,
     "must be at least 16 characters (generate one with: openssl rand -base64 32)",
   ),
+  METRICS_PORT: optionalPortSchema,
   MAX_MESSAGE_BYTES: integerSchema({ defaultValue: 26_214_400, min: 1024, max: 1_073_741_824 }),
   WEBHOOK_TIMEOUT_MS: integerSchema({ defaultValue: 15_000, min: 100, max: 300_000 }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema(false),

@@ -43,8 +43,11 @@ export type Config = {
   emailDomains: string[];
   inbound: { secret: string | undefined; mailgunSigningKey: string | undefined; maxMessageBytes: number };
   webhook: { timeoutMs: number; allowPrivateTargets: boolean };
-  /** The bearer token of GET /api/metrics; unset: the route answers 404. */
-  metrics: { token: string | undefined };
+  /**
+   * The bearer token of GET /api/metrics (unset: the route answers 404), and the port of the
+   * process's own metrics listener (unset: none).
+   */
+  metrics: { token: string | undefined; port: number | undefined };
   /** Resolvers for mail authentication and webhook host checks (`ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
   /** What is checked on each mail: SPF, DKIM, DMARC and ARC, and rspamd's score when a URL is set. */
@@ -94,6 +97,14 @@ function findCrossVariableProblems(values: Environment) {
   // PostgreSQL server of their own they may be on several machines.
   if (isSplit && values.DATABASE_URL && !values.AUTH_SECRET) {
     problems.push({ variable: "AUTH_SECRET", message: "must be set when roles are split across processes on DATABASE_URL" });
+  }
+  if (values.METRICS_PORT !== undefined) {
+    if (!values.METRICS_TOKEN) problems.push({ variable: "METRICS_TOKEN", message: "must be set when METRICS_PORT is" });
+    const taken = [
+      values.HOOKMAIL_ROLES.includes("web") ? ["PORT", values.PORT] : undefined,
+      values.HOOKMAIL_ROLES.includes("smtp") ? ["SMTP_PORT", values.SMTP_PORT] : undefined,
+    ].find((entry) => entry?.[1] === values.METRICS_PORT);
+    if (taken) problems.push({ variable: "METRICS_PORT", message: `must differ from ${taken[0]}` });
   }
   const pairs = [
     ["SMTP_TLS_CERT", "SMTP_TLS_KEY"],
@@ -156,7 +167,7 @@ function buildConfig(values: Environment): Config {
       maxMessageBytes: values.MAX_MESSAGE_BYTES,
     },
     webhook: { timeoutMs: values.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
-    metrics: { token: values.METRICS_TOKEN },
+    metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT },
     dnsServers: values.DNS_SERVERS,
     mailChecks: { authentication: values.MAIL_AUTH_CHECKS, rspamdUrl: values.RSPAMD_URL },
     contentRetentionMs: values.CONTENT_RETENTION_HOURS * 3_600_000,

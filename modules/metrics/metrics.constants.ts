@@ -60,3 +60,14 @@ export const DELIVERY_ATTEMPT_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
 /** The states of a pending delivery the queue gauge counts. */
 export const DELIVERY_QUEUE_STATES = ["due", "leased", "scheduled"] as const;
 export type DeliveryQueueState = (typeof DELIVERY_QUEUE_STATES)[number];
+
+/** The paths the METRICS_PORT listener answers (the web route's path too, so one scrape configuration fits both). */
+export const METRICS_SERVER_PATHS: readonly string[] = ["/metrics", "/api/metrics"];
+
+/** The METRICS_PORT listener's bounds: a scrape is one small GET. */
+export const METRICS_SERVER_LIMITS = {
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  maxHeadersCount: 50,
+  maxConnections: 20,
+} as const;

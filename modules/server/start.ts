@@ -7,6 +7,8 @@ import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
 import { closeProcessEventsListener } from "@/modules/events/events.dependencies";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
+import { createMetricsRepository } from "@/modules/metrics/metrics.repository";
+import { startMetricsServer } from "@/modules/metrics/metrics-server";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { routeProcessOutputThroughLogger } from "@/modules/shared/logging/process-output";
 import { setProjectDir } from "@/modules/shared/project-dir";
@@ -41,6 +43,16 @@ export async function startHookmail({
   if (acceptsMail || config.roles.includes("worker")) running.push(startDeliveryDispatch({ config, database, logger }));
   if (config.roles.includes("smtp")) running.push(await startSmtpRole({ config, logger }));
   if (config.roles.includes("web")) running.push(await startWebRole({ config, projectDir }));
+  if (config.metrics.port !== undefined && config.metrics.token) {
+    const metrics = await startMetricsServer({
+      port: config.metrics.port,
+      token: config.metrics.token,
+      getRepository: async () => createMetricsRepository(database),
+      logger,
+    });
+    running.push({ name: "metrics", stop: metrics.stop });
+    logger.info(`Serving metrics on port ${metrics.port} (GET /metrics)`);
+  }
 
   logger.info(`Roles: ${config.roles.join(", ")}`);
   logger.info(`Database: ${database.description}`);

@@ -1,0 +1,77 @@
+// The process's metrics on a port of its own (METRICS_PORT, README: Monitoring), for the processes
+// that serve no HTTP (the smtp and worker roles) and whose counters GET /api/metrics therefore
+// cannot show. `GET /metrics` (or `/api/metrics`) answers exactly as the web route does, with the
+// same token; any other request gets the API's 404. Requests are small and short: the body is not
+// read, and a client that dawdles is cut off.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createNotFoundError } from "@/modules/shared/errors/app-error";
+import { toErrorResponse } from "@/modules/shared/errors/error-response";
+import type { Logger } from "@/modules/shared/logging/logger";
+import { METRICS_SERVER_LIMITS, METRICS_SERVER_PATHS } from "./metrics.constants";
+import type { MetricsRepository } from "./metrics.repository";
+import { scrapeMetrics } from "./metrics.usecases";
+
+export type MetricsServer = { port: number; stop: () => Promise<void> };
+
+export async function startMetricsServer({
+  host,
+  port,
+  token,
+  getRepository,
+  logger,
+}: {
+  /** Every interface when left out, as the web role listens. */
+  host?: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  token: string;
+  getRepository: () => Promise<MetricsRepository>;
+  logger: Logger;
+}): Promise<MetricsServer> {
+  async function answer(request: http.IncomingMessage): Promise<Response> {
+    try {
+      const { pathname } = new URL(request.url ?? "/", "http://metrics.invalid");
+      const isScrape = (request.method === "GET" || request.method === "HEAD") && METRICS_SERVER_PATHS.includes(pathname);
+      if (!isScrape) throw createNotFoundError();
+      const { contentType, text } = await scrapeMetrics({
+        authorization: request.headers.authorization ?? null,
+        token,
+        getRepository,
+        logger,
+      });
+      return new Response(text, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
+    } catch (error) {
+      return toErrorResponse(error, logger);
+    }
+  }
+
+  const server = http.createServer((request, response) => {
+    request.resume();
+    void answer(request).then(async (answered) => {
+      response.writeHead(answered.status, Object.fromEntries(answered.headers));
+      response.end(request.method === "HEAD" ? undefined : Buffer.from(await answered.arrayBuffer()));
+    });
+  });
+  server.headersTimeout = METRICS_SERVER_LIMITS.headersTimeoutMs;
+  server.requestTimeout = METRICS_SERVER_LIMITS.requestTimeoutMs;
+  server.maxHeadersCount = METRICS_SERVER_LIMITS.maxHeadersCount;
+  server.maxConnections = METRICS_SERVER_LIMITS.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    const listening = () => {
+      server.off("error", reject);
+      resolve();
+    };
+    if (host === undefined) server.listen(port, listening);
+    else server.listen(port, host, listening);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
