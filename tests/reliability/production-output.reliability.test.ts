@@ -3,13 +3,15 @@
 //
 // - its metrics (README: Monitoring): mail counted by the SMTP listener and the delivery worker,
 //   which the custom server loads, is what GET /api/metrics, a route Next.js bundles on its own,
-//   serves: one registry per process;
+//   serves: one registry per process, served the same on the process's own metrics port
+//   (METRICS_PORT);
 // - its output (docs/architecture.md: Logs): from the start (a build included, when the sources
 //   changed) to the stop after SIGTERM, every line it writes is one JSON object with a level, the
 //   embedded server's own lines among them (component "postgres").
 import { createTransport } from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { findSampleValue, parsePrometheusText } from "@/modules/metrics/test-support/prometheus-text";
+import { findFreePort } from "@/modules/shared/net/free-port";
 import { startWebhookSink } from "@/tests/support/webhook-sink";
 import { createAccountWithCallbacks } from "./support/app-account";
 import { createAppProcess, tail } from "./support/app-process";
@@ -27,11 +29,12 @@ function readAppLines(log: string): string[] {
 
 describe("the app in production", () => {
   it(
-    "serves on /api/metrics what its SMTP listener and worker counted, and writes only JSON lines with a level, PostgreSQL's own included",
+    "serves on /api/metrics and on METRICS_PORT what its SMTP listener and worker counted, and writes only JSON lines with a level, PostgreSQL's own included",
     async () => {
       const sink = await startWebhookSink();
       cleanUps.push(() => sink.close());
-      const app = await createAppProcess({ extraEnvironment: { METRICS_TOKEN } });
+      const metricsPort = await findFreePort();
+      const app = await createAppProcess({ extraEnvironment: { METRICS_TOKEN, METRICS_PORT: String(metricsPort) } });
       cleanUps.push(() => app.removeDataDir());
       cleanUps.push(() => app.stop());
       await app.start();
@@ -74,6 +77,17 @@ describe("the app in production", () => {
       expect(findSampleValue(samples, "hookmail_deliveries_total", { outcome: "delivered" })).toBe(1);
       expect(findSampleValue(samples, "hookmail_delivery_queue_depth", { state: "due" })).toBe(0);
       expect(samples.some((sample) => sample.name === "nodejs_eventloop_lag_seconds")).toBe(true);
+
+      const ownPort = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers });
+      expect((await ownPort({})).status).toBe(401);
+      const fromOwnPort = parsePrometheusText(await (await ownPort({ authorization: `Bearer ${METRICS_TOKEN}` })).text());
+      for (const [name, labels] of [
+        ["hookmail_mails_accepted_total", { route: "smtp" }],
+        ["hookmail_mails_refused_total", { route: "smtp", reason: "unknown_recipient" }],
+        ["hookmail_deliveries_total", { outcome: "delivered" }],
+      ] as const) {
+        expect(findSampleValue(fromOwnPort, name, labels), name).toBe(findSampleValue(samples, name, labels));
+      }
 
       await app.stop();
       await new Promise((resolve) => setTimeout(resolve, 200));
