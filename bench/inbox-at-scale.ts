@@ -5,7 +5,9 @@
 // page and count), one request at a time, for the first, a middle and the last page of a typical
 // callback and of the heavy one, and prints p50/p99 beside the goal (p50 ≤ 20 ms). Prints
 // EXPLAIN (ANALYZE, BUFFERS) of the SQL the route ran for the heavy callback's last page (captured
-// from Prisma's query events). Runs on a throwaway database, dropped at the end.
+// from Prisma's query events). Then the filtered first pages of the heavy inbox (a status, a search
+// that many rows match, one that few match, one that none does), whose count is over the rows
+// themselves, beside the same goal. Runs on a throwaway database, dropped at the end.
 //   DATABASE_URL (its server; without it an embedded server in a throwaway DATA_DIR), BENCH_INBOX_ROWS (1000000), BENCH_INBOX_CALLBACKS (1000),
 //   BENCH_INBOX_HEAVY_ROWS (200000), BENCH_INBOX_REQUESTS (100 per page), BENCH_INBOX_PAGE_SIZE (15),
 //   BENCH_INBOX_VACUUM (1: VACUUM ANALYZE after loading, the state autovacuum keeps a table in;
@@ -136,9 +138,9 @@ async function createAuthorization(executor: SqlExecutor, index: number): Promis
   return `Bearer ${token}`;
 }
 
-async function requestPage(inbox: Inbox, pageIndex: number) {
+async function requestPage(inbox: Inbox, pageIndex: number, filter = "") {
   const request = new Request(
-    `${BASE_URL}/api/email-callbacks/${inbox.emailCallbackId}/processings?pageIndex=${pageIndex}&pageSize=${PAGE_SIZE}`,
+    `${BASE_URL}/api/email-callbacks/${inbox.emailCallbackId}/processings?pageIndex=${pageIndex}&pageSize=${PAGE_SIZE}${filter}`,
     { headers: { authorization: inbox.authorization } },
   );
   const response = await inboxGet(request, { params: Promise.resolve({ emailCallbackId: inbox.emailCallbackId }) });
@@ -173,15 +175,57 @@ async function measurePage(inbox: Inbox, page: string, pageIndex: number): Promi
   };
 }
 
+/** The heavy inbox's first page under a filter: `expected` is what a count over its rows says. */
+async function measureFilteredPage(inbox: Inbox, page: string, filter: string, expected: number): Promise<PageFigures> {
+  const durations: number[] = [];
+  for (let i = 0; i < WARMUP + REQUESTS; i += 1) {
+    const startedAt = now();
+    const body = await requestPage(inbox, 0, filter);
+    if (i >= WARMUP) durations.push(now() - startedAt);
+    if (body.emailProcessingsCount !== expected || body.emailProcessings.length !== Math.min(PAGE_SIZE, expected)) {
+      throw new Error(
+        `${inbox.label} ${page}: got ${body.emailProcessings.length} rows of ${body.emailProcessingsCount}, expected ${expected}`,
+      );
+    }
+  }
+  durations.sort((a, b) => a - b);
+  return {
+    inbox: inbox.label,
+    page,
+    pageIndex: 0,
+    p50: percentile(durations, 50),
+    p99: percentile(durations, 99),
+    max: durations.at(-1)!,
+  };
+}
+
+/** What the filtered pages ask for, and how many of the heavy inbox's rows each keeps. */
+async function filteredPages(executor: SqlExecutor, inbox: Inbox) {
+  const count = async (condition: string, parameter: string) => {
+    const [row] = await executor.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM email_processing WHERE "emailCallbackId" = $1 AND ${condition}`,
+      [inbox.emailCallbackId, parameter],
+    );
+    return row!.n;
+  };
+  const contains = `("fromAddress" ILIKE '%' || $2 || '%' OR subject ILIKE '%' || $2 || '%')`;
+  return [
+    { page: "status=error", filter: "&status=error", expected: await count("status = $2", "error") },
+    { page: "q, many match", filter: "&q=invoice%2097", expected: await count(contains, "invoice 97") },
+    { page: "q, few match", filter: "&q=sender42%40", expected: await count(contains, "sender42@") },
+    { page: "q, none match", filter: "&q=no-such-sender", expected: await count(contains, "no-such-sender") },
+  ];
+}
+
 /** The SQL the route runs for one request, from Prisma's query events on a client of its own. */
-async function captureQueries(url: string, inbox: Inbox, pageIndex: number, measured: Database) {
+async function captureQueries(url: string, inbox: Inbox, pageIndex: number, measured: Database, filter = "") {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), log: [{ emit: "event", level: "query" }] });
   const queries: { sql: string; params: unknown[] }[] = [];
   prisma.$on("query", (event) => queries.push({ sql: event.query, params: JSON.parse(event.params) as unknown[] }));
   setProcessDatabase({ ...measured, prisma });
   try {
-    await requestPage(inbox, pageIndex);
+    await requestPage(inbox, pageIndex, filter);
   } finally {
     setProcessDatabase(measured);
     await prisma.$disconnect();
@@ -291,6 +335,9 @@ async function main() {
         figures.push(await measurePage(inbox, page, pageIndex));
       }
     }
+    for (const { page, filter, expected } of await filteredPages(database.executor, heavy)) {
+      figures.push(await measureFilteredPage(heavy, page, filter, expected));
+    }
     printFigures(figures);
     console.log(
       `  1-minute load average of the machine (${os.cpus().length} CPUs): ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after`,
@@ -299,6 +346,10 @@ async function main() {
     console.log(`\n  EXPLAIN (ANALYZE, BUFFERS) of the heavy callback's last page (the SQL the route ran):`);
     const queries = await captureQueries(url, heavy, Math.ceil(heavy.rows / PAGE_SIZE) - 1, database);
     await printPlans(database.executor, queries);
+
+    const fewMatch = (await filteredPages(database.executor, heavy)).find(({ page }) => page === "q, few match")!;
+    console.log(`\n  EXPLAIN (ANALYZE, BUFFERS) of the heavy callback's search (${fewMatch.filter}):`);
+    await printPlans(database.executor, await captureQueries(url, heavy, 0, database, fewMatch.filter));
 
     const notMet = figures.filter((row) => row.p50 > GOAL_P50_MS);
     console.log(

@@ -6,22 +6,15 @@
 // for an address nobody follows (the common case), and enabled for an address a stream follows
 // (every write recorded and NOTIFYed). Prints writes/s and the median ratios.
 // Goal: for an address nobody follows, the triggers keep ≥ 0.8 of the write throughput without them.
-import { performance } from "node:perf_hooks";
-import { createId } from "@/modules/shared/ids";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { openBenchDatabase, startBenchServer } from "./bench-database";
+import { median, writeRelayMails } from "./write-path";
 
 const MAILS = Number(process.env.BENCH_EVENTS_MAILS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_EVENTS_ROUNDS ?? 5);
 const CONCURRENCY = 8;
 const GOAL_RATIO = 0.8;
 
-const INSERT_PENDING = `INSERT INTO email_processing
-  (id, "emailCallbackId", "fromAddress", subject, recipient, status, "attemptCount", "nextAttemptAt", "createdAt", "updatedAt")
-  VALUES ($1, $2, 'bob@example.org', 'Bench', 'bench@hookmail.test', 'pending', 0, now(), now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')`;
-const RECORD_SUCCESS = `UPDATE email_processing
-  SET status = 'success', "attemptCount" = 1, "webhookResponseStatusCode" = 200, "nextAttemptAt" = NULL, "updatedAt" = now()
-  WHERE id = $1`;
 const SET_TRIGGERS = (enabled: boolean) => `ALTER TABLE email_processing ${enabled ? "ENABLE" : "DISABLE"} TRIGGER USER`;
 
 const server = await startBenchServer("embedded");
@@ -30,21 +23,8 @@ try {
   const user = await seedUser(database);
   const { id: emailCallbackId } = await seedEmailCallback(database, { userId: user.id });
 
-  async function writeMails(): Promise<number> {
-    let next = 0;
-    const startedAt = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < MAILS) {
-          next += 1;
-          const id = createId("emailProcessing");
-          await database.executor.query(INSERT_PENDING, [id, emailCallbackId]);
-          await database.executor.query(RECORD_SUCCESS, [id]);
-        }
-      }),
-    );
-    return MAILS / ((performance.now() - startedAt) / 1000);
-  }
+  const writeMails = () =>
+    writeRelayMails({ executor: database.executor, emailCallbackId, mails: MAILS, concurrency: CONCURRENCY });
 
   const setFollowed = (isFollowed: boolean) =>
     database.executor.query(
@@ -90,7 +70,6 @@ try {
     );
   }
   await SIDES.unfollowed();
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const ratio = median(ratios.unfollowed);
   console.log(
     `\nProcessing writes with live events (2 writes a mail, ${CONCURRENCY} connections, ${MAILS} mails × ${ROUNDS} rounds, embedded server):`,

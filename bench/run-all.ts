@@ -15,6 +15,7 @@ const ALL_BENCHMARKS = [
   "scale-out.ts",
   "event-loop.ts",
   "processing-events.ts",
+  "search-index.ts",
 ];
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim().replace(/(\.ts)?$/, ".ts"));
 const BENCHMARKS = only ? ALL_BENCHMARKS.filter((file) => only.includes(file)) : ALL_BENCHMARKS;

@@ -150,3 +150,32 @@ describe("GET /api/email-callbacks/{id}/processings filtered", () => {
     expect((await list(emailCallbackId, { status: "error" }, suite.ownerKey)).body?.emailProcessingsCount).toBe(3);
   });
 });
+
+describe("the inbox search's index (docs/architecture.md: The data)", () => {
+  it("exists where pg_trgm does, and serves the search's condition, wildcards escaped", async () => {
+    const { executor } = suite.app.database;
+    const [extension] = await executor.query<{ extname: string }>(`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
+    expect(extension, "pg_trgm ships with the test's PostgreSQL server").toBeDefined();
+    const indexes = await executor.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE indexname = 'email_processing_search_trgm_idx'`,
+    );
+    expect(indexes[0]?.indexdef).toMatch(/USING gin \("fromAddress" gin_trgm_ops, subject gin_trgm_ops\)/);
+
+    // The condition as the repository writes it; with sequential scans and the other indexes out of
+    // the way, the planner can only answer it from the trigram index.
+    const plan = await executor.withConnection(async (connection) => {
+      await connection.exec("BEGIN; SET LOCAL enable_seqscan = off");
+      try {
+        const rows = await connection.query<{ "QUERY PLAN": string }>(
+          `EXPLAIN SELECT id FROM email_processing
+           WHERE ("fromAddress" ILIKE $1 ESCAPE '\\' OR subject ILIKE $1 ESCAPE '\\')`,
+          ["%100\\%%"],
+        );
+        return rows.map((row) => row["QUERY PLAN"]).join("\n");
+      } finally {
+        await connection.exec("ROLLBACK");
+      }
+    });
+    expect(plan).toContain("email_processing_search_trgm_idx");
+  });
+});
