@@ -11,11 +11,15 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 
+-- The extension may also live in a schema outside the search path (some managed servers keep
+-- extensions apart): then the operator class is not found, and the search goes without the index.
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
     CREATE INDEX IF NOT EXISTS "email_processing_search_trgm_idx" ON "email_processing"
       USING gin ("fromAddress" gin_trgm_ops, "subject" gin_trgm_ops);
   END IF;
+EXCEPTION WHEN undefined_object THEN
+  RAISE NOTICE 'pg_trgm''s operator class is not in the search path (%): the inbox search reads the rows', SQLERRM;
 END
 $$;
