@@ -2,9 +2,9 @@
 // Live events). It tells the database which addresses its streams follow (at once for a new one, then
 // every few seconds), so that the triggers record and NOTIFY their changes only. A NOTIFY names an
 // address and an event id; the events of addresses that some stream follows are read (in batches,
-// in order) and handed to those streams. A lost connection is opened
-// again with growing delays; each stream is then told to read what it missed from the table. The
-// connection is opened by the first stream and closed a while after the last one ended.
+// in order) and handed to those streams. A lost connection is opened again with growing delays; each
+// stream is then told to read what it missed from the table. The connection is opened by the first
+// stream and closed a while after the last one ended.
 import type pg from "pg";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { EVENTS_FOLLOW, EVENTS_LISTENER_BACKOFF, EVENTS_LISTENER_IDLE_MS, PROCESSING_EVENTS_CHANNEL } from "./events.constants";

@@ -7,7 +7,7 @@ import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
 import { closeProcessEventsListener } from "@/modules/events/events.dependencies";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
-import { createMetricsRepository } from "@/modules/metrics/metrics.repository";
+import { getMetricsRepository } from "@/modules/metrics/metrics.dependencies";
 import { startMetricsServer } from "@/modules/metrics/metrics-server";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { routeProcessOutputThroughLogger } from "@/modules/shared/logging/process-output";
@@ -47,7 +47,7 @@ export async function startHookmail({
     const metrics = await startMetricsServer({
       port: config.metrics.port,
       token: config.metrics.token,
-      getRepository: async () => createMetricsRepository(database),
+      getRepository: getMetricsRepository,
       logger,
     });
     running.push({ name: "metrics", stop: metrics.stop });
