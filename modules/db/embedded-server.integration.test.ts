@@ -59,6 +59,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Gives a stopped server's process a moment to end: `pg_ctl stop --wait` returns once the server
+ * removed its lock file, which it does just before it exits (a busy machine shows the gap).
+ */
+async function waitForExit(pid: number, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 function ownerOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(status.match(/^Uid:\s+(\d+)/m)?.[1]);
@@ -130,6 +139,7 @@ describe("the embedded PostgreSQL server", () => {
 
     expect(await server.release()).toEqual({ stopped: true, otherProcesses: 0 });
     expect(readServerLock(path.join(dataDir, POSTGRES_DIRECTORY))).toBeNull();
+    await waitForExit(pid);
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -217,6 +227,7 @@ describe("the embedded PostgreSQL server", () => {
     expect(await database.executor.query("SELECT current_user AS name")).toEqual([{ name: "hookmail" }]);
 
     await database.close();
+    await waitForExit(pid);
     expect(isAlive(pid)).toBe(false);
   });
 });
