@@ -1,10 +1,12 @@
 // bytea through the SQL executor, on a fresh test database: the raw messages and webhook bodies
 // are bytea, handed over as Buffers or as Uint8Array views into larger memory (the bytes moved back
-// from a parsing thread), and every byte must come back as it went in.
+// from a parsing thread), and every byte must come back as it went in, read whole or in slices.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@/tests/support/test-database";
 import type { Database } from "./db";
+import { readBytea, readByteaSlices, VALUE_SLICE_BYTES } from "./sliced-values";
+import type { SqlExecutor } from "./sql-executor";
 
 let database: Database;
 beforeAll(async () => {
@@ -33,5 +35,58 @@ describe("a bytea parameter and result", () => {
       expect(row.content).toBeInstanceOf(Uint8Array);
       expect(Buffer.from(row.content).equals(bytes)).toBe(true);
     }
+  });
+});
+
+describe("a large value read in slices (docs/architecture.md: Large values)", () => {
+  const ref = (id: string, match?: Record<string, string>) => ({ table: "bytea_owned", column: "content", id, match });
+
+  beforeAll(async () => {
+    await database.executor.exec("CREATE TABLE bytea_owned (id text PRIMARY KEY, owner text, content bytea)");
+  });
+
+  it("comes back byte for byte, no result carrying more than one slice of it", async () => {
+    const bytes = randomBytes(3 * VALUE_SLICE_BYTES + 5);
+    await database.executor.query("INSERT INTO bytea_owned VALUES ('large', 'alice', $1)", [bytes]);
+    const largest = { bytes: 0 };
+    const watched: SqlExecutor = {
+      ...database.executor,
+      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
+        const rows = await database.executor.query<T>(sql, params);
+        for (const row of rows as Record<string, unknown>[]) {
+          for (const value of Object.values(row)) {
+            if (value instanceof Uint8Array) largest.bytes = Math.max(largest.bytes, value.byteLength);
+          }
+        }
+        return rows;
+      },
+    };
+    const read = await readBytea(watched, ref("large", { owner: "alice" }));
+    expect(read?.equals(bytes)).toBe(true);
+    expect(largest.bytes).toBe(VALUE_SLICE_BYTES);
+  });
+
+  it("answers undefined without the row (or for another owner), null for a null value", async () => {
+    await database.executor.query("INSERT INTO bytea_owned VALUES ('empty', 'alice', NULL), ('small', 'alice', '\\x0102')");
+    expect(await readBytea(database.executor, ref("missing"))).toBeUndefined();
+    expect(await readBytea(database.executor, ref("small", { owner: "bob" }))).toBeUndefined();
+    expect(await readBytea(database.executor, ref("empty"))).toBeNull();
+    expect(await readBytea(database.executor, ref("small", { owner: "alice" }))).toEqual(Buffer.from([1, 2]));
+  });
+
+  it("answers null when the value went between the slices", async () => {
+    await database.executor.query("INSERT INTO bytea_owned VALUES ('dropped', 'alice', $1)", [
+      randomBytes(VALUE_SLICE_BYTES + 1),
+    ]);
+    let reads = 0;
+    const dropping: SqlExecutor = {
+      ...database.executor,
+      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
+        reads += 1;
+        if (reads === 2) await database.executor.exec("UPDATE bytea_owned SET content = NULL WHERE id = 'dropped'");
+        return database.executor.query<T>(sql, params);
+      },
+    };
+    expect(await readByteaSlices(dropping, ref("dropped"), VALUE_SLICE_BYTES + 1)).toBeNull();
   });
 });

@@ -33,8 +33,8 @@ export const DELIVERY_WORKER_DEFAULTS = {
 
 /**
  * A webhook body above this is large: it is written in a statement of its own (not with the raw
- * message), is not kept in memory with a claim, and is read back in slices of this size (PostgreSQL
- * sends bytea as hex text, two bytes per byte), so that no statement or result holds two large values.
+ * message), is not kept in memory with a claim, and is written and read back in slices
+ * (modules/db/sliced-values.ts), so that no statement or result holds a large value.
  */
 export const LARGE_PAYLOAD_BYTES = 1024 * 1024;
 

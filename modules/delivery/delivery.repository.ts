@@ -7,6 +7,7 @@
 
 import { createBatchedWriter } from "@/modules/db/batched-writer";
 import type { Database } from "@/modules/db/db";
+import { readByteaSlices } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { FINAL_PROCESSING_STATUSES, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { MAX_OUTCOMES_PER_WRITE, writeAttemptOutcomes } from "./attempt-outcomes";
@@ -173,21 +174,10 @@ async function toDeliveryTarget(
   { isEnabled, isDeleted, payloadBytes, payload, ...row }: TargetRow,
 ): Promise<DeliveryTarget | null> {
   const isSliced = payload === null && payloadBytes !== null;
-  const whole = isSliced ? await readPayloadInSlices(executor, row.id, payloadBytes) : payload;
+  const whole = isSliced
+    ? await readByteaSlices(executor, { table: "email_processing", column: "payload", id: row.id }, payloadBytes)
+    : payload;
   // Gone (or its content dropped) while it was being read.
   if (isSliced && whole === null) return null;
   return { ...row, payload: whole, isCallbackEnabled: isEnabled, isCallbackDeleted: isDeleted };
-}
-
-async function readPayloadInSlices(executor: SqlExecutor, id: string, length: number): Promise<Buffer | null> {
-  const whole = Buffer.allocUnsafe(length);
-  for (let offset = 0; offset < length; offset += LARGE_PAYLOAD_BYTES) {
-    const [row] = await executor.query<{ slice: Uint8Array | null }>(
-      `SELECT substring(payload FROM $2 FOR $3) AS slice FROM email_processing WHERE id = $1`,
-      [id, offset + 1, LARGE_PAYLOAD_BYTES],
-    );
-    if (!row?.slice) return null;
-    whole.set(row.slice, offset);
-  }
-  return whole;
 }

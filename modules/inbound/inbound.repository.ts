@@ -3,6 +3,7 @@
 // through the executor (one round trip per statement). No rules here.
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
+import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 
@@ -100,7 +101,6 @@ const unlessLarge = (value: Uint8Array | null) => (isLarge(value) ? null : value
  * garbage after. A large value is therefore sent a slice at a time into a temporary table of the
  * transaction (dropped at its end, never written to the WAL) and joined by the server into its row.
  */
-const LARGE_VALUE_SLICE_BYTES = LARGE_PAYLOAD_BYTES;
 const CREATE_SLICE_TABLE = `CREATE TEMP TABLE hookmail_value_slice (value int, seq int, bytes bytea) ON COMMIT DROP`;
 const INSERT_SLICE = `INSERT INTO hookmail_value_slice (value, seq, bytes) VALUES ($1, $2, $3)`;
 const joinSlices = (parameter: number) =>
@@ -126,8 +126,8 @@ async function writeLargeValues(transaction: SqlExecutor, rows: NewProcessing[])
     const number = numbers.size + 1;
     numbers.set(value, number);
     const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    for (let offset = 0, seq = 0; offset < bytes.length; offset += LARGE_VALUE_SLICE_BYTES, seq += 1) {
-      await transaction.query(INSERT_SLICE, [number, seq, bytes.subarray(offset, offset + LARGE_VALUE_SLICE_BYTES)]);
+    for (let offset = 0, seq = 0; offset < bytes.length; offset += VALUE_SLICE_BYTES, seq += 1) {
+      await transaction.query(INSERT_SLICE, [number, seq, bytes.subarray(offset, offset + VALUE_SLICE_BYTES)]);
     }
     return number;
   };

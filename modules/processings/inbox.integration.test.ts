@@ -22,7 +22,7 @@ let repository: ProcessingsRepository;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  repository = createProcessingsRepository(database.prisma);
+  repository = createProcessingsRepository(database);
 });
 afterAll(() => database.close());
 
@@ -262,7 +262,7 @@ describe("the inbox-counts migration", () => {
       );
 
       await applyMigrations({ executor: legacy.executor, migrationsDir: MIGRATIONS_DIR, logger: silentLogger });
-      const legacyRepository = createProcessingsRepository(legacy.prisma);
+      const legacyRepository = createProcessingsRepository(legacy);
       const page = await listEmailProcessings({
         emailCallbackId,
         userId,

@@ -1,7 +1,9 @@
 // Prisma access to the inbox (its rows page by page, and its counts per hour), one inbox row and its
 // delivery attempts. No rules here; ownership is part of every query (a callback is looked up by its
 // id and owner, a processing within its callback).
-import { Prisma, type PrismaClient } from "@/modules/db/generated/client";
+import type { Database } from "@/modules/db/db";
+import { Prisma } from "@/modules/db/generated/client";
+import { readBytea } from "@/modules/db/sliced-values";
 import { PROCESSING_STATUS, type ProcessingStatus } from "./processings.constants";
 import { type ProcessingRecord, type StoredDeliveryAttempt, toContainsPattern } from "./processings.models";
 
@@ -50,7 +52,14 @@ function filterCondition({ emailCallbackId, status, search }: ProcessingsFilter)
 /** A time as the timestamp(3) columns hold it (UTC, without a zone). */
 const utc = (date: Date) => Prisma.sql`(${date.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 
-export function createProcessingsRepository(prisma: PrismaClient) {
+/** A stored value of the address's row, read in slices (a 25 MiB message would otherwise hold the event loop). */
+const ownedContent = (id: string, emailCallbackId: string) => ({
+  table: "email_processing",
+  id,
+  match: { '"emailCallbackId"': emailCallbackId },
+});
+
+export function createProcessingsRepository({ prisma, executor }: Pick<Database, "prisma" | "executor">) {
   return {
     /** The caller's live (not deleted) callback, or null. */
     findEmailCallback: (id: string, userId: string): Promise<OwnedEmailCallback | null> =>
@@ -218,17 +227,19 @@ export function createProcessingsRepository(prisma: PrismaClient) {
     },
 
     /** One row with its delivery state and the webhook body it sends (null once the content is gone). */
-    findProcessingDetail: ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) =>
-      prisma.emailProcessing.findFirst({
+    findProcessingDetail: async ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) => {
+      const row = await prisma.emailProcessing.findFirst({
         where: { id, emailCallbackId },
-        select: { ...PROCESSING_FIELDS, attemptCount: true, nextAttemptAt: true, payload: true },
-      }),
+        select: { ...PROCESSING_FIELDS, attemptCount: true, nextAttemptAt: true },
+      });
+      if (!row) return null;
+      const payload = await readBytea(executor, { ...ownedContent(id, emailCallbackId), column: "payload" });
+      return { ...row, payload: payload ?? null };
+    },
 
     /** The row's message as received: undefined without such a row, null once the content is gone. */
-    findRawMessage: async ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) => {
-      const row = await prisma.emailProcessing.findFirst({ where: { id, emailCallbackId }, select: { rawMessage: true } });
-      return row === null ? undefined : row.rawMessage;
-    },
+    findRawMessage: ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) =>
+      readBytea(executor, { ...ownedContent(id, emailCallbackId), column: '"rawMessage"' }),
 
     /** Newest first. */
     listDeliveryAttempts: (emailProcessingId: string): Promise<StoredDeliveryAttempt[]> =>
