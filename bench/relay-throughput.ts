@@ -307,6 +307,7 @@ function printSummary(results: KindResult[]) {
 
 /** The checks' cost: the rate with them over the rate without (same round), and the time they add per mail at that rate. */
 function printChecksCost(kind: ServerKind, off: PhaseResult[], on: PhaseResult[]) {
+  if (on.length === 0) return console.log(`    ${`checks, ${kind}`.padEnd(22)} not measured (BENCH_CHECK_ROUNDS=0)`);
   const ratios = on.map((run, index) => run.mailsPerSecond / off[index]!.mailsPerSecond);
   const addedMs = on.map((run, index) => 1000 / run.mailsPerSecond - 1000 / off[index]!.mailsPerSecond);
   console.log(
