@@ -1,7 +1,7 @@
 // The calls on an address's inbox: its pages, one mail in full, the message as received, an
 // attachment, the delivery attempts and a redelivery.
 import { z } from "zod";
-import { listProcessingsQuerySchema } from "@/modules/processings/processings.schemas";
+import { listProcessingsQuerySchema, processingDetailQuerySchema } from "@/modules/processings/processings.schemas";
 import { OPENAPI_TAG } from "./openapi.constants";
 import type { HeaderSpec, OperationSpec } from "./openapi.operations";
 import {
@@ -48,8 +48,30 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
     summary: "Read one received mail",
     description: "The inbox row with its delivery state, and the exact JSON body sent to the webhook.",
     access: "session-or-key",
+    query: processingDetailQuerySchema,
+    queryDescriptions: {
+      webhookBody:
+        "`exact` (the default): the body as sent. `shortened`: a body over 1 MiB comes without its attachments' content, " +
+        "as the message page shows it.",
+    },
     success: { status: 200, description: "The mail.", content: { "application/json": processingDetailResponseSchema } },
     errors: [...ROW_NOT_FOUND],
+  },
+  {
+    method: "get",
+    path: `${ITEM_PATH}/webhook-body`,
+    tag,
+    operationId: "getWebhookBody",
+    summary: "Download the webhook body",
+    description: "The JSON body sent to the webhook, byte for byte (a .json file), while the content is kept.",
+    access: "session-or-key",
+    success: {
+      status: 200,
+      description: "The body.",
+      headers: DOWNLOAD_HEADERS,
+      content: { "application/json": { kind: "binary", description: "The body's bytes, as sent." } },
+    },
+    errors: [...ROW_NOT_FOUND, "email_processing.message_gone"],
   },
   {
     method: "get",

@@ -97,8 +97,11 @@ export const processingDetailResponseSchema = z.object({
     .nullable()
     .meta({ contentMediaType: "application/json" })
     .describe(
-      "The JSON text sent to the webhook, byte for byte (its schema: GET /api/webhooks/schema); null once the content is gone.",
+      "The JSON text sent to the webhook, byte for byte (its schema: GET /api/webhooks/schema); null once the content is gone. " +
+        "With `webhookBody=shortened`, a body over 1 MiB comes with each attachment's `content` left out (null).",
     ),
+  webhookBodyBytes: z.number().int().nullable().describe("The size in bytes of the body sent; null once the content is gone."),
+  isWebhookBodyShortened: z.boolean().describe("Whether `webhookBody` was shortened (the exact body: GET …/webhook-body)."),
 });
 
 /** The data of a `processing` event of the live stream. */

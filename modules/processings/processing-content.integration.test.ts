@@ -1,10 +1,12 @@
-// One inbox row in full over the API: the row with its delivery state and the exact webhook body, the
-// message as received, and an attachment, for its owner (session or API key) and no one else.
+// One inbox row in full over the API: the row with its delivery state and the exact webhook body (or
+// shortened, for the message page), the body as a download, the message as received, and an
+// attachment, for its owner (session or API key) and no one else.
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as attachmentRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/attachments/[index]/route";
 import * as rawRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/raw/route";
 import * as detailRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/route";
+import * as webhookBodyRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/webhook-body/route";
 import { getMessageParser } from "@/modules/inbound/parse-pool";
 import { TEST_BASE_URL } from "@/tests/support/auth-client";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
@@ -17,7 +19,24 @@ let emailCallbackId: string;
 let raw: Buffer;
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(2048, 9), Buffer.from([0, 255, 13, 10])]);
 const BODY = '{"type":"email.received","data":{"id":"ep_x","subject":"Réunion ✓"}}';
-const ids = { delivered: "ep_ContentDelivered000001", gone: "ep_ContentGone00000000001", pending: "ep_ContentPending000000001" };
+const ids = {
+  delivered: "ep_ContentDelivered000001",
+  gone: "ep_ContentGone00000000001",
+  pending: "ep_ContentPending000000001",
+  large: "ep_ContentLarge0000000001",
+};
+/** A body of over 1 MiB, as the serializer writes it: two attachments' base64 and a text around them. */
+const LARGE_ATTACHMENTS = [Buffer.alloc(900_000, 1), Buffer.alloc(300_000, 2)];
+const largeBody = (contents: (string | null)[]) =>
+  JSON.stringify({
+    type: "email.received",
+    data: {
+      subject: "Big",
+      text: 'Quoted: "content":"AAAA"',
+      attachments: contents.map((content, index) => ({ filename: `part${index}.bin`, size: 1, content, sha256: "x" })),
+    },
+  });
+const LARGE_BODY = largeBody(LARGE_ATTACHMENTS.map((bytes) => bytes.toString("base64")));
 
 beforeAll(async () => {
   app = await startRouteTestApp();
@@ -44,6 +63,7 @@ beforeAll(async () => {
         attemptCount: 1,
       },
       { id: ids.gone, emailCallbackId, rawMessage: null, payload: null },
+      { id: ids.large, emailCallbackId, rawMessage: new Uint8Array(raw), payload: new Uint8Array(Buffer.from(LARGE_BODY)) },
       {
         id: ids.pending,
         emailCallbackId,
@@ -106,6 +126,48 @@ describe("GET …/processings/{id}", () => {
     expect((await call(owner.headers, "ep_NoSuchProcessing0000001")).status).toBe(404);
     const key = await app.createApiKey(owner, "reader");
     expect((await call(key.headers)).status).toBe(200);
+  });
+});
+
+describe("GET …/processings/{id}?webhookBody=shortened and …/webhook-body (docs/webhooks.md: Reading a mail afterwards)", () => {
+  const read = (processingId: string, query = "") =>
+    app.call(detailRoute.GET, { path: `${path(processingId)}${query}`, headers: owner.headers, params: params(processingId) });
+
+  it("leaves out the attachments' content of a body over 1 MiB, and says so with the body's size", async () => {
+    const shortened = await read(ids.large, "?webhookBody=shortened");
+    expect(shortened.status).toBe(200);
+    expect(shortened.body?.isWebhookBodyShortened).toBe(true);
+    expect(shortened.body?.webhookBodyBytes).toBe(Buffer.byteLength(LARGE_BODY));
+    expect(shortened.body?.webhookBody).toBe(largeBody([null, null]));
+  });
+
+  it("answers the body as sent by default, and for a small body even when asked to shorten", async () => {
+    const exact = await read(ids.large);
+    expect(exact.body?.webhookBody).toBe(LARGE_BODY);
+    expect(exact.body?.isWebhookBodyShortened).toBe(false);
+    const small = await read(ids.delivered, "?webhookBody=shortened");
+    expect(small.body).toMatchObject({
+      webhookBody: BODY,
+      webhookBodyBytes: Buffer.byteLength(BODY),
+      isWebhookBodyShortened: false,
+    });
+    const gone = await read(ids.gone, "?webhookBody=shortened");
+    expect(gone.body).toMatchObject({ webhookBody: null, webhookBodyBytes: null, isWebhookBodyShortened: false });
+  });
+
+  it("refuses a webhookBody form it does not know with 400", async () => {
+    const refused = await read(ids.large, "?webhookBody=everything");
+    expect(refused.status).toBe(400);
+  });
+
+  it("serves the exact body as a .json download to its owner, 409 once gone, 404 to anyone else", async () => {
+    const body = await download(webhookBodyRoute.GET, ids.large, owner.headers);
+    expect(body.status).toBe(200);
+    expect(body.headers.get("content-type")).toBe("application/json");
+    expect(body.headers.get("content-disposition")).toContain(`${ids.large}.json`);
+    expect(body.bytes.toString("utf8")).toBe(LARGE_BODY);
+    expect((await download(webhookBodyRoute.GET, ids.gone, owner.headers)).status).toBe(409);
+    expect((await download(webhookBodyRoute.GET, ids.large, stranger.headers)).status).toBe(404);
   });
 });
 

@@ -1,10 +1,12 @@
 // One inbox row in full, for its message page and for programs: the row with its delivery state and
-// the exact webhook body sent, the message as received, and one of its attachments. Another user's
+// the exact webhook body sent (shortened for the message page when large, and as a download), the
+// message as received, and one of its attachments. Another user's
 // address or row is not found; content past its retention is gone (409 email_processing.message_gone).
 import { createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord } from "./processings.models";
 import type { ProcessingsRepository } from "./processings.repository";
 import { getInboxOwnerOrThrow } from "./processings.usecases";
+import { SHORTENED_WEBHOOK_BODY_ABOVE_BYTES, shortenWebhookBody } from "./shortened-webhook-body";
 
 type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string; repository: ProcessingsRepository };
 
@@ -12,16 +14,46 @@ export type StoredAttachment = { bytes: Buffer; contentType: string; filename: s
 
 const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-export async function getEmailProcessingDetail({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<{
-  emailProcessing: ProcessingRecord & { attemptCount: number; nextAttemptAt: Date | null };
-  /** The JSON text sent to the webhook, byte for byte; null once the content is gone (or none was built). */
-  webhookBody: string | null;
-}> {
+async function getEmailProcessingContent({ emailCallbackId, processingId, userId, repository }: ProcessingRef) {
   await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
   const row = await repository.findProcessingDetail({ id: processingId, emailCallbackId });
   if (!row) throw createEmailProcessingNotFoundError();
-  const { payload, ...emailProcessing } = row;
-  return { emailProcessing, webhookBody: payload ? toBuffer(payload).toString("utf8") : null };
+  return row;
+}
+
+export async function getEmailProcessingDetail({
+  emailCallbackId,
+  processingId,
+  userId,
+  repository,
+  isShortened = false,
+}: ProcessingRef & {
+  /** Leave out the attachments' content of a body over SHORTENED_WEBHOOK_BODY_ABOVE_BYTES (the message page). */
+  isShortened?: boolean;
+}): Promise<{
+  emailProcessing: ProcessingRecord & { attemptCount: number; nextAttemptAt: Date | null };
+  /** The JSON text sent to the webhook, byte for byte unless shortened; null once the content is gone (or none was built). */
+  webhookBody: string | null;
+  /** The size of the body sent, in bytes; null with no body. */
+  webhookBodyBytes: number | null;
+  isWebhookBodyShortened: boolean;
+}> {
+  const { payload, ...emailProcessing } = await getEmailProcessingContent({ emailCallbackId, processingId, userId, repository });
+  const isWebhookBodyShortened = isShortened && payload !== null && payload.byteLength > SHORTENED_WEBHOOK_BODY_ABOVE_BYTES;
+  const body = payload && isWebhookBodyShortened ? shortenWebhookBody(payload) : payload;
+  return {
+    emailProcessing,
+    webhookBody: body ? body.toString("utf8") : null,
+    webhookBodyBytes: payload?.byteLength ?? null,
+    isWebhookBodyShortened,
+  };
+}
+
+/** The JSON body sent to the webhook, byte for byte (a download). */
+export async function getWebhookBody({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<Buffer> {
+  const { payload } = await getEmailProcessingContent({ emailCallbackId, processingId, userId, repository });
+  if (payload === null) throw createMessageGoneError();
+  return payload;
 }
 
 export async function getRawMessage({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<Buffer> {

@@ -23,6 +23,14 @@ export const listProcessingsQuerySchema = inboxPageQuerySchema.extend({
   q: inboxSearchSchema,
 });
 
+/**
+ * `GET …/processings/{processingId}?webhookBody=`: `exact` (the default) gives the body as sent;
+ * `shortened` leaves out the attachments' content of a body over 1 MiB (the message page).
+ */
+export const processingDetailQuerySchema = z.object({
+  webhookBody: z.preprocess(emptyAsAbsent, z.enum(["exact", "shortened"]).optional()),
+});
+
 export type InboxFilter = { status?: (typeof PROCESSING_STATUSES)[number]; q?: string };
 
 /**
