@@ -36,6 +36,18 @@ const processingPath = (emailCallbackId: string, processingId: string) =>
 export const rawMessagePath = (emailCallbackId: string, processingId: string) =>
   `${processingPath(emailCallbackId, processingId)}/raw`;
 
+/** Where the webhook body sent is downloaded, byte for byte. */
+export const webhookBodyPath = (emailCallbackId: string, processingId: string) =>
+  `${processingPath(emailCallbackId, processingId)}/webhook-body`;
+
+/** What the message page reads: the row, and the body sent, shortened when large (its attachments' content left out). */
+export type EmailProcessingDetailAnswer = {
+  emailProcessing: ApiEmailProcessingDetail;
+  webhookBody: string | null;
+  webhookBodyBytes: number | null;
+  isWebhookBodyShortened: boolean;
+};
+
 /** Where one attachment is downloaded, by its place in the webhook body's list. */
 export const attachmentPath = (emailCallbackId: string, processingId: string, index: number) =>
   `${processingPath(emailCallbackId, processingId)}/attachments/${index}`;
@@ -45,9 +57,7 @@ export function useEmailProcessing(emailCallbackId: string, processingId: string
   return useQuery({
     queryKey: processingQueryKeys.detail(emailCallbackId, processingId),
     queryFn: () =>
-      apiFetch<{ emailProcessing: ApiEmailProcessingDetail; webhookBody: string | null }>(
-        processingPath(emailCallbackId, processingId),
-      ),
+      apiFetch<EmailProcessingDetailAnswer>(`${processingPath(emailCallbackId, processingId)}?webhookBody=shortened`),
     // While the mail is pending, its outcome usually follows within seconds.
     refetchInterval: (query) =>
       !isLive && query.state.data?.emailProcessing.status === "pending" ? INBOX_PENDING_REFRESH_INTERVAL_MS : false,

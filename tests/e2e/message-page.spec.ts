@@ -92,3 +92,40 @@ for (const locale of ["en", "fr"] as const) {
     });
   });
 }
+
+test("a mail with a large body: its page leaves the attachments' content out of the body shown, and downloads the exact body", async ({
+  page,
+  context,
+}) => {
+  await context.addCookies([{ name: "hookmail-locale", value: "fr", url: DEFAULT_SERVER.url }]);
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `large-${Date.now()}`, { webhookUrl: sink.url("/hook") });
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: E2E_SMTP_PORT, secure: false, ignoreTLS: true });
+  const subject = `Archive ${Date.now()}`;
+  try {
+    await transport.sendMail({
+      from: "bob@example.org",
+      to: callback.address,
+      subject,
+      text: "The archive is attached.",
+      attachments: [{ filename: "archive.bin", content: Buffer.alloc(1536 * 1024, 7) }],
+    });
+  } finally {
+    transport.close();
+  }
+  await sink.waitForRequests(1);
+  const sent = sink.requests[0]!.body;
+
+  await page.goto(`/email-callbacks/${callback.id}/inbox`);
+  await page.getByRole("link", { name: subject }).click();
+  await page.getByRole("tab", { name: "Pièces jointes" }).click();
+  await expect(page.getByText("application/octet-stream · 1,5 Mo")).toBeVisible();
+  await page.getByRole("tab", { name: "Corps du webhook" }).click();
+  await expect(page.getByText(/Ce corps fait 2(,\d)?\sMo : le contenu des pièces jointes n'est pas affiché/)).toBeVisible();
+  await expect(page.locator("pre")).toContainText('"content": null');
+  await expect(page.getByRole("button", { name: "Copier le corps du webhook" })).toHaveCount(0);
+
+  const download = await page.request.get((await page.getByRole("link", { name: "Télécharger le corps" }).getAttribute("href"))!);
+  expect(download.headers()["content-type"]).toBe("application/json");
+  expect(Buffer.from(await download.body()).equals(sent)).toBe(true);
+});

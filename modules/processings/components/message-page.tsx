@@ -4,7 +4,7 @@
 // webhook body, the attempts), a download of the .eml and a redelivery. Once its content is past the
 // retention, the page says so and keeps what remains (the row, the attempts).
 import { DownloadIcon, RotateCwIcon } from "lucide-react";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -16,9 +16,9 @@ import { PageHeading } from "@/modules/shared/components/page-heading";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiEmailProcessingDetail } from "../processings.models";
-import { rawMessagePath, useEmailProcessing } from "../processings.queries";
+import { rawMessagePath, useEmailProcessing, webhookBodyPath } from "../processings.queries";
 import { DeliveryAttemptList } from "./delivery-attempts-dialog";
-import { MailAttachments, MailChecks, MailHeaders, MailHtml, type SentMail } from "./message-parts";
+import { formatSize, MailAttachments, MailChecks, MailHeaders, MailHtml, type SentMail } from "./message-parts";
 import { ProcessingStatusBadge } from "./processing-status-badge";
 import { useProcessingEvents } from "./use-processing-events";
 import { useRedeliver } from "./use-redeliver";
@@ -36,6 +36,7 @@ function readSentMail(webhookBody: string | null): SentMail | null {
 
 export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId: string; processingId: string }) {
   const t = useTranslations("processing.message");
+  const locale = useLocale();
   useProcessingEvents(emailCallbackId);
   const query = useEmailProcessing(emailCallbackId, processingId);
   const back = { href: emailCallbackPath(emailCallbackId, "inbox"), label: t("back") };
@@ -59,7 +60,7 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
       </div>
     );
   }
-  const { emailProcessing, webhookBody } = query.data;
+  const { emailProcessing, webhookBody, webhookBodyBytes, isWebhookBodyShortened } = query.data;
   const mail = readSentMail(webhookBody);
   return (
     <div className="flex flex-col gap-6">
@@ -96,7 +97,13 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
               <MailChecks mail={mail} />
             </TabsContent>
             <TabsContent value="webhookBody">
-              <WebhookBody body={webhookBody!} />
+              {isWebhookBodyShortened ? (
+                <ShortenedBodyNotice
+                  href={webhookBodyPath(emailCallbackId, processingId)}
+                  size={formatSize(webhookBodyBytes ?? 0, locale)}
+                />
+              ) : null}
+              <WebhookBody body={webhookBody!} isShortened={isWebhookBodyShortened} />
             </TabsContent>
           </>
         ) : null}
@@ -177,7 +184,23 @@ function MessageHeader({
   );
 }
 
-function WebhookBody({ body }: { body: string }) {
+/** A large body is shown without its attachments' content; the exact one is a download. */
+function ShortenedBodyNotice({ href, size }: { href: string; size: string }) {
+  const t = useTranslations("processing.message");
+  return (
+    <div className="bg-muted/40 mb-3 flex flex-col gap-3 rounded-lg border px-4 py-3 text-sm sm:flex-row sm:items-center sm:justify-between">
+      <p>{t("bodyShortened", { size })}</p>
+      <Button variant="outline" size="sm" asChild className="self-start sm:self-auto">
+        <a href={href} download>
+          <DownloadIcon aria-hidden />
+          {t("downloadBody")}
+        </a>
+      </Button>
+    </div>
+  );
+}
+
+function WebhookBody({ body, isShortened }: { body: string; isShortened: boolean }) {
   const t = useTranslations("processing.message");
   let formatted = body;
   try {
@@ -187,7 +210,7 @@ function WebhookBody({ body }: { body: string }) {
   }
   return (
     <div className="relative">
-      <CopyButton value={body} label={t("copyBody")} className="absolute top-2 right-2" />
+      {isShortened ? null : <CopyButton value={body} label={t("copyBody")} className="absolute top-2 right-2" />}
       <pre className="bg-muted/30 max-h-[40rem] overflow-auto rounded-lg border p-4 font-mono text-xs">{formatted}</pre>
     </div>
   );

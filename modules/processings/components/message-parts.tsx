@@ -3,7 +3,7 @@
 // frame (no scripts, no same-origin, remote images blocked until asked for), the headers, the
 // attachments to download, and the checks (authentication verdicts, spam, flags).
 import { DownloadIcon, ImageIcon } from "lucide-react";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -78,12 +78,21 @@ export function MailHeaders({ headers }: { headers: SentMail["headers"] }) {
   );
 }
 
-const formatSize = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** A size in bytes, kB or MB in the page's language ("512 bytes", "22.7 MB"; "22,7 Mo" in French). */
+export function formatSize(bytes: number, locale: string) {
+  const [value, unit, unitDisplay] =
+    bytes < 1024
+      ? [bytes, "byte", "long"]
+      : bytes < 1024 * 1024
+        ? [bytes / 1024, "kilobyte", "short"]
+        : [bytes / 1024 / 1024, "megabyte", "short"];
+  return new Intl.NumberFormat(locale, {
+    style: "unit",
+    unit,
+    unitDisplay: unitDisplay as "long" | "short",
+    maximumFractionDigits: 1,
+  }).format(value);
+}
 
 export function MailAttachments({
   emailCallbackId,
@@ -95,6 +104,7 @@ export function MailAttachments({
   attachments: SentMail["attachments"];
 }) {
   const t = useTranslations("processing.message");
+  const locale = useLocale();
   if (!attachments?.length) return <Empty>{t("noAttachments")}</Empty>;
   return (
     <ul className="flex flex-col gap-2">
@@ -107,7 +117,7 @@ export function MailAttachments({
           <span className="min-w-0">
             <span className="block truncate text-sm font-medium">{attachment.filename || attachment.contentType}</span>
             <span className="text-muted-foreground text-xs">
-              {attachment.contentType} · {formatSize(attachment.size)}
+              {attachment.contentType} · {formatSize(attachment.size, locale)}
             </span>
           </span>
           <Button variant="outline" size="sm" asChild>
