@@ -66,6 +66,21 @@ describe("a large value read in slices (docs/architecture.md: Large values)", ()
     expect(largest.bytes).toBe(VALUE_SLICE_BYTES);
   });
 
+  it("reads a value of one slice or less in a single statement", async () => {
+    const bytes = randomBytes(VALUE_SLICE_BYTES);
+    await database.executor.query("INSERT INTO bytea_owned VALUES ('one-slice', 'alice', $1)", [bytes]);
+    let statements = 0;
+    const counted: SqlExecutor = {
+      ...database.executor,
+      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
+        statements += 1;
+        return database.executor.query<T>(sql, params);
+      },
+    };
+    expect((await readBytea(counted, ref("one-slice")))?.equals(bytes)).toBe(true);
+    expect(statements).toBe(1);
+  });
+
   it("answers undefined without the row (or for another owner), null for a null value", async () => {
     await database.executor.query("INSERT INTO bytea_owned VALUES ('empty', 'alice', NULL), ('small', 'alice', '\\x0102')");
     expect(await readBytea(database.executor, ref("missing"))).toBeUndefined();

@@ -40,14 +40,21 @@ export async function readByteaSlices(executor: SqlExecutor, ref: ByteaRef, leng
   return whole;
 }
 
-/** Reads a value in slices: undefined without the row, null when its value is null (or went while it was read). */
+/**
+ * Reads a value: undefined without the row, null when its value is null (or went while it was read).
+ * A value of one slice or less comes with its length, in one statement; a larger one in slices.
+ */
 export async function readBytea(executor: SqlExecutor, ref: ByteaRef): Promise<Buffer | null | undefined> {
   const { condition, params } = toRowCondition(ref);
-  const [row] = await executor.query<{ length: number | null }>(
-    `SELECT octet_length(${ref.column}) AS length FROM ${ref.table} WHERE ${condition}`,
-    params,
+  const limit = params.length + 1;
+  const [row] = await executor.query<{ length: number | null; value: Uint8Array | null }>(
+    `SELECT octet_length(${ref.column}) AS length,
+       CASE WHEN octet_length(${ref.column}) <= $${limit} THEN ${ref.column} END AS value
+     FROM ${ref.table} WHERE ${condition}`,
+    [...params, VALUE_SLICE_BYTES],
   );
   if (!row) return undefined;
   if (row.length === null) return null;
+  if (row.value) return Buffer.from(row.value.buffer, row.value.byteOffset, row.value.byteLength);
   return readByteaSlices(executor, ref, row.length);
 }
