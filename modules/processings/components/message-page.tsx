@@ -190,12 +190,15 @@ function ShortenedBodyNotice({ href, size }: { href: string; size: string }) {
   return (
     <div className="bg-muted/40 mb-3 flex flex-col gap-3 rounded-lg border px-4 py-3 text-sm sm:flex-row sm:items-center sm:justify-between">
       <p>{t("bodyShortened", { size })}</p>
-      <Button variant="outline" size="sm" asChild className="self-start sm:self-auto">
-        <a href={href} download>
-          <DownloadIcon aria-hidden />
-          {t("downloadBody")}
-        </a>
-      </Button>
+      {/* Its own box, so that the button keeps its width in the column a phone shows. */}
+      <div>
+        <Button variant="outline" size="sm" asChild>
+          <a href={href} download>
+            <DownloadIcon aria-hidden />
+            {t("downloadBody")}
+          </a>
+        </Button>
+      </div>
     </div>
   );
 }
