@@ -1,10 +1,20 @@
-// Serves a content link (content-links.ts): the raw message of a processing, or one of its
-// attachments decoded in a parsing thread, while the link is valid and the content is still kept.
+// Serves a content link (content-links.ts): the raw message of a processing (streamed a slice at a
+// time), or one of its attachments decoded in a parsing thread, while the link is valid and the content is still kept.
 // Anything else (a changed character, a passed expiry, content past its retention) is not found.
+import type { OpenedBytea } from "@/modules/db/sliced-values";
 import { createNotFoundError } from "@/modules/shared/errors/app-error";
 import { type ContentPart, isContentLinkValid } from "./content-links";
 
-export type ContentLinksRepository = { findRawMessage: (processingId: string) => Promise<Buffer | null> };
+export type ContentLinksRepository = {
+  findRawMessage: (processingId: string) => Promise<Buffer | null>;
+  /** The raw message as a stream of slices (a download), or null. */
+  openRawMessage: (processingId: string) => Promise<OpenedBytea | null>;
+};
+
+/** Bytes to download: whole, or streamed a slice at a time. */
+export type DownloadBody = { byteLength: number; body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> };
+
+export type DownloadedContent = DownloadBody & { contentType: string; filename: string };
 
 export type LinkedContent = { bytes: Buffer; contentType: string; filename: string };
 
@@ -26,22 +36,38 @@ export async function readLinkedContent({
   repository: ContentLinksRepository;
   extractAttachment: (raw: Buffer, index: number) => Promise<LinkedContent | null>;
   now?: Date;
-}): Promise<LinkedContent> {
+}): Promise<DownloadedContent> {
   if (!isContentLinkValid({ key, processingId, part, expires, signature, now })) throw createNotFoundError("content");
+  if (part === "raw") {
+    const opened = await repository.openRawMessage(processingId);
+    if (!opened) throw createNotFoundError("content");
+    return { byteLength: opened.byteLength, body: opened.stream, contentType: "message/rfc822", filename: `${processingId}.eml` };
+  }
   const raw = await repository.findRawMessage(processingId);
   if (!raw) throw createNotFoundError("content");
-  if (part === "raw") return { bytes: raw, contentType: "message/rfc822", filename: `${processingId}.eml` };
   const attachment = await extractAttachment(raw, Number(part.split("/")[1]));
   if (!attachment) throw createNotFoundError("content");
-  return attachment;
+  return toDownloadedContent(attachment);
 }
 
+/** Whole bytes as a download. */
+export const toDownloadedContent = ({ bytes, ...about }: LinkedContent): DownloadedContent => ({
+  ...about,
+  byteLength: bytes.byteLength,
+  // These Buffers' memory is an ArrayBuffer (pg's results, a parsing thread's moved bytes), never shared memory.
+  body: new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength),
+});
+
 /** The headers of a download of mail content: its type and length, its name, never run as a page of this origin. */
-export function toDownloadHeaders({ bytes, contentType, filename }: LinkedContent): Record<string, string> {
+export function toDownloadHeaders({
+  byteLength,
+  contentType,
+  filename,
+}: Pick<DownloadedContent, "byteLength" | "contentType" | "filename">): Record<string, string> {
   const isMediaType = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/.test(contentType);
   return {
     "Content-Type": isMediaType ? contentType : "application/octet-stream",
-    "Content-Length": String(bytes.length),
+    "Content-Length": String(byteLength),
     "Content-Disposition": toContentDisposition(filename),
     "Cache-Control": "private, no-store",
     "X-Content-Type-Options": "nosniff",

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@/tests/support/test-database";
 import type { Database } from "./db";
-import { readBytea, readByteaSlices, VALUE_SLICE_BYTES } from "./sliced-values";
+import { openBytea, readBytea, readByteaSlices, VALUE_SLICE_BYTES } from "./sliced-values";
 import type { SqlExecutor } from "./sql-executor";
 
 let database: Database;
@@ -103,5 +103,39 @@ describe("a large value read in slices (docs/architecture.md: Large values)", ()
       },
     };
     expect(await readByteaSlices(dropping, ref("dropped"), VALUE_SLICE_BYTES + 1)).toBeNull();
+  });
+
+  it("streams a download a slice at a time, reading the next slice only when the reader asks for it", async () => {
+    const bytes = randomBytes(4 * VALUE_SLICE_BYTES + 7);
+    await database.executor.query("INSERT INTO bytea_owned VALUES ('streamed', 'alice', $1)", [bytes]);
+    let statements = 0;
+    const counted: SqlExecutor = {
+      ...database.executor,
+      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
+        statements += 1;
+        return database.executor.query<T>(sql, params);
+      },
+    };
+    const opened = await openBytea(counted, ref("streamed", { owner: "alice" }));
+    expect(opened?.byteLength).toBe(bytes.length);
+    const reader = opened!.stream.getReader();
+    const first = await reader.read();
+    expect(first.value?.byteLength).toBe(VALUE_SLICE_BYTES);
+    // The length, then the first slice: nothing more is read until the reader asks.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statements).toBe(2);
+    const chunks = [Buffer.from(first.value!)];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(Buffer.from(next.value));
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+    expect(statements).toBe(1 + 5);
+    expect(await openBytea(counted, ref("streamed", { owner: "bob" }))).toBeUndefined();
+  });
+
+  it("fails the stream when the value goes while it is downloaded", async () => {
+    await database.executor.query("INSERT INTO bytea_owned VALUES ('going', 'alice', $1)", [randomBytes(3 * VALUE_SLICE_BYTES)]);
+    const reader = (await openBytea(database.executor, ref("going")))!.stream.getReader();
+    await reader.read();
+    await database.executor.exec("UPDATE bytea_owned SET content = NULL WHERE id = 'going'");
+    await expect(reader.read()).rejects.toThrow("changed while it was read");
   });
 });

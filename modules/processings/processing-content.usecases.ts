@@ -1,7 +1,8 @@
 // One inbox row in full, for its message page and for programs: the row with its delivery state and
-// the exact webhook body sent (shortened for the message page when large, and as a download), the
-// message as received, and one of its attachments. Another user's
+// the exact webhook body sent (shortened for the message page when large), downloads of the body and
+// of the message as received (streamed a slice at a time), and one of its attachments. Another user's
 // address or row is not found; content past its retention is gone (409 email_processing.message_gone).
+import type { DownloadedContent } from "@/modules/content-links/content-links.usecases";
 import { createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord } from "./processings.models";
 import type { ProcessingsRepository } from "./processings.repository";
@@ -49,11 +50,24 @@ export async function getEmailProcessingDetail({
   };
 }
 
-/** The JSON body sent to the webhook, byte for byte (a download). */
-export async function getWebhookBody({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<Buffer> {
-  const { payload } = await getEmailProcessingContent({ emailCallbackId, processingId, userId, repository });
-  if (payload === null) throw createMessageGoneError();
-  return payload;
+/** The JSON body sent to the webhook, byte for byte, as a download streamed a slice at a time. */
+export const openWebhookBody = (ref: ProcessingRef) =>
+  openContent(ref, "payload", { contentType: "application/json", filename: `${ref.processingId}.json` });
+
+/** The message as received, as a download streamed a slice at a time. */
+export const openRawMessage = (ref: ProcessingRef) =>
+  openContent(ref, "rawMessage", { contentType: "message/rfc822", filename: `${ref.processingId}.eml` });
+
+async function openContent(
+  { emailCallbackId, processingId, userId, repository }: ProcessingRef,
+  part: "rawMessage" | "payload",
+  about: { contentType: string; filename: string },
+): Promise<DownloadedContent> {
+  await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
+  const opened = await repository.openContent({ id: processingId, emailCallbackId, part });
+  if (opened === undefined) throw createEmailProcessingNotFoundError();
+  if (opened === null) throw createMessageGoneError();
+  return { ...about, byteLength: opened.byteLength, body: opened.stream };
 }
 
 export async function getRawMessage({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<Buffer> {

@@ -27,5 +27,5 @@ export const GET = withErrors<Params>(async ({ request, params }) => {
     repository: createContentLinksRepository(await getDatabase()),
     extractAttachment: (raw, index) => parser.extractAttachment(raw, index),
   });
-  return new Response(new Uint8Array(content.bytes), { headers: toDownloadHeaders(content) });
+  return new Response(content.body, { headers: toDownloadHeaders(content) });
 });

@@ -1,5 +1,5 @@
 import { withCaller } from "@/modules/auth/with-caller";
-import { toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
+import { toDownloadedContent, toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
 import { getMessageParser } from "@/modules/inbound/parse-pool";
 import { getStoredAttachment } from "@/modules/processings/processing-content.usecases";
 import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
@@ -21,5 +21,6 @@ export const GET = withCaller<Params>(async ({ caller, params }) => {
     index: Number(params.index),
     extractAttachment: (raw, index) => parser.extractAttachment(raw, index),
   });
-  return new Response(new Uint8Array(attachment.bytes), { headers: toDownloadHeaders(attachment) });
+  const download = toDownloadedContent(attachment);
+  return new Response(download.body, { headers: toDownloadHeaders(download) });
 });
