@@ -70,7 +70,8 @@ async function openContent(
   return { ...about, byteLength: opened.byteLength, body: opened.stream };
 }
 
-export async function getRawMessage({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<Buffer> {
+/** The message as received, whole (an attachment is decoded from it). */
+async function getRawMessage({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<Buffer> {
   await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
   const raw = await repository.findRawMessage({ id: processingId, emailCallbackId });
   if (raw === undefined) throw createEmailProcessingNotFoundError();
