@@ -3,6 +3,7 @@
 // Anything else (a changed character, a passed expiry, content past its retention) is not found.
 import type { OpenedBytea } from "@/modules/db/sliced-values";
 import { createNotFoundError } from "@/modules/shared/errors/app-error";
+import type { ConcurrencyGate } from "./attachment-gate";
 import { type ContentPart, isContentLinkValid } from "./content-links";
 
 export type ContentLinksRepository = {
@@ -26,6 +27,7 @@ export async function readLinkedContent({
   key,
   repository,
   extractAttachment,
+  gate,
   now = new Date(),
 }: {
   processingId: string;
@@ -35,6 +37,8 @@ export async function readLinkedContent({
   key: string;
   repository: ContentLinksRepository;
   extractAttachment: (raw: Buffer, index: number) => Promise<LinkedContent | null>;
+  /** Bounds the attachments decoded at once (attachment-gate.ts). */
+  gate: ConcurrencyGate;
   now?: Date;
 }): Promise<DownloadedContent> {
   if (!isContentLinkValid({ key, processingId, part, expires, signature, now })) throw createNotFoundError("content");
@@ -43,9 +47,10 @@ export async function readLinkedContent({
     if (!opened) throw createNotFoundError("content");
     return { byteLength: opened.byteLength, body: opened.stream, contentType: "message/rfc822", filename: `${processingId}.eml` };
   }
-  const raw = await repository.findRawMessage(processingId);
-  if (!raw) throw createNotFoundError("content");
-  const attachment = await extractAttachment(raw, Number(part.split("/")[1]));
+  const attachment = await gate.run(async () => {
+    const raw = await repository.findRawMessage(processingId);
+    return raw ? extractAttachment(raw, Number(part.split("/")[1])) : null;
+  });
   if (!attachment) throw createNotFoundError("content");
   return toDownloadedContent(attachment);
 }

@@ -95,7 +95,9 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
     tag,
     operationId: "getAttachment",
     summary: "Download an attachment",
-    description: "One attachment's bytes, by its place in the webhook body's list, with its own content type.",
+    description:
+      "One attachment's bytes, by its place in the webhook body's list, with its own content type. " +
+      "A few are decoded at once per process; past that the answer is 503 with Retry-After.",
     access: "session-or-key",
     success: {
       status: 200,
@@ -103,7 +105,7 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
       headers: DOWNLOAD_HEADERS,
       content: { "*/*": { kind: "binary", description: "The bytes, with the attachment's own content type." } },
     },
-    errors: [...ROW_NOT_FOUND, "email_processing.message_gone"],
+    errors: [...ROW_NOT_FOUND, "email_processing.message_gone", "service.unavailable"],
   },
   {
     method: "get",

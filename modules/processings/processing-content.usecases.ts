@@ -2,6 +2,7 @@
 // the exact webhook body sent (shortened for the message page when large), downloads of the body and
 // of the message as received (streamed a slice at a time), and one of its attachments. Another user's
 // address or row is not found; content past its retention is gone (409 email_processing.message_gone).
+import type { ConcurrencyGate } from "@/modules/content-links/attachment-gate";
 import type { DownloadedContent } from "@/modules/content-links/content-links.usecases";
 import { createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord } from "./processings.models";
@@ -12,8 +13,6 @@ import { SHORTENED_WEBHOOK_BODY_ABOVE_BYTES, shortenWebhookBody } from "./shorte
 type ProcessingRef = { emailCallbackId: string; processingId: string; userId: string; repository: ProcessingsRepository };
 
 export type StoredAttachment = { bytes: Buffer; contentType: string; filename: string };
-
-const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 async function getEmailProcessingContent({ emailCallbackId, processingId, userId, repository }: ProcessingRef) {
   await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
@@ -70,25 +69,29 @@ async function openContent(
   return { ...about, byteLength: opened.byteLength, body: opened.stream };
 }
 
-/** The message as received, whole (an attachment is decoded from it). */
-async function getRawMessage({ emailCallbackId, processingId, userId, repository }: ProcessingRef): Promise<Buffer> {
-  await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
-  const raw = await repository.findRawMessage({ id: processingId, emailCallbackId });
-  if (raw === undefined) throw createEmailProcessingNotFoundError();
-  if (raw === null) throw createMessageGoneError();
-  return toBuffer(raw);
-}
-
 /** The attachment at `index` in the payload's list, decoded from the stored message (in a parsing thread). */
 export async function getStoredAttachment({
   index,
   extractAttachment,
-  ...ref
+  gate,
+  emailCallbackId,
+  processingId,
+  userId,
+  repository,
 }: ProcessingRef & {
   index: number;
   extractAttachment: (raw: Buffer, index: number) => Promise<StoredAttachment | null>;
+  /** Bounds the attachments decoded at once (content-links/attachment-gate.ts). */
+  gate: ConcurrencyGate;
 }): Promise<StoredAttachment> {
-  const attachment = await extractAttachment(await getRawMessage(ref), index);
+  // Whose inbox it is, before taking a place at the gate: a stranger's request holds none.
+  await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
+  const attachment = await gate.run(async () => {
+    const raw = await repository.findRawMessage({ id: processingId, emailCallbackId });
+    if (raw === undefined) throw createEmailProcessingNotFoundError();
+    if (raw === null) throw createMessageGoneError();
+    return extractAttachment(raw, index);
+  });
   if (!attachment) throw createEmailProcessingNotFoundError();
   return attachment;
 }

@@ -1,5 +1,6 @@
 import { getAuthSecret } from "@/modules/config/auth-secret";
 import { getConfig } from "@/modules/config/config";
+import { getAttachmentGate } from "@/modules/content-links/attachment-gate";
 import { deriveContentLinkKey, parseContentPart } from "@/modules/content-links/content-links";
 import { createContentLinksRepository } from "@/modules/content-links/content-links.repository";
 import { readLinkedContent, toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
@@ -26,6 +27,7 @@ export const GET = withErrors<Params>(async ({ request, params }) => {
     key: deriveContentLinkKey(getAuthSecret(getConfig()).secret),
     repository: createContentLinksRepository(await getDatabase()),
     extractAttachment: (raw, index) => parser.extractAttachment(raw, index),
+    gate: getAttachmentGate(),
   });
   return new Response(content.body, { headers: toDownloadHeaders(content) });
 });

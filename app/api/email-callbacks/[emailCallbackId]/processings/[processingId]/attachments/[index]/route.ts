@@ -1,4 +1,5 @@
 import { withCaller } from "@/modules/auth/with-caller";
+import { getAttachmentGate } from "@/modules/content-links/attachment-gate";
 import { toDownloadedContent, toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
 import { getMessageParser } from "@/modules/inbound/parse-pool";
 import { getStoredAttachment } from "@/modules/processings/processing-content.usecases";
@@ -20,6 +21,7 @@ export const GET = withCaller<Params>(async ({ caller, params }) => {
     repository: await getProcessingsRepository(),
     index: Number(params.index),
     extractAttachment: (raw, index) => parser.extractAttachment(raw, index),
+    gate: getAttachmentGate(),
   });
   const download = toDownloadedContent(attachment);
   return new Response(download.body, { headers: toDownloadHeaders(download) });
