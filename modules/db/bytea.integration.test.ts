@@ -41,6 +41,32 @@ describe("a bytea parameter and result", () => {
 describe("a large value read in slices (docs/architecture.md: Large values)", () => {
   const ref = (id: string, match?: Record<string, string>) => ({ table: "bytea_owned", column: "content", id, match });
 
+  /** The test database's executor, watched: `before` runs ahead of each statement, `after` sees its rows. */
+  const watchedExecutor = ({
+    before = async () => {},
+    after = () => {},
+  }: {
+    before?: () => Promise<void>;
+    after?: (rows: Record<string, unknown>[]) => void;
+  }): SqlExecutor => ({
+    ...database.executor,
+    query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
+      await before();
+      const rows = await database.executor.query<T>(sql, params);
+      after(rows as Record<string, unknown>[]);
+      return rows;
+    },
+  });
+  const countingExecutor = () => {
+    const count = { statements: 0 };
+    const executor = watchedExecutor({
+      before: async () => {
+        count.statements += 1;
+      },
+    });
+    return { count, executor };
+  };
+
   beforeAll(async () => {
     await database.executor.exec("CREATE TABLE bytea_owned (id text PRIMARY KEY, owner text, content bytea)");
   });
@@ -49,18 +75,13 @@ describe("a large value read in slices (docs/architecture.md: Large values)", ()
     const bytes = randomBytes(3 * VALUE_SLICE_BYTES + 5);
     await database.executor.query("INSERT INTO bytea_owned VALUES ('large', 'alice', $1)", [bytes]);
     const largest = { bytes: 0 };
-    const watched: SqlExecutor = {
-      ...database.executor,
-      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
-        const rows = await database.executor.query<T>(sql, params);
-        for (const row of rows as Record<string, unknown>[]) {
-          for (const value of Object.values(row)) {
-            if (value instanceof Uint8Array) largest.bytes = Math.max(largest.bytes, value.byteLength);
-          }
+    const watched = watchedExecutor({
+      after: (rows) => {
+        for (const value of rows.flatMap((row) => Object.values(row))) {
+          if (value instanceof Uint8Array) largest.bytes = Math.max(largest.bytes, value.byteLength);
         }
-        return rows;
       },
-    };
+    });
     const read = await readBytea(watched, ref("large", { owner: "alice" }));
     expect(read?.equals(bytes)).toBe(true);
     expect(largest.bytes).toBe(VALUE_SLICE_BYTES);
@@ -69,16 +90,9 @@ describe("a large value read in slices (docs/architecture.md: Large values)", ()
   it("reads a value of one slice or less in a single statement", async () => {
     const bytes = randomBytes(VALUE_SLICE_BYTES);
     await database.executor.query("INSERT INTO bytea_owned VALUES ('one-slice', 'alice', $1)", [bytes]);
-    let statements = 0;
-    const counted: SqlExecutor = {
-      ...database.executor,
-      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
-        statements += 1;
-        return database.executor.query<T>(sql, params);
-      },
-    };
-    expect((await readBytea(counted, ref("one-slice")))?.equals(bytes)).toBe(true);
-    expect(statements).toBe(1);
+    const { count, executor } = countingExecutor();
+    expect((await readBytea(executor, ref("one-slice")))?.equals(bytes)).toBe(true);
+    expect(count.statements).toBe(1);
   });
 
   it("answers undefined without the row (or for another owner), null for a null value", async () => {
@@ -94,28 +108,19 @@ describe("a large value read in slices (docs/architecture.md: Large values)", ()
       randomBytes(VALUE_SLICE_BYTES + 1),
     ]);
     let reads = 0;
-    const dropping: SqlExecutor = {
-      ...database.executor,
-      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
+    const dropping = watchedExecutor({
+      before: async () => {
         reads += 1;
         if (reads === 2) await database.executor.exec("UPDATE bytea_owned SET content = NULL WHERE id = 'dropped'");
-        return database.executor.query<T>(sql, params);
       },
-    };
+    });
     expect(await readByteaSlices(dropping, ref("dropped"), VALUE_SLICE_BYTES + 1)).toBeNull();
   });
 
   it("streams a download a slice at a time, reading the next slice only when the reader asks for it", async () => {
     const bytes = randomBytes(4 * VALUE_SLICE_BYTES + 7);
     await database.executor.query("INSERT INTO bytea_owned VALUES ('streamed', 'alice', $1)", [bytes]);
-    let statements = 0;
-    const counted: SqlExecutor = {
-      ...database.executor,
-      query: async <T>(sql: Parameters<SqlExecutor["query"]>[0], params?: unknown[]) => {
-        statements += 1;
-        return database.executor.query<T>(sql, params);
-      },
-    };
+    const { count, executor: counted } = countingExecutor();
     const opened = await openBytea(counted, ref("streamed", { owner: "alice" }));
     expect(opened?.byteLength).toBe(bytes.length);
     const reader = opened!.stream.getReader();
@@ -123,11 +128,11 @@ describe("a large value read in slices (docs/architecture.md: Large values)", ()
     expect(first.value?.byteLength).toBe(VALUE_SLICE_BYTES);
     // The length, then the first slice: nothing more is read until the reader asks.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(statements).toBe(2);
+    expect(count.statements).toBe(2);
     const chunks = [Buffer.from(first.value!)];
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(Buffer.from(next.value));
     expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
-    expect(statements).toBe(1 + 5);
+    expect(count.statements).toBe(1 + 5);
     expect(await openBytea(counted, ref("streamed", { owner: "bob" }))).toBeUndefined();
   });
 
