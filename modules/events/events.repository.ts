@@ -2,6 +2,7 @@
 // (migration 20261126091500_processing_events), read by id or after a cursor, and what an
 // `email.received` event needs. Plain SQL through the executor; no rules here.
 import type pg from "pg";
+import { readBytea } from "@/modules/db/sliced-values";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
 
 /** One event with the processing it is about: its state at that moment, and what never changes. */
@@ -79,12 +80,19 @@ export function createEventsRepository(executor: SqlExecutor) {
       emailProcessingId: string;
       emailCallbackId: string;
     }): Promise<WebhookBodyRow | null> => {
-      const [row] = await executor.query<WebhookBodyRow>(
-        `SELECT p.payload, c."webhookSecret" FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId"
-         WHERE p.id = $1 AND p."emailCallbackId" = $2`,
-        [emailProcessingId, emailCallbackId],
+      const [callback] = await executor.query<{ webhookSecret: string | null }>(
+        `SELECT "webhookSecret" FROM email_callback WHERE id = $1`,
+        [emailCallbackId],
       );
-      return row ?? null;
+      if (!callback) return null;
+      // In slices: a body can be 34 MiB (docs/architecture.md: Large values).
+      const payload = await readBytea(executor, {
+        table: "email_processing",
+        column: "payload",
+        id: emailProcessingId,
+        match: { '"emailCallbackId"': emailCallbackId },
+      });
+      return payload === undefined ? null : { payload, webhookSecret: callback.webhookSecret };
     },
   };
 }
