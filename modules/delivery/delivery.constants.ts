@@ -32,9 +32,9 @@ export const DELIVERY_WORKER_DEFAULTS = {
 } as const;
 
 /**
- * A webhook body above this is large: it is written in a statement of its own (not with the raw
- * message), is not kept in memory with a claim, and is written and read back in slices
- * (modules/db/sliced-values.ts), so that no statement or result holds a large value.
+ * A webhook body above this is large: it is written in slices in statements of its own (not with
+ * the raw message) and is not kept in memory with a claim. Reads go further: any body over one
+ * slice is read back in slices (modules/db/sliced-values.ts), so that no result holds more than one.
  */
 export const LARGE_PAYLOAD_BYTES = 1024 * 1024;
 

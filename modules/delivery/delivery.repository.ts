@@ -7,11 +7,10 @@
 
 import { createBatchedWriter } from "@/modules/db/batched-writer";
 import type { Database } from "@/modules/db/db";
-import { readByteaSlices } from "@/modules/db/sliced-values";
+import { readByteaSlices, VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { FINAL_PROCESSING_STATUSES, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { MAX_OUTCOMES_PER_WRITE, writeAttemptOutcomes } from "./attempt-outcomes";
-import { LARGE_PAYLOAD_BYTES } from "./delivery.constants";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryTarget } from "./delivery.models";
 
 export type { AttemptOutcome, ClaimedDelivery, DeliveryAttemptRecord, DeliveryTarget, ProcessingChange } from "./delivery.models";
@@ -67,7 +66,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
          )
          SELECT ${targetColumns("$4")} FROM claimed p JOIN email_callback c ON c.id = p."emailCallbackId"`,
         ),
-        [now.toISOString(), lockedUntil.toISOString(), id, LARGE_PAYLOAD_BYTES, PROCESSING_STATUS.PENDING],
+        [now.toISOString(), lockedUntil.toISOString(), id, VALUE_SLICE_BYTES, PROCESSING_STATUS.PENDING],
       );
       const [row] = rows;
       if (!row) return null;
@@ -109,7 +108,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
           "find_delivery_target",
           `SELECT ${targetColumns("$2")} FROM email_processing p JOIN email_callback c ON c.id = p."emailCallbackId" WHERE p.id = $1`,
         ),
-        [id, LARGE_PAYLOAD_BYTES],
+        [id, VALUE_SLICE_BYTES],
       );
       const [row] = rows;
       return row ? toDeliveryTarget(executor, row) : null;
@@ -155,7 +154,7 @@ type TargetRow = {
   id: string;
   status: string;
   attemptCount: number;
-  /** The payload when it is at most LARGE_PAYLOAD_BYTES long, else null (read in slices). */
+  /** The payload when it is at most one slice (VALUE_SLICE_BYTES) long, else null (read in slices). */
   payload: Uint8Array | null;
   payloadBytes: number | null;
   webhookUrl: string;
@@ -164,7 +163,7 @@ type TargetRow = {
   isDeleted: boolean;
 };
 
-/** The target's columns (`p` the processing, `c` its callback); `inlineLimit` is the parameter holding LARGE_PAYLOAD_BYTES. */
+/** The target's columns (`p` the processing, `c` its callback); `inlineLimit` is the parameter holding VALUE_SLICE_BYTES. */
 const targetColumns = (inlineLimit: string) => `p.id, p.status, p."attemptCount", octet_length(p.payload) AS "payloadBytes",
   CASE WHEN octet_length(p.payload) <= ${inlineLimit} THEN p.payload END AS payload,
   c."webhookUrl", c."webhookSecret", c."isEnabled", c."deletedAt" IS NOT NULL AS "isDeleted"`;
