@@ -14,13 +14,6 @@ type ProcessingRef = { emailCallbackId: string; processingId: string; userId: st
 
 export type StoredAttachment = { bytes: Buffer; contentType: string; filename: string };
 
-async function getEmailProcessingContent({ emailCallbackId, processingId, userId, repository }: ProcessingRef) {
-  await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
-  const row = await repository.findProcessingDetail({ id: processingId, emailCallbackId });
-  if (!row) throw createEmailProcessingNotFoundError();
-  return row;
-}
-
 export async function getEmailProcessingDetail({
   emailCallbackId,
   processingId,
@@ -38,7 +31,10 @@ export async function getEmailProcessingDetail({
   webhookBodyBytes: number | null;
   isWebhookBodyShortened: boolean;
 }> {
-  const { payload, ...emailProcessing } = await getEmailProcessingContent({ emailCallbackId, processingId, userId, repository });
+  await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
+  const row = await repository.findProcessingDetail({ id: processingId, emailCallbackId });
+  if (!row) throw createEmailProcessingNotFoundError();
+  const { payload, ...emailProcessing } = row;
   const isWebhookBodyShortened = isShortened && payload !== null && payload.byteLength > SHORTENED_WEBHOOK_BODY_ABOVE_BYTES;
   const body = payload && isWebhookBodyShortened ? shortenWebhookBody(payload) : payload;
   return {
