@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpThroughApi } from "./support/auth";
+import { E2E_PORT } from "./support/servers";
 
 test.describe("route guards", () => {
   test("send a signed-out visitor from /email-callbacks to /login", async ({ page }) => {
@@ -61,7 +62,7 @@ test("the API answers health and config", async ({ request }) => {
       isRegistrationEnabled: true,
       isPasswordResetEnabled: true,
     },
-    baseUrl: "http://localhost:3210",
+    baseUrl: `http://localhost:${E2E_PORT}`,
     emailCallbacks: { availableDomains: ["hookmail.test"] },
   });
 });

@@ -1,11 +1,13 @@
-// The two test servers of the browser suite (playwright.config.ts starts both).
-export const E2E_PORT = 3210;
-export const E2E_SINK_PORT = 3211;
-export const E2E_VERIFYING_PORT = 3220;
-export const E2E_VERIFYING_SINK_PORT = 3221;
+// The two test servers of the browser suite (playwright.config.ts starts both). E2E_PORT_OFFSET
+// moves every port, so two checkouts on one machine can run the suite at the same time.
+const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
+export const E2E_PORT = 3210 + OFFSET;
+export const E2E_SINK_PORT = 3211 + OFFSET;
+export const E2E_VERIFYING_PORT = 3220 + OFFSET;
+export const E2E_VERIFYING_SINK_PORT = 3221 + OFFSET;
 /** The SMTP listeners of the two servers (the product's MX). */
-export const E2E_SMTP_PORT = 2625;
-export const E2E_VERIFYING_SMTP_PORT = 2626;
+export const E2E_SMTP_PORT = 2625 + OFFSET;
+export const E2E_VERIFYING_SMTP_PORT = 2626 + OFFSET;
 
 /** Email verification off: sign-up signs in at once. */
 export const DEFAULT_SERVER = { url: `http://localhost:${E2E_PORT}`, sinkUrl: `http://127.0.0.1:${E2E_SINK_PORT}` };
@@ -16,6 +18,6 @@ export const VERIFYING_SERVER = {
 };
 
 /** The default server's billing runs against a fake Stripe on this port. */
-export const E2E_FAKE_STRIPE_PORT = 3212;
+export const E2E_FAKE_STRIPE_PORT = 3212 + OFFSET;
 /** The default server's analytics host (nothing listens: tests intercept the browser's requests). */
-export const E2E_ANALYTICS_HOST = "http://127.0.0.1:3299";
+export const E2E_ANALYTICS_HOST = `http://127.0.0.1:${3299 + OFFSET}`;
