@@ -45,13 +45,14 @@ export async function startHookmail({
   if (config.roles.includes("web")) running.push(await startWebRole({ config, projectDir }));
   if (config.metrics.port !== undefined && config.metrics.token) {
     const metrics = await startMetricsServer({
+      host: config.metrics.host,
       port: config.metrics.port,
       token: config.metrics.token,
       getRepository: getMetricsRepository,
       logger,
     });
     running.push({ name: "metrics", stop: metrics.stop });
-    logger.info(`Serving metrics on port ${metrics.port} (GET /metrics)`);
+    logger.info(`Serving metrics on ${config.metrics.host} port ${metrics.port} (GET /metrics)`);
   }
 
   logger.info(`Roles: ${config.roles.join(", ")}`);
