@@ -15,6 +15,7 @@ import type {
   ApiProcessingsPage,
 } from "@/modules/processings/processings.models";
 import type { ErrorBody } from "@/modules/shared/errors/error-response";
+import type { ApiUser } from "@/modules/users/users.models";
 
 const timestamp = z.iso.datetime().describe("ISO 8601 time, UTC.");
 
@@ -83,6 +84,17 @@ export const apiKeyResponseSchema = z
   })
   .meta({ id: "ApiKey" });
 
+export const userResponseSchema = z
+  .object({
+    id: z.string().describe("`usr_…`"),
+    email: z.string(),
+    name: z.string(),
+    planId: z.string().describe("The account's plan (`free`, `pro`)."),
+    emailVerified: z.boolean(),
+    deliveryAlerts: z.boolean().describe("Whether a mail is sent when a webhook keeps failing (docs/webhooks.md)."),
+  })
+  .meta({ id: "User" });
+
 export const processingsPageResponseSchema = z.object({
   emailProcessings: z.array(emailProcessingResponseSchema).describe("Newest first."),
   emailProcessingsCount: z.number().int().describe("Every row of the inbox (that matches the filters)."),
@@ -147,6 +159,7 @@ export type ResponseSchemasMatchFormatters = [
   Assert<Same<z.output<typeof emailProcessingDetailResponseSchema>, ApiEmailProcessingDetail>>,
   Assert<Same<z.output<typeof deliveryAttemptResponseSchema>, ApiDeliveryAttempt>>,
   Assert<Same<z.output<typeof apiKeyResponseSchema>, ApiApiKey>>,
+  Assert<Same<z.output<typeof userResponseSchema>, ApiUser>>,
   Assert<Same<z.output<typeof processingsPageResponseSchema>, ApiProcessingsPage>>,
   Assert<Same<z.output<typeof errorResponseSchema>, ErrorBody>>,
   Assert<Same<z.output<typeof processingEventSchema>, ApiProcessingEvent>>,
