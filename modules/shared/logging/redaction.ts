@@ -35,8 +35,11 @@ const TOKEN_PARAMETER_PATTERN =
   /([?&;](?:signature|sig|token|access_token|refresh_token|api_key|apikey|secret|password|code)=)[^&;#\s"'<>]+/gi;
 /** A path segment that is a token: better-auth's reset link (/api/auth/reset-password/<token>) and its kin. */
 const TOKEN_PATH_PATTERN = /(\/(?:reset-password|verify-email|magic-link)\/)[^/?#&\s"'<>]+/gi;
-/** The user and password of a URL: everything between `scheme://` and the last `@` before the host. */
-const URL_USERINFO_PATTERN = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
+/**
+ * The user and password of a URL: everything between `scheme://` and the last `@` before the host.
+ * The scheme's length is bounded, so that a long run of `a.a.a.` costs linear time, not quadratic.
+ */
+const URL_USERINFO_PATTERN = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#"'<>]+@/gi;
 const BEARER_PATTERN = /\b(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 /** Basic credentials are base64 of `user:password` (RFC 7617). */
 const BASIC_PATTERN = /\b(basic\s+)([A-Za-z0-9+/]+={0,2})(?![A-Za-z0-9+/=])/gi;
