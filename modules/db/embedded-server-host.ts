@@ -131,12 +131,21 @@ export async function findServerUser(logger: Logger): Promise<ServerUser> {
 /**
  * A cluster initialised by an earlier version, as the `postgres` account, becomes the server
  * account's: its files are handed over, the directory itself last (a start interrupted halfway
- * hands over the rest next time). A server still running from it, started by an earlier version
- * that shares DATA_DIR, is left alone: this process joins it, and a later start hands it over.
+ * hands over the rest next time). Answers the account the server runs as from now on. A server
+ * still running from it, started by an earlier version sharing DATA_DIR, is left alone: until it
+ * stops, this process joins it and acts as its owner (pg_ctl may only stop a server as its owner),
+ * and the start after it stopped hands the cluster over.
  */
-export function handOverClusterDir(clusterDir: string, user: ServerUser, logger: Logger) {
-  if (!user || !fs.existsSync(clusterDir) || fs.statSync(clusterDir).uid === user.uid) return;
-  if (readServerLock(clusterDir)?.isAlive) return;
+export function handOverClusterDir(clusterDir: string, user: ServerUser, logger: Logger): ServerUser {
+  if (!user || !fs.existsSync(clusterDir)) return user;
+  const owner = fs.statSync(clusterDir);
+  if (owner.uid === user.uid) return user;
+  if (readServerLock(clusterDir)?.isAlive) {
+    logger.info(
+      `The embedded PostgreSQL in ${clusterDir} runs as uid ${owner.uid} until it stops; then it runs as "${user.name}"`,
+    );
+    return { uid: owner.uid, gid: owner.gid, name: `uid ${owner.uid}`, home: "/" };
+  }
   const chownTree = (entry: string) => {
     const stats = fs.lstatSync(entry);
     if (stats.isDirectory()) for (const child of fs.readdirSync(entry)) chownTree(path.join(entry, child));
@@ -145,6 +154,7 @@ export function handOverClusterDir(clusterDir: string, user: ServerUser, logger:
   chownTree(clusterDir);
   fs.chownSync(clusterDir, user.uid, user.gid);
   logger.info(`The embedded PostgreSQL in ${clusterDir} now runs as the user "${user.name}"`);
+  return user;
 }
 
 /**

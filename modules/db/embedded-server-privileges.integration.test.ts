@@ -10,10 +10,11 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "@/modules/shared/logging/logger";
+import { findFreePort } from "@/modules/shared/net/free-port";
 import { createDataDir, setUpCleanUpsAfterEach } from "@/tests/support/embedded-data-dir";
 import { migrateDatabase, openConfiguredDatabase, openDatabase } from "./db";
-import { type EmbeddedServer, POSTGRES_DIRECTORY, readServerLock, startEmbeddedServer } from "./embedded-server";
-import { buildServerEnvironment, SERVER_USER } from "./embedded-server-host";
+import { type EmbeddedServer, POSTGRES_DIRECTORY, readServerLock, SERVER_LOG_FILE, startEmbeddedServer } from "./embedded-server";
+import { buildServerEnvironment, loadBinaries, runAsServerUser, SERVER_USER } from "./embedded-server-host";
 import { ADMIN_ROLE, APP_ROLE, DATABASE } from "./embedded-server-roles";
 
 const TIMEOUT = { timeout: 180_000 };
@@ -244,6 +245,40 @@ describe("a DATA_DIR of an earlier version (the cluster the postgres account's, 
         expect(uidOf(readServerLock(clusterDir)!.pid)).toBe(account.uid);
         expect(findOtherOwners(clusterDir, account.uid)).toEqual([]);
       }
+    },
+  );
+});
+
+describe("a server that an earlier version started as the postgres account and still runs", () => {
+  it.runIf(isRoot)(
+    "is joined as it is and stopped by its last user, and the start after that hands the cluster over to hookmail-db",
+    TIMEOUT,
+    async () => {
+      const dataDir = createDataDir(cleanUps);
+      const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
+      await makeEarlierVersionDataDir(dataDir);
+      const postgresAccount = (await findAccount("postgres"))!;
+      const postgresUser = { uid: postgresAccount.uid, gid: fs.statSync(clusterDir).gid, name: "postgres", home: "/" };
+      await runAsServerUser(postgresUser, (await loadBinaries()).pg_ctl, [
+        "start",
+        "--wait",
+        `--pgdata=${clusterDir}`,
+        `--log=${path.join(clusterDir, SERVER_LOG_FILE)}`,
+        `--options=-p ${await findFreePort()}`,
+      ]);
+      const earlierPid = readServerLock(clusterDir)!.pid;
+
+      const joined = await startEmbeddedServer({ dataDir });
+      expect(joined.startedHere).toBe(false);
+      expect(uidOf(earlierPid)).toBe(postgresAccount.uid);
+      expect(await query(joined.url, "SELECT note FROM kept")).toEqual([{ note: "still here" }]);
+      expect(await joined.release()).toEqual({ stopped: true, otherProcesses: 0 });
+
+      const next = await start(dataDir);
+      const account = (await findAccount(SERVER_USER))!;
+      expect(next.startedHere).toBe(true);
+      expect(uidOf(readServerLock(clusterDir)!.pid)).toBe(account.uid);
+      expect(findOtherOwners(clusterDir, account.uid)).toEqual([]);
     },
   );
 });

@@ -77,10 +77,9 @@ export async function startEmbeddedServer({
   logger = silentLogger,
 }: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const binaries = await loadBinaries();
-  const user = await findServerUser(logger);
   const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
+  const user = handOverClusterDir(clusterDir, await findServerUser(logger), logger);
   prepareDataDir(dataDir, user);
-  handOverClusterDir(clusterDir, user, logger);
   const password = readOrCreatePassword(dataDir);
 
   if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
