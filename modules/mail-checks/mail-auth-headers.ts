@@ -59,6 +59,9 @@ function readTags(value: string): Map<string, string> {
   return tags;
 }
 
+/** An RFC 2047 encoded word, as the message parser finds one in an address. */
+const ENCODED_WORD = /=\?[^?]+\?[bq]\?[^?]*\?=/i;
+
 /** Every mailbox of the From fields, group members included; a name without an address counts too. */
 function readAuthor(fromValues: string[]): MessageAuthor {
   if (fromValues.length === 0) return { problem: "no-from" };
@@ -68,6 +71,9 @@ function readAuthor(fromValues: string[]): MessageAuthor {
   if (mailboxes.length > 1) return { problem: "multiple-from" };
   const address = mailboxes[0]?.address?.trim() ?? "";
   const domain = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+  // An encoded word may not stand in an address (RFC 2047 §5), and the message parser decodes one
+  // there: DMARC would judge one domain while the webhook's `from` shows another.
+  if (ENCODED_WORD.test(address)) return { problem: "no-from" };
   return address.includes("@") && domain ? { address, domain } : { problem: "no-from" };
 }
 

@@ -143,6 +143,14 @@ describe("DMARC judges the one From mailbox (docs/webhooks.md: Authentication)",
     expect((await attack(raw)).dmarc).toEqual({ result: "fail", policy: null, domain: null, reason: "no-from" });
   });
 
+  it("fails DMARC with reason no-from for a From address holding an encoded word (forbidden there; the message parser decodes it)", async () => {
+    const signed = await attacker.build(mailFrom("attacker.example"));
+    const raw = Buffer.from(
+      signed.toString("utf8").replace(/^From: .*$/m, "From: =?utf-8?q?ceo=40sender.example?=@attacker.example"),
+    );
+    expect((await attack(raw)).dmarc).toEqual({ result: "fail", policy: null, domain: null, reason: "no-from" });
+  });
+
   it("counts the members of a group in From as its mailboxes", async () => {
     const signed = await attacker.build(mailFrom("attacker.example"));
     const raw = Buffer.from(
