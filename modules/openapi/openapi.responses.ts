@@ -34,7 +34,13 @@ export const emailCallbackResponseSchema = z
     allowedOrigins: z.array(z.string()).describe("Sender addresses, or `@domain` for every sender of a domain; empty: anyone."),
     isEnabled: z.boolean(),
     attachmentDelivery: z.enum(ATTACHMENT_DELIVERIES),
-    authenticationPolicy: z.enum(AUTHENTICATION_POLICIES),
+    authenticationPolicy: z
+      .enum(AUTHENTICATION_POLICIES)
+      .describe(
+        "`none`: every mail is delivered with its verdicts; `dmarc`: only a mail whose `authentication.dmarc.result` is " +
+          "`pass` is delivered, any other (fail, none, temperror, no verdict) is recorded `not-processed` / " +
+          "`authentication-failed` (docs/webhooks.md: Per-address options).",
+      ),
     spamThreshold: z.number().nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,
