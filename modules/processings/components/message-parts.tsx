@@ -142,7 +142,10 @@ export function MailChecks({ mail }: { mail: SentMail }) {
     ? [
         [t("spf"), auth.spf ? `${auth.spf.result}${auth.spf.domain ? ` (${auth.spf.domain})` : ""}` : "—"],
         [t("dkim"), auth.dkim.length ? auth.dkim.map((d) => `${d.result} (${d.domain})`).join(", ") : t("none")],
-        [t("dmarc"), `${auth.dmarc.result}${auth.dmarc.policy ? `, p=${auth.dmarc.policy}` : ""}`],
+        [
+          t("dmarc"),
+          [auth.dmarc.result, auth.dmarc.reason, auth.dmarc.policy && `p=${auth.dmarc.policy}`].filter(Boolean).join(", "),
+        ],
         [t("arc"), auth.arc.result],
       ]
     : [];
