@@ -13,10 +13,19 @@ import { buildSecurityHeaders } from "./security-headers";
 
 export type RunningRole = { name: string; stop: () => Promise<void> };
 
+/**
+ * A connection on which nothing moves for this long is closed. A response body that gives up on a
+ * client that stopped reading (a live event stream cut off) cannot close the connection itself:
+ * Next.js ends it only once the client took the chunk under way, which a client that reads nothing
+ * never does (docs/security.md: Live events). Live streams send a comment every 15 s.
+ */
+const IDLE_CONNECTION_TIMEOUT_MS = 60_000;
+
 export async function startWebRole({ config, projectDir }: { config: Config; projectDir: string }): Promise<RunningRole> {
   const app = next({ dev: false, dir: projectDir, port: config.port });
   await app.prepare();
   const server = http.createServer(createWebRequestListener({ config, handle: app.getRequestHandler() }));
+  server.timeout = IDLE_CONNECTION_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, () => resolve());
