@@ -20,8 +20,11 @@ export function createMailAuthResolver({
   return (name, type) => resolver.resolve(name, type as "TXT");
 }
 
-/** The most DKIM keys looked up for one message: more signatures aligned with its From are not verified. */
+/** The most DKIM keys looked up for one message of the From domain, and again of ARC signers: past that, signatures are not verified. */
 export const MAX_DKIM_KEY_LOOKUPS = 8;
+
+/** An ARC chain holds at most 50 sets (RFC 8617 §4.2.1): no more signers are read. */
+const MAX_ARC_SIGNERS = 50;
 
 /** A refused key lookup reads as a key that does not exist: mailauth calls the signature neutral, "no key". */
 function createKeyNotLookedUpError(name: string): Error {
@@ -32,9 +35,10 @@ function createKeyNotLookedUpError(name: string): Error {
  * The resolver one message's checks go through (docs/webhooks.md: Authentication). Each name and type
  * is asked once. A DKIM key (`<selector>._domainkey.<domain>`) is asked only when its domain could
  * align with the From domain, or belongs to a forwarder that signed the ARC chain, and at most
- * `maxKeyLookups` of them, so that a sender cannot stall the verdicts with signatures of domains that
- * do not answer. The aligned keys and the From domain's DMARC record are asked at once, in parallel,
- * before mailauth needs them one signature after the other.
+ * `maxKeyLookups` of each, so that a sender cannot stall the verdicts with signatures of domains that
+ * do not answer, nor have us ask any number of names. The keys of the message's DKIM signatures and
+ * the From domain's DMARC record are asked at once, in parallel, before mailauth needs them one
+ * signature after the other.
  */
 export function createMessageResolver({
   resolver,
@@ -54,12 +58,17 @@ export function createMessageResolver({
   isAligned: (domain: string, name: string) => boolean;
 }): MailAuthResolver {
   const answers = new Map<string, Promise<unknown>>();
-  const alignedKeys = new Set<string>();
+  const arcSigners = [...new Set(arcDomains)].slice(0, MAX_ARC_SIGNERS);
+  const budgets = { from: maxKeyLookups, arc: maxKeyLookups };
   const canLookUpKey = (name: string) => {
-    if (arcDomains.some((domain) => isAligned(domain, name))) return true;
-    if (fromDomain === null || !isAligned(fromDomain, name)) return false;
-    if (!alignedKeys.has(name) && alignedKeys.size >= maxKeyLookups) return false;
-    alignedKeys.add(name);
+    const budget =
+      fromDomain !== null && isAligned(fromDomain, name)
+        ? "from"
+        : arcSigners.some((domain) => isAligned(domain, name))
+          ? "arc"
+          : null;
+    if (budget === null || budgets[budget] === 0) return false;
+    budgets[budget] -= 1;
     return true;
   };
   const resolve: MailAuthResolver = (name, type) => {

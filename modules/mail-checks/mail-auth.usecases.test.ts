@@ -182,6 +182,19 @@ describe("DKIM keys are looked up only for signatures that could align with the 
     ]);
   });
 
+  it(`looks up at most ${MAX_DKIM_KEY_LOOKUPS} keys of ARC signers, however many ARC sets name domains that also sign`, async () => {
+    const signers = Array.from({ length: MAX_DKIM_KEY_LOOKUPS + 4 }, (_, index) => ({
+      ...attacker,
+      domain: `arc${index}.example`,
+    }));
+    const seals = signers.map(
+      ({ domain }, index) => `ARC-Seal: i=${index + 1}; a=rsa-sha256; d=${domain}; s=s1; cv=none; b=AAAA\r\n`,
+    );
+    const signed = await addDkimSignatures(await attacker.build(mailFrom("attacker.example"), { sign: false }), signers);
+    await attack(Buffer.concat([Buffer.from(seals.join("")), signed]));
+    expect(dns.queries.filter((query) => /\._domainkey\.arc\d+\.example$/.test(query))).toHaveLength(MAX_DKIM_KEY_LOOKUPS);
+  });
+
   it(`looks up at most ${MAX_DKIM_KEY_LOOKUPS} keys of the From domain, however many signatures name it`, async () => {
     const many = createSenderDomain({ domain: "many.example" });
     const signers = Array.from({ length: MAX_DKIM_KEY_LOOKUPS + 4 }, (_, index) => ({ ...many, selector: `k${index}` }));
