@@ -6,6 +6,7 @@
 // command resumes after it without missing a mail. Routes whose limits a test shortens are composed
 // as the events route is, with those limits.
 import net from "node:net";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as apiKeyRoute from "@/app/api/api-keys/[apiKeyId]/route";
 import * as eventsRoute from "@/app/api/email-callbacks/[emailCallbackId]/events/route";
@@ -235,6 +236,35 @@ describe("a client that does not read its event stream", () => {
       data: { subject: "A large mail read in full" },
     });
   }, 120_000);
+});
+
+describe("a stream that cannot start", () => {
+  it("answers 503 service.unavailable and does not count against its user's streams", async () => {
+    const { id } = await seedCallback();
+    const unreachable = createEventsListener({
+      createClient: () =>
+        new pg.Client({ connectionString: "postgres://nobody@127.0.0.1:9/none", connectionTimeoutMillis: 2_000 }),
+      readEvents: async () => [],
+      follow: async () => undefined,
+      logger: silentLogger,
+      backoff: { initialMs: 60_000, maxMs: 60_000 },
+    });
+    cleanups.push(() => void unreachable.close());
+    const opening = openProcessingEventStream({
+      emailCallbackId: id,
+      userId: owner.userId,
+      includeWebhook: false,
+      lastEventId: null,
+      signal: new AbortController().signal,
+      apiKeyId: null,
+      isCallerValid: async () => true,
+      listener: unreachable,
+      repository: createEventsRepository(app.database.executor),
+      logger: silentLogger,
+    });
+    await expect(opening).rejects.toMatchObject({ code: "service.unavailable" });
+    expect(unreachable.countStreams(owner.userId)).toBe(0);
+  });
 });
 
 describe("the end of a stream's caller", () => {

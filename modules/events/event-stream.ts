@@ -49,7 +49,8 @@ export type EventStream = {
    * from the newest event on): the replay is queued, and sent as the client reads.
    */
   start: (lastEventId: string | null) => Promise<void>;
-  finish: () => void;
+  /** Ends a stream that will not be answered (it could not start): it stops counting at once. */
+  discard: () => void;
 };
 
 export function createEventStream({
@@ -260,7 +261,7 @@ export function createEventStream({
     heartbeat.unref();
   }
 
-  return { readable: output.readable, start, finish };
+  return { readable: output.readable, start, discard: onGone };
 }
 
 /** The slices of a stored value, one at a time; leaving the loop early stops reading it. */

@@ -32,7 +32,7 @@ export async function openProcessingEventStream({
   try {
     await stream.start(lastEventId);
   } catch (error) {
-    stream.finish();
+    stream.discard();
     logger.warn({ err: error }, `An event stream of ${emailCallbackId} could not start: ${(error as Error).message}`);
     throw new AppError({
       code: "service.unavailable",
