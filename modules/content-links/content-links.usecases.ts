@@ -4,6 +4,7 @@
 // deleted address, content past its retention) is not found. Each download holds a place at the
 // download gate until it is sent (download-gate.ts), counted against its link and its owner.
 import type { OpenedBytea } from "@/modules/db/sliced-values";
+import { DOWNLOAD_LENGTH_HEADER } from "@/modules/shared/api/download-length";
 import { createNotFoundError } from "@/modules/shared/errors/app-error";
 import { type ContentPart, isContentLinkValid } from "./content-links";
 import type { DownloadGate } from "./download-gate";
@@ -104,8 +105,10 @@ export function toDownloadHeaders({
   return {
     "Content-Type": isMediaType ? contentType : "application/octet-stream",
     "Content-Length": String(byteLength),
+    [DOWNLOAD_LENGTH_HEADER]: String(byteLength),
     "Content-Disposition": toContentDisposition(filename),
-    "Cache-Control": "private, no-store",
+    // no-transform: served as stored, never compressed on the way, so its Content-Length holds.
+    "Cache-Control": "private, no-store, no-transform",
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; sandbox",
   };

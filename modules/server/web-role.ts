@@ -8,6 +8,7 @@ import { getAuth } from "@/modules/auth/auth.server";
 import { getRouteAccess } from "@/modules/auth/route-access";
 import { findSessionCookieNames, INVALID_SESSION_COOKIES_HEADER, removeSessionCookies } from "@/modules/auth/session-cookies";
 import type { Config } from "@/modules/config/config";
+import { DOWNLOAD_LENGTH_HEADER } from "@/modules/shared/api/download-length";
 import { answerMalformedPath } from "./malformed-path";
 import { buildSecurityHeaders } from "./security-headers";
 
@@ -50,7 +51,7 @@ export function createWebRequestListener({
 }): http.RequestListener {
   const securityHeaders = Object.entries(buildSecurityHeaders(config));
   return (request, response) => {
-    for (const [name, value] of securityHeaders) response.setHeader(name, value);
+    setDefaultHeaders(response, securityHeaders);
     if (answerMalformedPath(request, response)) return;
     // The rate limiter keys on the connecting address; a client cannot choose it.
     request.headers[CLIENT_IP_HEADER] = request.socket.remoteAddress ?? "";
@@ -58,6 +59,26 @@ export function createWebRequestListener({
       .catch(() => undefined)
       .then(() => handle(request, response));
   };
+}
+
+/**
+ * Gives the response each of `headers` it has not set itself, just before its head is sent. Set
+ * earlier, they would win: Next.js leaves out a route's header the response already has, so a
+ * download would go out with the pages' policy instead of its own (docs/security.md). A download's
+ * length goes out as its Content-Length (modules/shared/api/download-length.ts).
+ */
+function setDefaultHeaders(response: http.ServerResponse, headers: [string, string][]) {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    for (const [name, value] of headers) if (!this.hasHeader(name)) this.setHeader(name, value);
+    // Next.js drops a route's Content-Length: a download names its length for us to send (a compressed body has none).
+    const downloadLength = this.getHeader(DOWNLOAD_LENGTH_HEADER);
+    if (downloadLength !== undefined) {
+      this.removeHeader(DOWNLOAD_LENGTH_HEADER);
+      if (!this.hasHeader("Content-Encoding")) this.setHeader("Content-Length", downloadLength);
+    }
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
 }
 
 /**
