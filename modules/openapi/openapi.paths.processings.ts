@@ -63,7 +63,9 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
     tag,
     operationId: "getWebhookBody",
     summary: "Download the webhook body",
-    description: "The JSON body sent to the webhook, byte for byte (a .json file), while the content is kept.",
+    description:
+      "The JSON body sent to the webhook, byte for byte (a .json file), while the content is kept. " +
+      "A download counts until it has been sent; past a few at once per caller the answer is 503 with Retry-After.",
     access: "session-or-key",
     success: {
       status: 200,
@@ -71,7 +73,7 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
       headers: DOWNLOAD_HEADERS,
       content: { "application/json": { kind: "binary", description: "The body's bytes, as sent." } },
     },
-    errors: [...ROW_NOT_FOUND, "email_processing.message_gone"],
+    errors: [...ROW_NOT_FOUND, "email_processing.message_gone", "service.unavailable"],
   },
   {
     method: "get",
@@ -79,7 +81,9 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
     tag,
     operationId: "getRawMessage",
     summary: "Download the message as received",
-    description: "The message exactly as received (an .eml file), while its content is kept.",
+    description:
+      "The message exactly as received (an .eml file), while its content is kept. " +
+      "A download counts until it has been sent; past a few at once per caller the answer is 503 with Retry-After.",
     access: "session-or-key",
     success: {
       status: 200,
@@ -87,7 +91,7 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
       headers: DOWNLOAD_HEADERS,
       content: { "message/rfc822": { kind: "binary" } },
     },
-    errors: [...ROW_NOT_FOUND, "email_processing.message_gone"],
+    errors: [...ROW_NOT_FOUND, "email_processing.message_gone", "service.unavailable"],
   },
   {
     method: "get",
@@ -97,7 +101,8 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
     summary: "Download an attachment",
     description:
       "One attachment's bytes, by its place in the webhook body's list, with its own content type. " +
-      "A few are decoded at once per process; past that the answer is 503 with Retry-After.",
+      "A download counts until it has been sent; past a few at once per caller, or past what the process may " +
+      "hold at once, the answer is 503 with Retry-After.",
     access: "session-or-key",
     success: {
       status: 200,
