@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { createEmailCallbackThroughApi } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
-import { E2E_PORT } from "./support/servers";
+import { E2E_PORT, E2E_PRIVACY_URL, E2E_TERMS_URL, VERIFYING_SERVER } from "./support/servers";
 
 test.describe("route guards", () => {
   test("send a signed-out visitor from /email-callbacks to /login, naming the page asked for", async ({ page }) => {
@@ -89,6 +89,19 @@ test.describe("returning after signing in (docs/security.md: Signing in)", () =>
   });
 });
 
+test("the legal links lead to the instance's TERMS_URL and PRIVACY_URL, and are not shown where they are unset", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await expect(page.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", E2E_TERMS_URL);
+  await expect(page.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", E2E_PRIVACY_URL);
+  // The second test server sets neither.
+  await page.goto(`${VERIFYING_SERVER.url}/register`);
+  await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+  await expect(page.getByText("By continuing")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /Terms|Privacy/ })).toHaveCount(0);
+});
+
 test("an unknown route shows the 404 page, whose button leads home", async ({ page }) => {
   const response = await page.goto("/this/does/not/exist");
   expect(response?.status()).toBe(404);
@@ -126,6 +139,7 @@ test("the API answers health and config", async ({ request }) => {
     auth: {
       providers: { google: { isEnabled: false }, github: { isEnabled: false } },
       showLegalLinksOnAuthPage: true,
+      legalLinks: { termsUrl: E2E_TERMS_URL, privacyUrl: E2E_PRIVACY_URL },
       isEmailVerificationRequired: false,
       isRegistrationEnabled: true,
       isPasswordResetEnabled: true,
