@@ -1,12 +1,13 @@
-// Route guards: a private route sends a signed-out visitor to /login; a
-// public-only route sends a signed-in one to /. The guard reads the session cookie; our HTTP server
+// Route guards: a private route sends a signed-out visitor to /login, naming the page asked for
+// (?returnTo=, a same-site path only: modules/auth/route-access.ts); a public-only route sends a
+// signed-in one there, or to /. The guard reads the session cookie; our HTTP server
 // (modules/server/web-role.ts) has already taken off a cookie whose session no longer holds and
 // named it in INVALID_SESSION_COOKIES_HEADER, so such a visitor counts as signed out here and the
 // cookie is cleared (docs/security.md). Pages and API routes verify the session themselves.
 import { getSessionCookie } from "better-auth/cookies";
 import { type NextRequest, NextResponse } from "next/server";
 import { AUTH_COOKIE_PREFIX } from "@/modules/auth/auth.constants";
-import { getRouteAccess } from "@/modules/auth/route-access";
+import { getLoginPath, getRouteAccess, RETURN_TO_PARAM, toSafeReturnPath } from "@/modules/auth/route-access";
 import { INVALID_SESSION_COOKIES_HEADER, parseInvalidSessionCookiesHeader } from "@/modules/auth/session-cookies";
 
 export function proxy(request: NextRequest) {
@@ -15,8 +16,13 @@ export function proxy(request: NextRequest) {
   const invalidCookies = parseInvalidSessionCookiesHeader(request.headers.get(INVALID_SESSION_COOKIES_HEADER));
   const hasSession = invalidCookies.length === 0 && Boolean(getSessionCookie(request, { cookiePrefix: AUTH_COOKIE_PREFIX }));
   let response = NextResponse.next();
-  if (access === "private" && !hasSession) response = NextResponse.redirect(new URL("/login", request.url));
-  if (access === "public-only" && hasSession) response = NextResponse.redirect(new URL("/", request.url));
+  const { pathname, search, searchParams } = request.nextUrl;
+  if (access === "private" && !hasSession) {
+    response = NextResponse.redirect(new URL(getLoginPath({ pathname, search }), request.url));
+  }
+  if (access === "public-only" && hasSession) {
+    response = NextResponse.redirect(new URL(toSafeReturnPath(searchParams.get(RETURN_TO_PARAM)) ?? "/", request.url));
+  }
   for (const name of invalidCookies) {
     response.cookies.set(name, "", {
       path: "/",

@@ -1,12 +1,6 @@
 // Constants of authentication shared by the server, the proxy and the client.
 export const AUTH_COOKIE_PREFIX = "hookmail";
 
-/** Where the auth pages' legal links point (shown when the config's showLegalLinksOnAuthPage is on). */
-export const LEGAL_LINKS = {
-  termsOfService: "https://hookmail.dev/terms",
-  privacyPolicy: "https://hookmail.dev/privacy",
-} as const;
-
 /** Limits of the registration and reset forms. */
 export const AUTH_LIMITS = {
   passwordMinLength: 8,

@@ -4,7 +4,10 @@ import type { Config } from "./config";
 export type PublicConfig = {
   auth: {
     providers: { google: { isEnabled: boolean }; github: { isEnabled: boolean } };
+    /** AUTH_SHOW_LEGAL_LINKS, and at least one of the links is set. */
     showLegalLinksOnAuthPage: boolean;
+    /** TERMS_URL and PRIVACY_URL, null when unset (that link is not shown). */
+    legalLinks: { termsUrl: string | null; privacyUrl: string | null };
     isEmailVerificationRequired: boolean;
     isRegistrationEnabled: boolean;
     isPasswordResetEnabled: boolean;
@@ -14,13 +17,15 @@ export type PublicConfig = {
 };
 
 export function formatPublicConfig(config: Config): PublicConfig {
+  const { termsUrl, privacyUrl } = config.auth.legalLinks;
   return {
     auth: {
       providers: {
         google: { isEnabled: Boolean(config.auth.google) },
         github: { isEnabled: Boolean(config.auth.github) },
       },
-      showLegalLinksOnAuthPage: config.auth.showLegalLinks,
+      showLegalLinksOnAuthPage: config.auth.showLegalLinks && Boolean(termsUrl || privacyUrl),
+      legalLinks: { termsUrl: termsUrl ?? null, privacyUrl: privacyUrl ?? null },
       isEmailVerificationRequired: config.auth.isEmailVerificationRequired,
       isRegistrationEnabled: config.auth.isRegistrationEnabled,
       isPasswordResetEnabled: config.auth.isPasswordResetEnabled,

@@ -11,6 +11,7 @@ export const DEFAULT_PUBLIC_CONFIG: PublicConfig = {
   auth: {
     providers: { google: { isEnabled: false }, github: { isEnabled: false } },
     showLegalLinksOnAuthPage: true,
+    legalLinks: { termsUrl: null, privacyUrl: null },
     isEmailVerificationRequired: false,
     isRegistrationEnabled: true,
     isPasswordResetEnabled: true,
@@ -28,6 +29,7 @@ export async function fetchPublicConfig(): Promise<PublicConfig> {
       ...DEFAULT_PUBLIC_CONFIG.auth,
       ...config.auth,
       providers: { ...DEFAULT_PUBLIC_CONFIG.auth.providers, ...config.auth?.providers },
+      legalLinks: { ...DEFAULT_PUBLIC_CONFIG.auth.legalLinks, ...config.auth?.legalLinks },
     },
     emailCallbacks: { ...DEFAULT_PUBLIC_CONFIG.emailCallbacks, ...config.emailCallbacks },
   };

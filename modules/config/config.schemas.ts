@@ -193,6 +193,8 @@ export const environmentSchema = z.object({
   AUTH_PASSWORD_RESET_ENABLED: booleanSchema(true),
   AUTH_EMAIL_VERIFICATION_REQUIRED: booleanSchema(false),
   AUTH_SHOW_LEGAL_LINKS: booleanSchema(true),
+  TERMS_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }),
+  PRIVACY_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }),
   AUTH_RATE_LIMIT_ENABLED: booleanSchema(true),
   GITHUB_CLIENT_ID: optionalStringSchema,
   GITHUB_CLIENT_SECRET: optionalStringSchema,

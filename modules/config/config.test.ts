@@ -110,7 +110,8 @@ describe("formatPublicConfig", () => {
     expect(formatPublicConfig(loadConfig({ EMAIL_DOMAINS: "a.example.com,b.example.com" }))).toEqual({
       auth: {
         providers: { google: { isEnabled: false }, github: { isEnabled: false } },
-        showLegalLinksOnAuthPage: true,
+        showLegalLinksOnAuthPage: false,
+        legalLinks: { termsUrl: null, privacyUrl: null },
         isEmailVerificationRequired: false,
         isRegistrationEnabled: true,
         isPasswordResetEnabled: true,
@@ -135,11 +136,51 @@ describe("formatPublicConfig", () => {
     expect(publicConfig.auth).toEqual({
       providers: { google: { isEnabled: true }, github: { isEnabled: false } },
       showLegalLinksOnAuthPage: false,
+      legalLinks: { termsUrl: null, privacyUrl: null },
       isEmailVerificationRequired: true,
       isRegistrationEnabled: false,
       isPasswordResetEnabled: false,
     });
     expect(JSON.stringify(publicConfig)).not.toMatch(/google-secret|google-id|inbound-secret/);
+  });
+});
+
+describe("the legal links (TERMS_URL, PRIVACY_URL)", () => {
+  const TERMS_URL = "https://example.org/terms";
+  const PRIVACY_URL = "https://example.org/privacy";
+
+  it("shows no legal link on an instance that sets neither URL, whatever AUTH_SHOW_LEGAL_LINKS says", () => {
+    expect(formatPublicConfig(loadConfig({ AUTH_SHOW_LEGAL_LINKS: "true" })).auth).toMatchObject({
+      showLegalLinksOnAuthPage: false,
+      legalLinks: { termsUrl: null, privacyUrl: null },
+    });
+  });
+
+  it("shows the links the operator set, each on its own", () => {
+    expect(formatPublicConfig(loadConfig({ TERMS_URL, PRIVACY_URL })).auth).toMatchObject({
+      showLegalLinksOnAuthPage: true,
+      legalLinks: { termsUrl: TERMS_URL, privacyUrl: PRIVACY_URL },
+    });
+    expect(formatPublicConfig(loadConfig({ PRIVACY_URL })).auth).toMatchObject({
+      showLegalLinksOnAuthPage: true,
+      legalLinks: { termsUrl: null, privacyUrl: PRIVACY_URL },
+    });
+  });
+
+  it("hides the links when AUTH_SHOW_LEGAL_LINKS is false, even with URLs set", () => {
+    expect(
+      formatPublicConfig(loadConfig({ TERMS_URL, PRIVACY_URL, AUTH_SHOW_LEGAL_LINKS: "false" })).auth.showLegalLinksOnAuthPage,
+    ).toBe(false);
+  });
+
+  it("accepts only http(s) URLs", () => {
+    expect(getProblems({ TERMS_URL: "javascript:alert(1)", PRIVACY_URL: "/privacy" })).toEqual([
+      { variable: "TERMS_URL", message: "must be an http(s) URL" },
+      { variable: "PRIVACY_URL", message: "must be an http(s) URL" },
+    ]);
+    expect(getProblems({ TERMS_URL: "ftp://example.org/terms" })).toEqual([
+      { variable: "TERMS_URL", message: "must be an http(s) URL" },
+    ]);
   });
 });
 

@@ -36,6 +36,8 @@ export type Config = {
     isPasswordResetEnabled: boolean;
     isEmailVerificationRequired: boolean;
     showLegalLinks: boolean;
+    /** The instance's terms of service and privacy policy; unset, its link is not shown. */
+    legalLinks: { termsUrl: string | undefined; privacyUrl: string | undefined };
     isRateLimitEnabled: boolean;
     github: OAuthClient | undefined;
     google: OAuthClient | undefined;
@@ -156,6 +158,7 @@ function buildConfig(values: Environment): Config {
       isPasswordResetEnabled: values.AUTH_PASSWORD_RESET_ENABLED,
       isEmailVerificationRequired: values.AUTH_EMAIL_VERIFICATION_REQUIRED,
       showLegalLinks: values.AUTH_SHOW_LEGAL_LINKS,
+      legalLinks: { termsUrl: values.TERMS_URL, privacyUrl: values.PRIVACY_URL },
       isRateLimitEnabled: values.AUTH_RATE_LIMIT_ENABLED,
       github: oauthClient(values.GITHUB_CLIENT_ID, values.GITHUB_CLIENT_SECRET),
       google: oauthClient(values.GOOGLE_CLIENT_ID, values.GOOGLE_CLIENT_SECRET),

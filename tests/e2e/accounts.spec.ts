@@ -126,9 +126,9 @@ test.describe("without email verification", () => {
     await expect(page.getByLabel("Full name")).toHaveValue("Grace Hopper");
   });
 
-  test("a signed-out visitor on /settings goes to /login", async ({ page }) => {
+  test("a signed-out visitor on /settings goes to /login, naming /settings to come back to", async ({ page }) => {
     await page.goto("/settings");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?returnTo=%2Fsettings$/);
   });
 });
 

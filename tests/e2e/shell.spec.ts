@@ -1,11 +1,12 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { createEmailCallbackThroughApi } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
-import { E2E_PORT } from "./support/servers";
+import { E2E_PORT, E2E_PRIVACY_URL, E2E_TERMS_URL, VERIFYING_SERVER } from "./support/servers";
 
 test.describe("route guards", () => {
-  test("send a signed-out visitor from /email-callbacks to /login", async ({ page }) => {
+  test("send a signed-out visitor from /email-callbacks to /login, naming the page asked for", async ({ page }) => {
     await page.goto("/email-callbacks");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?returnTo=%2Femail-callbacks$/);
     await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
   });
 
@@ -19,6 +20,86 @@ test.describe("route guards", () => {
     await page.goto("/login");
     await expect(page).toHaveURL(/\/email-callbacks$/);
   });
+});
+
+test.describe("returning after signing in (docs/security.md: Signing in)", () => {
+  async function logIn(page: Page, { email, password }: { email: string; password: string }) {
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+  }
+
+  test("a deep link opened signed out leads back to it, query included, once logged in", async ({ page, context }) => {
+    const account = await signUpThroughApi(page.request);
+    const callback = await createEmailCallbackThroughApi(page.request, `deep-${Date.now()}`);
+    await context.clearCookies();
+    const deepLink = `/email-callbacks/${callback.id}/inbox?status=error`;
+
+    await page.goto(deepLink);
+    await expect(page).toHaveURL(`/login?returnTo=${encodeURIComponent(deepLink)}`);
+    await logIn(page, account);
+    await expect(page).toHaveURL(deepLink);
+    await expect(page.getByRole("heading", { name: callback.address })).toBeVisible();
+  });
+
+  test("a signed-in visitor of /login?returnTo= goes straight to that page", async ({ page }) => {
+    await signUpThroughApi(page.request);
+    await page.goto(`/login?returnTo=${encodeURIComponent("/api-keys?from=login")}`);
+    await expect(page).toHaveURL("/api-keys?from=login");
+  });
+
+  test("logging in never leaves the site for a returnTo of another site: //host, /\\host, an absolute URL, javascript:", async ({
+    page,
+    context,
+  }) => {
+    const account = await signUpThroughApi(page.request);
+    for (const returnTo of [
+      "//evil.example/x",
+      "/\\evil.example/x",
+      "https://evil.example/x",
+      "javascript:alert(1)",
+      "/\t/evil.example",
+    ]) {
+      await context.clearCookies();
+      await page.goto(`/login?returnTo=${encodeURIComponent(returnTo)}`);
+      await logIn(page, account);
+      await expect(page, returnTo).toHaveURL(/^http:\/\/localhost:\d+\/email-callbacks$/);
+    }
+  });
+
+  test("social sign-in asks the provider to come back to the deep link, and never to another site", async ({ page }) => {
+    // The instance offers GitHub (the test server has no client: the config is answered here, and
+    // the sign-in call is caught before it leaves the browser).
+    await page.route("**/api/config", async (route) => {
+      const config = await (await route.fetch()).json();
+      config.auth.providers.github.isEnabled = true;
+      await route.fulfill({ json: config });
+    });
+    const callbackUrls: string[] = [];
+    await page.route("**/api/auth/sign-in/social", async (route) => {
+      callbackUrls.push(route.request().postDataJSON().callbackURL);
+      await route.fulfill({ json: { error: { message: "stopped by the test" } }, status: 400 });
+    });
+    for (const [index, returnTo] of ["/email-callbacks/ecb_1/inbox?status=error", "//evil.example"].entries()) {
+      await page.goto(`/login?returnTo=${encodeURIComponent(returnTo)}`);
+      await page.getByRole("button", { name: "Login with GitHub" }).click();
+      await expect.poll(() => callbackUrls.length).toBe(index + 1);
+    }
+    expect(callbackUrls).toEqual(["/email-callbacks/ecb_1/inbox?status=error", "/"]);
+  });
+});
+
+test("the legal links lead to the instance's TERMS_URL and PRIVACY_URL, and are not shown where they are unset", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await expect(page.getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", E2E_TERMS_URL);
+  await expect(page.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", E2E_PRIVACY_URL);
+  // The second test server sets neither.
+  await page.goto(`${VERIFYING_SERVER.url}/register`);
+  await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+  await expect(page.getByText("By continuing")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /Terms|Privacy/ })).toHaveCount(0);
 });
 
 test("an unknown route shows the 404 page, whose button leads home", async ({ page }) => {
@@ -58,6 +139,7 @@ test("the API answers health and config", async ({ request }) => {
     auth: {
       providers: { google: { isEnabled: false }, github: { isEnabled: false } },
       showLegalLinksOnAuthPage: true,
+      legalLinks: { termsUrl: E2E_TERMS_URL, privacyUrl: E2E_PRIVACY_URL },
       isEmailVerificationRequired: false,
       isRegistrationEnabled: true,
       isPasswordResetEnabled: true,
@@ -103,6 +185,6 @@ test.describe("authenticated layout", () => {
     await page.getByRole("button", { name: "Log out" }).last().click();
     await expect(page).toHaveURL(/\/login$/);
     await page.goto("/settings");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?returnTo=%2Fsettings$/);
   });
 });

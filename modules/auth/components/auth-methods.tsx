@@ -13,6 +13,7 @@ import { useAppConfig } from "@/modules/config/components/config-provider";
 import { authClient } from "../auth.client";
 import { SOCIAL_PROVIDERS } from "../auth.constants";
 import { GithubIcon, GoogleIcon } from "./provider-icons";
+import { readReturnPath } from "./return-path";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 
 type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
@@ -70,7 +71,7 @@ function SocialProviderButtons({ providers, intent }: { providers: SocialProvide
 
   async function signInWith(provider: SocialProvider) {
     setPendingProvider(provider);
-    const { error } = await authClient.signIn.social({ provider, callbackURL: "/" });
+    const { error } = await authClient.signIn.social({ provider, callbackURL: readReturnPath() });
     if (!error) return;
     setPendingProvider(null);
     toast.error(authErrorMessage(error));

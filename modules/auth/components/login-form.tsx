@@ -1,6 +1,6 @@
 "use client";
-// Sign-in: the social providers when enabled, the email and
-// password form, and the legal links under the card.
+// Sign-in: the social providers when enabled, the email and password form, and the legal links
+// under the card. Signing in leads back to the page that sent the visitor here (?returnTo=), or home.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
@@ -13,6 +13,7 @@ import { type LoginInput, loginSchema } from "../auth.schemas";
 import { PasswordFormField } from "./auth-form-fields";
 import { AuthMethodsCard } from "./auth-methods-card";
 import { rememberPendingVerificationEmail } from "./pending-verification-email";
+import { readReturnPath } from "./return-path";
 import { useAuthErrorMessage } from "./use-auth-error-message";
 
 export function LoginForm() {
@@ -22,8 +23,9 @@ export function LoginForm() {
   const form = useZodForm(loginSchema, { email: "", password: "", rememberMe: true });
 
   async function onSubmit(values: LoginInput) {
-    const { error } = await authClient.signIn.email({ ...values, callbackURL: "/" });
-    if (!error) router.replace("/");
+    const returnPath = readReturnPath();
+    const { error } = await authClient.signIn.email({ ...values, callbackURL: returnPath });
+    if (!error) router.replace(returnPath);
     else if (error.code === "EMAIL_NOT_VERIFIED") {
       rememberPendingVerificationEmail(values.email);
       router.push("/email-validation-required");

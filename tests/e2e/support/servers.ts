@@ -21,3 +21,7 @@ export const VERIFYING_SERVER = {
 export const E2E_FAKE_STRIPE_PORT = 3212 + OFFSET;
 /** The default server's analytics host (nothing listens: tests intercept the browser's requests). */
 export const E2E_ANALYTICS_HOST = `http://127.0.0.1:${3299 + OFFSET}`;
+
+/** The default server's legal pages (TERMS_URL, PRIVACY_URL); the verifying server sets none. */
+export const E2E_TERMS_URL = "https://legal.hookmail.test/terms";
+export const E2E_PRIVACY_URL = "https://legal.hookmail.test/privacy";
