@@ -9,7 +9,7 @@ import * as content from "@/app/api/content/[processingId]/[...part]/route";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
 import { type MailPipeline, startMailPipeline } from "@/tests/support/mail-pipeline";
-import { GTUBE, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
+import { GTUBE, RSPAMD_START_TIMEOUT_MS, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { addDkimSignatures, createSenderDomain } from "@/tests/support/sender-domain";
 
@@ -61,7 +61,7 @@ beforeAll(async () => {
   ] as const) {
     await seedEmailCallback(database, { userId, username, webhookUrl: sink.url(`/${username}`), ...settings });
   }
-}, 90_000);
+}, RSPAMD_START_TIMEOUT_MS + 60_000);
 
 afterAll(async () => {
   await pipeline?.close();

@@ -2,7 +2,7 @@
 // machine has it, a fake of its API otherwise (tests/support/rspamd.ts says which).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
-import { GTUBE, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
+import { GTUBE, RSPAMD_START_TIMEOUT_MS, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
 import { checkSpam, toSpamVerdict } from "./spam-check";
 
 let dns: TestDnsServer;
@@ -12,7 +12,7 @@ beforeAll(async () => {
   dns = await startDnsServer();
   rspamd = await startTestRspamd({ dnsServer: dns.address });
   console.log(`spam engine under test: ${rspamd.kind}`);
-}, 90_000);
+}, RSPAMD_START_TIMEOUT_MS + 30_000);
 afterAll(async () => {
   await rspamd?.stop();
   await dns?.close();
