@@ -2,8 +2,11 @@
 // their names while a long inbox scrolls, a mail's count of attempts, the created address's fields,
 // and the Settings form's place on the page.
 import { expect, test } from "@playwright/test";
+import nodemailer from "nodemailer";
+import { startWebhookSink } from "../support/webhook-sink";
 import { createEmailCallbackThroughApi, seedProcessings } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
+import { DEFAULT_SERVER, E2E_SMTP_PORT } from "./support/servers";
 
 test("on a mail's page, the address's Inbox tab is the current one", async ({ page }) => {
   await signUpThroughApi(page.request);
@@ -15,4 +18,40 @@ test("on a mail's page, the address's Inbox tab is the current one", async ({ pa
   const tabs = page.getByRole("navigation", { name: "Email sections" });
   await expect(tabs.getByRole("link", { name: "Inbox" })).toHaveAttribute("aria-current", "page");
   await expect(tabs.getByRole("link", { name: "Settings" })).not.toHaveAttribute("aria-current", "page");
+});
+
+test("a mail's header counts every attempt its Attempts tab lists, earlier series included", async ({ page }) => {
+  const sink = await startWebhookSink();
+  try {
+    await signUpThroughApi(page.request);
+    const callback = await createEmailCallbackThroughApi(page.request, `attempts-${Date.now()}`, {
+      webhookUrl: sink.url("/hook"),
+    });
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: E2E_SMTP_PORT, secure: false, ignoreTLS: true });
+    await transport.sendMail({ from: "bob@example.org", to: callback.address, subject: "Counted", text: "Hello" });
+    transport.close();
+    await sink.waitForRequests(1);
+    const processingsPath = `${DEFAULT_SERVER.url}/api/email-callbacks/${callback.id}/processings`;
+    const { emailProcessings } = await (await page.request.get(processingsPath)).json();
+    const processingId = emailProcessings[0].id as string;
+    const statusOf = async () =>
+      (await (await page.request.get(`${processingsPath}/${processingId}`)).json()).emailProcessing.status;
+    for (const expected of [2, 3]) {
+      // A redelivery starts once the series before has ended.
+      await expect.poll(statusOf).toBe("success");
+      const response = await page.request.post(`${processingsPath}/${processingId}/redeliver`, {
+        headers: { Origin: DEFAULT_SERVER.url, "Content-Type": "application/json" },
+      });
+      expect(response.ok()).toBe(true);
+      await sink.waitForRequests(expected);
+    }
+    await expect.poll(statusOf).toBe("success");
+
+    await page.goto(`/email-callbacks/${callback.id}/inbox/${processingId}`);
+    await expect(page.getByText("3 attempts")).toBeVisible();
+    await page.getByRole("tab", { name: "Attempts" }).click();
+    await expect(page.getByRole("list", { name: "Delivery attempts" }).getByRole("listitem")).toHaveCount(3);
+  } finally {
+    await sink.close();
+  }
 });

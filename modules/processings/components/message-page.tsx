@@ -16,7 +16,7 @@ import { PageHeading } from "@/modules/shared/components/page-heading";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiEmailProcessingDetail } from "../processings.models";
-import { rawMessagePath, useEmailProcessing, webhookBodyPath } from "../processings.queries";
+import { rawMessagePath, useDeliveryAttempts, useEmailProcessing, webhookBodyPath } from "../processings.queries";
 import { DeliveryAttemptList } from "./delivery-attempts-dialog";
 import { formatSize, MailAttachments, MailChecks, MailHeaders, MailHtml, type SentMail } from "./message-parts";
 import { ProcessingStatusBadge } from "./processing-status-badge";
@@ -131,6 +131,9 @@ function MessageHeader({
   const t = useTranslations("processing");
   const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
   const isPending = processing.status === PROCESSING_STATUS.PENDING;
+  // Every attempt, earlier series included: the count the Attempts tab lists (the row's own
+  // attemptCount is the current series' only).
+  const attempts = useDeliveryAttempts(emailCallbackId, processing.id, { isEnabled: true, isPending });
   return (
     <div className="flex w-full flex-col gap-3">
       <h1 className="text-2xl font-semibold tracking-tight break-words">{processing.subject || t("inbox.noSubject")}</h1>
@@ -156,15 +159,17 @@ function MessageHeader({
         {processing.webhookResponseStatusCode ? (
           <span className="tabular-nums">HTTP {processing.webhookResponseStatusCode}</span>
         ) : null}
-        <span className="text-muted-foreground">
-          {t("message.attemptCount", { count: processing.attemptCount })}
-          {isPending && processing.nextAttemptAt ? (
-            <>
-              {", "}
-              {t("message.nextAttempt", { time: new Date(processing.nextAttemptAt).toLocaleTimeString() })}
-            </>
-          ) : null}
-        </span>
+        {attempts.data ? (
+          <span className="text-muted-foreground">
+            {t("message.attemptCount", { count: attempts.data.length })}
+            {isPending && processing.nextAttemptAt ? (
+              <>
+                {", "}
+                {t("message.nextAttempt", { time: new Date(processing.nextAttemptAt).toLocaleTimeString() })}
+              </>
+            ) : null}
+          </span>
+        ) : null}
       </div>
       <div className="flex flex-wrap gap-2">
         {hasContent ? (
