@@ -135,18 +135,44 @@ export function MailAttachments({
   );
 }
 
+/** rspamd's actions, by the key of their words in the page's language. */
+const SPAM_ACTION_KEYS: Record<string, string> = {
+  "no action": "noAction",
+  greylist: "greylist",
+  "add header": "addHeader",
+  "rewrite subject": "rewriteSubject",
+  "soft reject": "softReject",
+  reject: "reject",
+};
+
+/**
+ * The checks in the page's language: the verdicts (pass, none…) are words of the RFCs in the
+ * webhook body, and words of the reader here; a word we do not know is shown as sent.
+ */
 export function MailChecks({ mail }: { mail: SentMail }) {
   const t = useTranslations("processing.message");
+  const locale = useLocale();
+  const translated = (key: string, word: string) => (t.has(key as never) ? t(key as never) : word);
+  const verdict = (result: string) => translated(`verdicts.${result}`, result);
   const auth = mail.authentication;
   const rows: [string, string][] = auth
     ? [
-        [t("spf"), auth.spf ? `${auth.spf.result}${auth.spf.domain ? ` (${auth.spf.domain})` : ""}` : "—"],
-        [t("dkim"), auth.dkim.length ? auth.dkim.map((d) => `${d.result} (${d.domain})`).join(", ") : t("none")],
-        [t("dmarc"), `${auth.dmarc.result}${auth.dmarc.policy ? `, p=${auth.dmarc.policy}` : ""}`],
-        [t("arc"), auth.arc.result],
+        [t("spf"), auth.spf ? `${verdict(auth.spf.result)}${auth.spf.domain ? ` (${auth.spf.domain})` : ""}` : "—"],
+        [t("dkim"), auth.dkim.length ? auth.dkim.map((d) => `${verdict(d.result)} (${d.domain})`).join(", ") : t("none")],
+        [
+          t("dmarc"),
+          `${verdict(auth.dmarc.result)}${auth.dmarc.policy ? `, ${t("dmarcPolicy", { policy: translated(`dmarcPolicies.${auth.dmarc.policy}`, auth.dmarc.policy) })}` : ""}`,
+        ],
+        [t("arc"), verdict(auth.arc.result)],
       ]
     : [];
-  if (mail.spam) rows.push([t("spam"), `${mail.spam.score} (${mail.spam.action})`]);
+  if (mail.spam) {
+    const action = SPAM_ACTION_KEYS[mail.spam.action];
+    rows.push([
+      t("spam"),
+      `${new Intl.NumberFormat(locale).format(mail.spam.score)} (${action ? translated(`spamActions.${action}`, mail.spam.action) : mail.spam.action})`,
+    ]);
+  }
   const flags = mail.flags
     ? [mail.flags.isAutoReply && t("autoReply"), mail.flags.isBounce && t("bounce"), mail.flags.isMailingList && t("mailingList")]
     : [];
