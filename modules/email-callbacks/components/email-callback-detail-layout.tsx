@@ -6,6 +6,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { usePageTitle } from "@/modules/i18n/use-page-title";
 import { isNotFoundError } from "@/modules/shared/api/api-client";
 import { emailCallbackPath, isWithinPath, WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { cn } from "@/modules/shared/cn";
@@ -140,6 +141,7 @@ function EmailCallbackTabs({ emailCallbackId }: { emailCallbackId: string }) {
 
 function EmailCallbackNotFound() {
   const t = useTranslations("emailCallbacks.detail.notFound");
+  usePageTitle("emailNotFound");
   return (
     <EmptyState
       icon={SearchXIcon}

@@ -8,6 +8,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { usePageTitle } from "@/modules/i18n/use-page-title";
 import { isNotFoundError } from "@/modules/shared/api/api-client";
 import { emailCallbackPath } from "@/modules/shared/app-paths";
 import { CopyButton } from "@/modules/shared/components/copy-button";
@@ -53,7 +54,7 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
       <div className="flex flex-col gap-6">
         <PageHeading back={back} />
         {isNotFoundError(query.error) ? (
-          <p className="text-muted-foreground">{t("notFound")}</p>
+          <MessageNotFound />
         ) : (
           <LoadError message={t("loadError")} onRetry={() => query.refetch()} />
         )}
@@ -117,6 +118,12 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
       </Tabs>
     </div>
   );
+}
+
+function MessageNotFound() {
+  const t = useTranslations("processing.message");
+  usePageTitle("messageNotFound");
+  return <p className="text-muted-foreground">{t("notFound")}</p>;
 }
 
 function MessageHeader({
