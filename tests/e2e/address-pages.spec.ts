@@ -55,3 +55,49 @@ test("a mail's header counts every attempt its Attempts tab lists, earlier serie
     await sink.close();
   }
 });
+
+test("from 1024 px the inbox's column names stay in sight under the top bar as a long inbox scrolls", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `sticky-${Date.now()}`);
+  await seedProcessings(callback.id, 30);
+  await page.goto(`/email-callbacks/${callback.id}/inbox?pageSize=50`);
+  await expect(page.getByRole("link", { name: "Seeded message 1", exact: true })).toBeVisible();
+  await page.mouse.wheel(0, 900);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+  const topBar = await page.locator("header").first().boundingBox();
+  const columnNames = await page.locator("thead th").first().boundingBox();
+  expect(columnNames!.y).toBeCloseTo(topBar!.y + topBar!.height, 0);
+});
+
+test("in French at 1280 px, the inbox gives its width to senders and subjects, and a long reason wraps in Details", async ({
+  page,
+  context,
+}) => {
+  await context.addCookies([{ name: "hookmail-locale", value: "fr", url: DEFAULT_SERVER.url }]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `columns-${Date.now()}`);
+  // Every third seeded mail was refused (from-address-not-allowed), the longest reason there is.
+  await seedProcessings(callback.id, 3);
+  const sender = "billing-notifications@example.org";
+  const subject = "Your invoice for November is ready";
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: E2E_SMTP_PORT, secure: false, ignoreTLS: true });
+  await transport.sendMail({ from: sender, to: callback.address, subject, text: "Hello" });
+  transport.close();
+  await page.goto(`/email-callbacks/${callback.id}/inbox`);
+  const row = page.getByRole("row").filter({ hasText: subject });
+  await expect(row).toBeVisible();
+  const [fromCell, subjectCell] = [row.getByRole("cell").nth(0), row.getByRole("cell").nth(1)];
+  for (const cell of [fromCell, subjectCell]) {
+    expect(await cell.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  }
+  const reason = page.getByRole("cell", { name: "Expéditeur non autorisé" }).first();
+  expect(await reason.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  const widths = await page
+    .locator("thead th")
+    .evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().width)));
+  console.log("inbox column widths (fr, 1280):", widths.join(", "));
+  const [from, subjectWidth, , details] = widths as [number, number, number, number];
+  expect(details).toBeLessThan(Math.min(from, subjectWidth));
+});

@@ -33,16 +33,24 @@ export function InboxRows(props: RowsProps) {
 function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
   const t = useTranslations("processing.inbox");
   return (
-    <Table className="min-w-[56rem]">
+    // From 1024px the table fits the page: nothing scrolls sideways, and the column names stay in
+    // sight under the top bar (sticky) as a long page scrolls.
+    <Table className="min-w-[56rem]" containerClassName="lg:overflow-visible">
       <TableCaption className="sr-only">{t("caption", { address })}</TableCaption>
-      <TableHeader>
+      <TableHeader className="[&_th]:bg-background lg:[&_th]:sticky lg:[&_th]:top-[calc(3.5rem+1px)] lg:[&_th]:z-10 lg:[&_th]:shadow-[inset_0_-1px_0_var(--border)] [&_th:first-child]:rounded-tl-xl [&_th:last-child]:rounded-tr-xl">
         <TableRow className="hover:bg-transparent">
-          <TableHead className="w-[24%] pl-4">{t("columns.from")}</TableHead>
-          <TableHead className="w-[30%]">{t("columns.subject")}</TableHead>
-          <TableHead>{t("columns.status")}</TableHead>
-          <TableHead>{t("columns.details")}</TableHead>
-          <TableHead className="min-w-36 text-right leading-tight whitespace-normal">{t("columns.webhookStatusCode")}</TableHead>
-          <TableHead className="text-right">{t("columns.receivedAt")}</TableHead>
+          <TableHead className="w-[27%] pl-4">{t("columns.from")}</TableHead>
+          <TableHead className="w-[29%]">{t("columns.subject")}</TableHead>
+          {/* The other columns take what they need (w-px: no more than their content), so that the
+              sender and the subject get the width; a long reason wraps in Details. */}
+          <TableHead className="w-px">{t("columns.status")}</TableHead>
+          <TableHead className="w-[14%]">{t("columns.details")}</TableHead>
+          <TableHead className="w-px text-right" aria-label={t("columns.webhookStatusCode")}>
+            <abbr title={t("columns.webhookStatusCode")} className="no-underline">
+              HTTP
+            </abbr>
+          </TableHead>
+          <TableHead className="w-px text-right">{t("columns.receivedAt")}</TableHead>
           <TableHead className="w-12 pr-2">
             <span className="sr-only">{t("columns.actions")}</span>
           </TableHead>
@@ -61,7 +69,7 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
             <TableCell>
               <ProcessingStatusBadge status={processing.status} />
             </TableCell>
-            <TableCell className="text-muted-foreground">
+            <TableCell className="text-muted-foreground leading-snug whitespace-normal">
               <ErrorDetails error={processing.error} />
             </TableCell>
             <TableCell className="text-right tabular-nums">
