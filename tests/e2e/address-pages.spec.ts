@@ -101,3 +101,31 @@ test("in French at 1280 px, the inbox gives its width to senders and subjects, a
   const [from, subjectWidth, , details] = widths as [number, number, number, number];
   expect(details).toBeLessThan(Math.min(from, subjectWidth));
 });
+
+test("the created address and its secret are shown in labelled fields", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  await page.goto("/email-callbacks/create");
+  const username = `labels-${Date.now()}`;
+  await page.getByLabel("Username", { exact: true }).fill(username);
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
+  await page.getByRole("button", { name: "Generate a random secret" }).click();
+  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(page.getByText("Your email is ready")).toBeVisible();
+  await expect(page.locator("label", { hasText: "Email address" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Email address" })).toHaveValue(`${username}@hookmail.test`);
+  await expect(page.locator("label", { hasText: "Webhook secret" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Webhook secret" })).toHaveValue(/^[A-Za-z0-9]{42}$/);
+});
+
+test("the Settings form has the width and place of the New email form", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `width-${Date.now()}`);
+  await page.goto("/email-callbacks/create");
+  const createForm = await page.locator("form").first().locator("xpath=ancestor::*[@data-slot='card'][1]").boundingBox();
+  await page.goto(`/email-callbacks/${callback.id}/settings`);
+  await expect(page.getByLabel("Webhook URL")).toBeVisible();
+  const settingsForm = await page.locator("form").first().locator("xpath=ancestor::*[@data-slot='card'][1]").boundingBox();
+  expect(settingsForm!.x).toBeCloseTo(createForm!.x, 0);
+  expect(settingsForm!.width).toBeCloseTo(createForm!.width, 0);
+});

@@ -2,14 +2,15 @@
 import { CircleCheckIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import { CopyButton } from "@/modules/shared/components/copy-button";
-// The New email page: the form, then the created address, read-only, with
-// a copy button and a link back to the emails.
+// The New email page: the form, then the created address (and the secret, if one was set),
+// read-only and labelled, with copy buttons and a link back to the emails.
 import { PageHeading } from "@/modules/shared/components/page-heading";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useCreateEmailCallback } from "../email-callbacks.queries";
@@ -65,6 +66,8 @@ export function CreateEmailCallback() {
 
 function CreatedEmailCallback({ emailCallback, webhookSecret }: { emailCallback: ApiEmailCallback; webhookSecret: string }) {
   const t = useTranslations("emailCallbacks.create.created");
+  const addressId = useId();
+  const webhookSecretId = useId();
   return (
     <Card>
       <CardHeader>
@@ -75,17 +78,29 @@ function CreatedEmailCallback({ emailCallback, webhookSecret }: { emailCallback:
         <CardDescription>{t("description")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
-        <div className="flex items-center gap-2">
-          <Input aria-label={t("address")} value={emailCallback.address} readOnly className="font-mono" />
-          <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={addressId}>{t("address")}</Label>
+          <div className="flex items-center gap-2">
+            <Input id={addressId} value={emailCallback.address} readOnly className="font-mono" />
+            <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
+          </div>
         </div>
         {webhookSecret ? (
           <div className="flex flex-col gap-2">
+            <Label htmlFor={webhookSecretId}>{t("webhookSecret")}</Label>
             <div className="flex items-center gap-2">
-              <Input aria-label={t("webhookSecret")} value={webhookSecret} readOnly className="font-mono" />
+              <Input
+                id={webhookSecretId}
+                value={webhookSecret}
+                readOnly
+                aria-describedby={`${webhookSecretId}-description`}
+                className="font-mono"
+              />
               <CopyButton value={webhookSecret} label={t("copyWebhookSecret")} variant="outline" size="icon" />
             </div>
-            <p className="text-muted-foreground text-sm">{t("webhookSecretDescription")}</p>
+            <p id={`${webhookSecretId}-description`} className="text-muted-foreground text-sm">
+              {t("webhookSecretDescription")}
+            </p>
           </div>
         ) : null}
         <div>
