@@ -184,7 +184,7 @@ export function MailChecks({ mail }: { mail: SentMail }) {
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="text-muted-foreground">{label}</dt>
-            <dd className="font-mono text-xs leading-5 break-all">{value}</dd>
+            <dd className="leading-5 break-words">{value}</dd>
           </div>
         ))}
       </dl>
