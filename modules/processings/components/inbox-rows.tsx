@@ -22,7 +22,8 @@ type RowsProps = { emailCallbackId: string; address: string; processings: ApiEma
 export function InboxRows(props: RowsProps) {
   return (
     <>
-      <div className="hidden rounded-xl border sm:block">
+      {/* Clipped (not scrolled): the header's corners follow the border, and it stays sticky. */}
+      <div className="hidden overflow-clip rounded-xl border sm:block">
         <InboxTable {...props} />
       </div>
       <InboxList {...props} />
@@ -37,7 +38,7 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
     // sight under the top bar (sticky) as a long page scrolls.
     <Table className="min-w-[56rem]" containerClassName="lg:overflow-visible">
       <TableCaption className="sr-only">{t("caption", { address })}</TableCaption>
-      <TableHeader className="[&_th]:bg-background lg:[&_th]:sticky lg:[&_th]:top-[calc(3.5rem+1px)] lg:[&_th]:z-10 lg:[&_th]:shadow-[inset_0_-1px_0_var(--border)] [&_th:first-child]:rounded-tl-xl [&_th:last-child]:rounded-tr-xl">
+      <TableHeader className="[&_th]:bg-background lg:[&_th]:sticky lg:[&_th]:top-[calc(3.5rem+1px)] lg:[&_th]:z-10 lg:[&_th]:shadow-[inset_0_-1px_0_var(--border)]">
         <TableRow className="hover:bg-transparent">
           <TableHead className="w-[27%] pl-4">{t("columns.from")}</TableHead>
           <TableHead className="w-[29%]">{t("columns.subject")}</TableHead>
@@ -46,9 +47,7 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
           <TableHead className="w-px">{t("columns.status")}</TableHead>
           <TableHead className="w-[14%]">{t("columns.details")}</TableHead>
           <TableHead className="w-px text-right" aria-label={t("columns.webhookStatusCode")}>
-            <abbr title={t("columns.webhookStatusCode")} className="no-underline">
-              HTTP
-            </abbr>
+            <span title={t("columns.webhookStatusCode")}>HTTP</span>
           </TableHead>
           <TableHead className="w-px text-right">{t("columns.receivedAt")}</TableHead>
           <TableHead className="w-12 pr-2">
@@ -69,7 +68,7 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
             <TableCell>
               <ProcessingStatusBadge status={processing.status} />
             </TableCell>
-            <TableCell className="text-muted-foreground leading-snug whitespace-normal">
+            <TableCell className="text-muted-foreground whitespace-normal">
               <ErrorDetails error={processing.error} />
             </TableCell>
             <TableCell className="text-right tabular-nums">
