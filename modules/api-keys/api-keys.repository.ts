@@ -1,6 +1,7 @@
 // Prisma access to API keys. No rules here; owner checks are part of each query (`where: { id, userId }`).
 // The hashed key is written and matched, never read back.
 import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
+import { API_KEY_DELETED_NOTICE, LIVE_EVENTS_CHANNEL } from "@/modules/db/live-events-channel";
 import { lockingForUser } from "@/modules/db/user-lock";
 import type { ApiKeyRecord } from "./api-keys.models";
 
@@ -18,9 +19,6 @@ function createApiKeysQueries(db: PrismaClient | Prisma.TransactionClient) {
       prefix: string;
       hashedKey: string;
     }): Promise<ApiKeyRecord> => db.apiKey.create({ data, select: API_KEY_FIELDS }),
-    /** Answers whether a key of this user was deleted. */
-    deleteApiKeyOfUser: async ({ id, userId }: { id: string; userId: string }): Promise<boolean> =>
-      (await db.apiKey.deleteMany({ where: { id, userId } })).count > 0,
     findApiKeyByHashedKey: (hashedKey: string): Promise<ApiKeyRecord | null> =>
       db.apiKey.findUnique({ where: { hashedKey }, select: API_KEY_FIELDS }),
     /** Sets lastUsedAt to now unless it is already at or after notBefore (concurrent calls write once). */
@@ -36,6 +34,16 @@ function createApiKeysQueries(db: PrismaClient | Prisma.TransactionClient) {
 export function createApiKeysRepository(prisma: PrismaClient) {
   return {
     ...createApiKeysQueries(prisma),
+    /**
+     * Answers whether a key of this user was deleted. The deletion is announced on the live events
+     * channel in the same transaction, so that every process ends the streams opened with the key.
+     */
+    deleteApiKeyOfUser: ({ id, userId }: { id: string; userId: string }): Promise<boolean> =>
+      prisma.$transaction(async (tx) => {
+        const { count } = await tx.apiKey.deleteMany({ where: { id, userId } });
+        if (count > 0) await tx.$executeRaw`SELECT pg_notify(${LIVE_EVENTS_CHANNEL}, ${`${API_KEY_DELETED_NOTICE} ${id}`})`;
+        return count > 0;
+      }),
     /** The count of one user's keys and the insert it allows, under the lock on the user's row. */
     runLockedForUser: lockingForUser(prisma, createApiKeysQueries),
   };

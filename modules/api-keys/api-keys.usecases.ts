@@ -47,7 +47,10 @@ export async function createApiKey({
   return { apiKey, token };
 }
 
-/** Deletes one of the user's keys; its token stops working at once. Another user's key is "not found". */
+/**
+ * Deletes one of the user's keys; its token stops working at once, and the live event streams opened
+ * with it end at once in every process. Another user's key is "not found".
+ */
 export async function deleteApiKey({
   userId,
   apiKeyId,

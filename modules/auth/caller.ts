@@ -16,7 +16,7 @@ export type CallerKind = (typeof CALLER_KINDS)[number];
 export type CallerUser = { id: string; email: string; name: string; planId: string; emailVerified: boolean };
 
 export type Caller =
-  | { userId: string; user: CallerUser; via: "session" }
+  | { userId: string; user: CallerUser; via: "session"; sessionId: string }
   | { userId: string; user: CallerUser; via: "api-key"; apiKeyId: string };
 
 export async function findCaller(request: Request): Promise<Caller | null> {
@@ -60,5 +60,16 @@ async function findSessionCaller(request: Request): Promise<Caller | null> {
       emailVerified: user.emailVerified,
     },
     via: "session",
+    sessionId: session.session.id,
   };
+}
+
+/**
+ * Whether the caller's session (not signed out, not expired) or API key (not deleted) still holds:
+ * a response that lasts (a live event stream) asks again from time to time (docs/security.md).
+ */
+export async function isCallerCurrent(caller: Caller, now = new Date()): Promise<boolean> {
+  const prisma = await getPrisma();
+  if (caller.via === "api-key") return (await prisma.apiKey.count({ where: { id: caller.apiKeyId } })) > 0;
+  return (await prisma.session.count({ where: { id: caller.sessionId, userId: caller.userId, expiresAt: { gt: now } } })) > 0;
 }

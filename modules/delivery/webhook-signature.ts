@@ -15,11 +15,20 @@ export type WebhookSignatureInput = {
 
 /** `v1,` + base64(HMAC-SHA256(secret's UTF-8 bytes, `{id}.{timestamp}.{body}`)). */
 export function signWebhook({ id, timestamp, body, secret }: WebhookSignatureInput): string {
+  const signer = createWebhookSigner({ id, timestamp, secret });
+  signer.update(typeof body === "string" ? Buffer.from(body, "utf8") : body);
+  return signer.sign();
+}
+
+/** The same signature over a body that comes in parts (a large stored body read a slice at a time). */
+export function createWebhookSigner({ id, timestamp, secret }: Omit<WebhookSignatureInput, "body">) {
   if (!Number.isInteger(timestamp)) throw new TypeError("the webhook timestamp must be whole Unix seconds");
   const hmac = createHmac("sha256", Buffer.from(secret, "utf8"));
   hmac.update(`${id}.${timestamp}.`, "utf8");
-  hmac.update(typeof body === "string" ? Buffer.from(body, "utf8") : body);
-  return `v1,${hmac.digest("base64")}`;
+  return {
+    update: (part: Uint8Array) => void hmac.update(part),
+    sign: () => `v1,${hmac.digest("base64")}`,
+  };
 }
 
 /** The headers of one attempt; `webhook-signature` only when the callback has a secret. */

@@ -1,12 +1,25 @@
 // One client's Server-Sent Events stream of an address (docs/webhooks.md: Live events): registered
 // with the process's listener first, then the events missed since Last-Event-ID replayed from the
 // table, then the live ones, each sent once and in order through one queue. A stream that may have
-// missed notifications (the listener reconnected) reads the table after its cursor again. It ends
-// when the client goes away, when it stops reading (past a bound), or when a read fails: the client
-// resumes with Last-Event-ID.
+// missed notifications (the listener reconnected) reads the table after its cursor again. What
+// waits for the client is bounded (event-stream-output.ts). It ends when the client goes away, when
+// it stops reading (it is cut off), when a read fails, when its API key is deleted or its session or
+// key no longer holds (checked every `callerCheckMs`), and after `maxLifetimeMs`: the client resumes
+// with Last-Event-ID. It counts against its user's streams until its response has ended.
+import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
+import { createWebhookSigner } from "@/modules/delivery/webhook-signature";
 import type { Logger } from "@/modules/shared/logging/logger";
+import { createEventStreamOutput } from "./event-stream-output";
 import { EVENT_STREAM_EVENTS, type EVENT_STREAM_LIMITS } from "./events.constants";
-import { formatEmailReceivedEvent, formatProcessingEvent, formatServerSentComment, formatServerSentEvent } from "./events.models";
+import {
+  escapeJsonStringPart,
+  formatEmailReceivedFrame,
+  formatEmailReceivedHeaders,
+  formatProcessingEvent,
+  formatServerSentComment,
+  formatServerSentEvent,
+  toWebhookTimestamp,
+} from "./events.models";
 import type { EventsRepository, ProcessingEventRow } from "./events.repository";
 import type { EventsListener } from "./events-listener";
 
@@ -18,6 +31,10 @@ export type EventStreamOptions = {
   includeWebhook: boolean;
   /** Aborted when the client goes away: the stream ends and lets go of the listener. */
   signal: AbortSignal;
+  /** The API key it is opened with (deleting the key ends it at once), or null for a session. */
+  apiKeyId: string | null;
+  /** Whether the session or API key it was opened with still holds (asked every `callerCheckMs`). */
+  isCallerValid: () => Promise<boolean>;
   listener: EventsListener;
   repository: EventsRepository;
   logger: Logger;
@@ -27,9 +44,13 @@ export type EventStreamOptions = {
 
 export type EventStream = {
   readable: ReadableStream<Uint8Array>;
-  /** Waits for the listener, then replays after `lastEventId` (or starts at the newest event) and goes live. */
+  /**
+   * Waits for the listener, then goes live, after a replay of the events after `lastEventId` (or
+   * from the newest event on): the replay is queued, and sent as the client reads.
+   */
   start: (lastEventId: string | null) => Promise<void>;
-  finish: () => void;
+  /** Ends a stream that will not be answered (it could not start): it stops counting at once. */
+  discard: () => void;
 };
 
 export function createEventStream({
@@ -37,14 +58,14 @@ export function createEventStream({
   userId,
   includeWebhook,
   signal,
+  apiKeyId,
+  isCallerValid,
   listener,
   repository,
   logger,
   limits,
   now,
 }: EventStreamOptions): EventStream {
-  const encoder = new TextEncoder();
-  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let isFinished = false;
   let isLive = false;
   /** The highest event id sent, or where the stream started: a catch-up reads after it. */
@@ -53,16 +74,33 @@ export function createEventStream({
   const sentIds = new Set<string>();
   let queue = Promise.resolve();
   let heartbeat: NodeJS.Timeout | undefined;
+  /** Work queued or under way: a message may be half written, so no heartbeat goes in between. */
+  let pendingWork = 0;
 
-  const readable = new ReadableStream<Uint8Array>(
-    {
-      start: (streamController) => {
-        controller = streamController;
-      },
-      cancel: () => finish(),
+  const output = createEventStreamOutput({
+    maxQueuedBytes: limits.maxBufferedBytes,
+    stallMs: limits.readerStallMs,
+    onStalled: (queuedBytes) => {
+      logger.warn(
+        { queuedBytes },
+        `An event stream of ${emailCallbackId} is not read by its client: it is cut off (the client may resume)`,
+      );
+      finish();
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
-  );
+  });
+  const release = listener.holdStream({
+    userId,
+    apiKeyId,
+    onKeyDeleted: () => cut("its API key was deleted"),
+    onMissedNotices: () => void checkCaller(),
+  });
+  // Counted until the response has ended: read to its end, cancelled, or its connection closed
+  // (a stream cut off counts until the server closed its connection).
+  void output.ended.then(release);
+  const callerCheck = setInterval(() => void checkCaller(), limits.callerCheckMs);
+  callerCheck.unref();
+  const lifetime = setTimeout(finish, limits.maxLifetimeMs);
+  lifetime.unref();
 
   const subscription = listener.subscribe({
     userId,
@@ -76,34 +114,58 @@ export function createEventStream({
     },
   });
 
-  function write(text: string) {
-    if (isFinished || !controller) return;
-    controller.enqueue(encoder.encode(text));
-    if ((controller.desiredSize ?? 0) < -limits.maxBufferedBytes) {
-      logger.warn(`An event stream of ${emailCallbackId} is not read by its client: it ends (the client may resume)`);
-      finish();
-    }
+  // The client went away: its connection is closed, nothing more is sent.
+  const onGone = () => {
+    release();
+    stop();
+  };
+  signal.addEventListener("abort", onGone, { once: true });
+  if (signal.aborted) onGone();
+
+  /** Waits for room (what waits for the client is bounded); does nothing once the stream ended. */
+  const write = (text: string) => (isFinished ? Promise.resolve() : output.write(text));
+
+  async function checkCaller() {
+    if (isFinished && output.queuedBytes() === 0) return;
+    const isValid = await isCallerValid().catch((error: unknown) => {
+      logger.warn({ err: error }, `Checking the caller of an event stream failed: ${(error as Error).message}`);
+      return false;
+    });
+    if (!isValid) cut("its session or API key no longer holds");
   }
 
+  /** Ends once the client took what waits for it (max lifetime, failed read). */
   function finish() {
     if (isFinished) return;
     isFinished = true;
     clearInterval(heartbeat);
+    clearInterval(callerCheck);
+    clearTimeout(lifetime);
     subscription.unsubscribe();
-    signal.removeEventListener("abort", finish);
-    try {
-      controller?.close();
-    } catch {
-      // Already closed or cancelled by the client.
-    }
+    output.close();
+  }
+
+  /** Ends at once, dropping what waits: the connection is closed. */
+  function stop() {
+    finish();
+    output.cut();
+  }
+
+  function cut(reason: string) {
+    logger.info(`An event stream of ${emailCallbackId} is cut off: ${reason}`);
+    stop();
   }
 
   function enqueue(work: () => Promise<void>) {
+    pendingWork += 1;
     queue = queue
       .then(() => (isFinished ? undefined : work()))
       .catch((error: unknown) => {
         logger.warn({ err: error }, `An event stream of ${emailCallbackId} failed: ${(error as Error).message}`);
         finish();
+      })
+      .finally(() => {
+        pendingWork -= 1;
       });
   }
 
@@ -120,7 +182,7 @@ export function createEventStream({
       if (sentIds.has(event.eventId)) continue;
       remember(event.eventId);
       if (includeWebhook && event.isNew) await sendEmailReceived(event);
-      write(
+      await write(
         formatServerSentEvent({ id: event.eventId, event: EVENT_STREAM_EVENTS.PROCESSING, data: formatProcessingEvent(event) }),
       );
     }
@@ -129,18 +191,40 @@ export function createEventStream({
   /**
    * The webhook of a mail that arrived, sent before its `processing` event and without an id of its
    * own: a client that resumes after it gets it again rather than never (receivers dedupe by webhook-id).
+   * The body is read a slice at a time, once to sign it and once to send it as the client takes it,
+   * so that a large one costs this process at most the output's bound, not its size.
    */
   async function sendEmailReceived(event: ProcessingEventRow) {
-    const stored = await repository.findWebhookBody({ emailProcessingId: event.emailProcessingId, emailCallbackId });
-    if (!stored?.payload) return;
-    const body = Buffer.from(stored.payload.buffer, stored.payload.byteOffset, stored.payload.byteLength).toString("utf8");
-    const data = formatEmailReceivedEvent({
+    const stored = await repository.openWebhookBody({ emailProcessingId: event.emailProcessingId, emailCallbackId });
+    if (!stored) return;
+    const timestamp = toWebhookTimestamp(now());
+    const secret = stored.webhookSecret;
+    const signer = secret ? createWebhookSigner({ id: event.emailProcessingId, timestamp, secret }) : undefined;
+    // A body of one slice is kept from its first read; a larger one is read again.
+    const isSmall = stored.byteLength <= VALUE_SLICE_BYTES;
+    const slices: Uint8Array[] = [];
+    for await (const slice of readSlices(stored.stream)) {
+      if (isFinished) return;
+      signer?.update(slice);
+      if (isSmall) slices.push(slice);
+    }
+    const body = isSmall ? slices : await stored.reopen();
+    if (!body || isFinished) return;
+    const headers = formatEmailReceivedHeaders({
       emailProcessingId: event.emailProcessingId,
-      body,
-      secret: stored.webhookSecret,
-      now: now(),
+      timestamp,
+      signature: signer?.sign(),
     });
-    write(formatServerSentEvent({ event: EVENT_STREAM_EVENTS.EMAIL_RECEIVED, data }));
+    const { head, tail } = formatEmailReceivedFrame(headers);
+    const decoder = new TextDecoder();
+    let text = head;
+    for await (const slice of readSlices(body)) {
+      if (isFinished) return;
+      text += escapeJsonStringPart(decoder.decode(slice, { stream: true }));
+      await write(text);
+      text = "";
+    }
+    await write(`${text}${escapeJsonStringPart(decoder.decode())}${tail}`);
   }
 
   async function replayAfter(afterId: bigint) {
@@ -160,21 +244,40 @@ export function createEventStream({
   }
 
   async function start(lastEventId: string | null) {
-    signal.addEventListener("abort", finish, { once: true });
-    if (signal.aborted) finish();
     await subscription.ready;
-    write(`retry: ${limits.retryMs}\n${formatServerSentComment("connected")}`);
+    await write(`retry: ${limits.retryMs}\n${formatServerSentComment("connected")}`);
     const latest = BigInt(await repository.findLatestEventId());
     // An id from the future (another database, a made-up header) resumes from now on.
     cursor = lastEventId !== null && BigInt(lastEventId) < latest ? BigInt(lastEventId) : latest;
-    if (lastEventId !== null) await replayAfter(cursor);
+    // The replay is sent as the client takes it, like everything after: the response starts now.
+    const from = cursor;
+    if (lastEventId !== null) enqueue(() => replayAfter(from));
     isLive = true;
     const arrived = early.splice(0);
     if (arrived.length > 0) enqueue(() => sendEvents(arrived));
     if (isFinished) return;
-    heartbeat = setInterval(() => write(formatServerSentComment("ping")), limits.heartbeatMs);
+    // A stream with work under way or with something waiting for its client is not idle: no ping then.
+    heartbeat = setInterval(() => pendingWork === 0 && output.writeIfIdle(formatServerSentComment("ping")), limits.heartbeatMs);
     heartbeat.unref();
   }
 
-  return { readable, start, finish };
+  return { readable: output.readable, start, discard: onGone };
+}
+
+/** The slices of a stored value, one at a time; leaving the loop early stops reading it. */
+async function* readSlices(body: ReadableStream<Uint8Array> | Uint8Array[]): AsyncGenerator<Uint8Array> {
+  if (Array.isArray(body)) {
+    yield* body;
+    return;
+  }
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
 }

@@ -4,10 +4,13 @@
 // address and an event id; the events of addresses that some stream follows are read (in batches,
 // in order) and handed to those streams. A lost connection is opened again with growing delays; each
 // stream is then told to read what it missed from the table. The connection is opened by the first
-// stream and closed a while after the last one ended.
+// stream and closed a while after the last one ended. It also keeps the count of each user's open
+// streams, and ends at once those opened with an API key that any process deleted (a NOTIFY on the
+// same channel).
 import type pg from "pg";
+import { API_KEY_DELETED_NOTICE, LIVE_EVENTS_CHANNEL } from "@/modules/db/live-events-channel";
 import type { Logger } from "@/modules/shared/logging/logger";
-import { EVENTS_FOLLOW, EVENTS_LISTENER_BACKOFF, EVENTS_LISTENER_IDLE_MS, PROCESSING_EVENTS_CHANNEL } from "./events.constants";
+import { EVENTS_FOLLOW, EVENTS_LISTENER_BACKOFF, EVENTS_LISTENER_IDLE_MS } from "./events.constants";
 import type { ProcessingEventRow } from "./events.repository";
 
 export type EventsSubscriber = {
@@ -25,10 +28,24 @@ export type EventsSubscription = {
   unsubscribe: () => void;
 };
 
+/** An open stream's response, held until it has ended (counted by countStreams meanwhile). */
+export type HeldStream = {
+  userId: string;
+  /** The API key it was opened with, or null for a session. */
+  apiKeyId: string | null;
+  /** Its API key was deleted: it ends at once. */
+  onKeyDeleted: () => void;
+  /** Notices may have been missed (the connection was lost): it checks its caller again. */
+  onMissedNotices: () => void;
+};
+
 export type EventsListener = {
   /** Registers at once (counted by countSubscriptions from now on). */
   subscribe: (subscriber: EventsSubscriber) => EventsSubscription;
   countSubscriptions: (userId: string) => number;
+  /** Registers at once (counted by countStreams from now on); the function it answers releases it. */
+  holdStream: (stream: HeldStream) => () => void;
+  countStreams: (userId: string) => number;
   close: () => Promise<void>;
 };
 
@@ -53,6 +70,7 @@ export function createEventsListener({
   idleMs?: number;
 }): EventsListener {
   const subscribers = new Set<EventsSubscriber>();
+  const heldStreams = new Set<HeldStream>();
   const byCallback = new Map<string, Set<EventsSubscriber>>();
   let client: pg.Client | undefined;
   let opening: Promise<void> | undefined;
@@ -67,6 +85,10 @@ export function createEventsListener({
 
   function onNotification(payload: string | undefined) {
     const [emailCallbackId = "", eventId = ""] = (payload ?? "").split(" ");
+    if (emailCallbackId === API_KEY_DELETED_NOTICE) {
+      for (const stream of heldStreams) if (stream.apiKeyId === eventId) stream.onKeyDeleted();
+      return;
+    }
     if (!byCallback.has(emailCallbackId) || !/^\d{1,18}$/.test(eventId)) return;
     pendingIds.push(eventId);
     // Notifications that arrive together are read in one query.
@@ -139,7 +161,7 @@ export function createEventsListener({
     candidate.on("end", () => onLost(candidate));
     try {
       await candidate.connect();
-      await candidate.query(`LISTEN "${PROCESSING_EVENTS_CHANNEL}"`);
+      await candidate.query(`LISTEN "${LIVE_EVENTS_CHANNEL}"`);
       await follow(candidate, followedIds());
     } catch (error) {
       forget(candidate);
@@ -159,6 +181,7 @@ export function createEventsListener({
     if (hasListened) {
       logger.info("The live events connection is back");
       for (const subscriber of subscribers) subscriber.onMissedEvents();
+      for (const stream of heldStreams) stream.onMissedNotices();
     }
     hasListened = true;
   }
@@ -203,6 +226,11 @@ export function createEventsListener({
       };
     },
     countSubscriptions: (userId) => [...subscribers].filter((subscriber) => subscriber.userId === userId).length,
+    holdStream: (stream) => {
+      heldStreams.add(stream);
+      return () => void heldStreams.delete(stream);
+    },
+    countStreams: (userId) => [...heldStreams].filter((stream) => stream.userId === userId).length,
     close: async () => {
       isClosed = true;
       clearTimeout(retryTimer);

@@ -1,9 +1,6 @@
 // The live event stream of an address (docs/architecture.md: Live events): its channel, its event
 // names and its limits.
 
-/** The NOTIFY channel the triggers on email_processing send to (migration 20261126091500_processing_events). */
-export const PROCESSING_EVENTS_CHANNEL = "hookmail_processing_events";
-
 /** How the listener's connection names itself in pg_stat_activity. */
 export const EVENTS_LISTENER_APPLICATION_NAME = "hookmail-events";
 
@@ -27,8 +24,17 @@ export const EVENT_STREAM_LIMITS = {
   replayBatchSize: 500,
   /** Streams one user may hold open at once in one process, over all their addresses. */
   maxStreamsPerUser: 10,
-  /** Bytes a stream may hold for a client that does not read: past it, the stream ends (it can resume). */
+  /**
+   * Bytes a stream may hold that its client has not taken yet: more waits until the client takes
+   * some (a large webhook body is read from the database a slice at a time, as there is room).
+   */
   maxBufferedBytes: 8 * 1024 * 1024,
+  /** A client that takes nothing of what waits for it this long is cut off: its connection is closed (it can resume). */
+  readerStallMs: 30_000,
+  /** How often a stream checks that the session or API key it was opened with still holds. */
+  callerCheckMs: 30_000,
+  /** A stream ends this long after it opened; the client resumes with Last-Event-ID after the `retry:` delay. */
+  maxLifetimeMs: 60 * 60_000,
   /** Event ids a stream remembers having sent, so that a replay overlapping the live events sends each once. */
   rememberedEventIds: 5_000,
 } as const;

@@ -294,6 +294,8 @@ describe("GET /api/email-callbacks/{id}/events", () => {
       includeWebhook: false,
       lastEventId: null,
       signal: controller.signal,
+      apiKeyId: null,
+      isCallerValid: async () => true,
       ...(await getEventsDependencies()),
       logger: silentLogger,
       limits: { ...EVENT_STREAM_LIMITS, heartbeatMs: 50 },

@@ -3,7 +3,7 @@
 // `email.received` data a local receiver verifies exactly as a production webhook.
 import { signWebhook } from "@/modules/delivery/webhook-signature";
 import { type ApiEmailProcessing, formatProcessingForApi } from "@/modules/processings/processings.models";
-import type { EVENT_STREAM_EVENTS } from "./events.constants";
+import { EVENT_STREAM_EVENTS } from "./events.constants";
 import type { ProcessingEventRow } from "./events.repository";
 
 export type ApiProcessingEvent = ApiEmailProcessing & { attemptCount: number };
@@ -44,14 +44,41 @@ export function formatEmailReceivedEvent({
   secret: string | null;
   now: Date;
 }): ApiEmailReceivedEvent {
-  const timestamp = Math.floor(now.getTime() / 1000);
-  const headers: ApiEmailReceivedEvent["headers"] = {
-    "webhook-id": emailProcessingId,
-    "webhook-timestamp": String(timestamp),
-  };
-  if (secret) headers["webhook-signature"] = signWebhook({ id: emailProcessingId, timestamp, body, secret });
-  return { headers, body };
+  const timestamp = toWebhookTimestamp(now);
+  const signature = secret ? signWebhook({ id: emailProcessingId, timestamp, body, secret }) : undefined;
+  return { headers: formatEmailReceivedHeaders({ emailProcessingId, timestamp, signature }), body };
 }
+
+export const toWebhookTimestamp = (now: Date) => Math.floor(now.getTime() / 1000);
+
+export function formatEmailReceivedHeaders({
+  emailProcessingId,
+  timestamp,
+  signature,
+}: {
+  emailProcessingId: string;
+  timestamp: number;
+  signature: string | undefined;
+}): ApiEmailReceivedEvent["headers"] {
+  const headers: ApiEmailReceivedEvent["headers"] = { "webhook-id": emailProcessingId, "webhook-timestamp": String(timestamp) };
+  if (signature) headers["webhook-signature"] = signature;
+  return headers;
+}
+
+/**
+ * An `email.received` message written in parts, for a body too large to hold at once: `head`, then
+ * the body's text escaped piece by piece (escapeJsonStringPart), then `tail` make the very text
+ * formatServerSentEvent writes for the whole event.
+ */
+export function formatEmailReceivedFrame(headers: ApiEmailReceivedEvent["headers"]): { head: string; tail: string } {
+  return {
+    head: `event: ${EVENT_STREAM_EVENTS.EMAIL_RECEIVED}\ndata: {"headers":${JSON.stringify(headers)},"body":"`,
+    tail: `"}\n\n`,
+  };
+}
+
+/** A piece of a JSON string's content, escaped as JSON.stringify escapes it within the whole string. */
+export const escapeJsonStringPart = (text: string) => JSON.stringify(text).slice(1, -1);
 
 type EventName = (typeof EVENT_STREAM_EVENTS)[keyof typeof EVENT_STREAM_EVENTS];
 

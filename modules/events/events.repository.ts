@@ -2,7 +2,7 @@
 // (migration 20261126091500_processing_events), read by id or after a cursor, and what an
 // `email.received` event needs. Plain SQL through the executor; no rules here.
 import type pg from "pg";
-import { readBytea } from "@/modules/db/sliced-values";
+import { type OpenedBytea, openBytea } from "@/modules/db/sliced-values";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
 
 /** One event with the processing it is about: its state at that moment, and what never changes. */
@@ -22,7 +22,10 @@ export type ProcessingEventRow = {
   createdAt: Date;
 };
 
-export type WebhookBodyRow = { payload: Uint8Array | null; webhookSecret: string | null };
+export type OpenedWebhookBody = OpenedBytea & {
+  webhookSecret: string | null;
+  reopen: () => Promise<ReadableStream<Uint8Array> | null>;
+};
 
 const EVENT_COLUMNS = `e.id::text AS "eventId", e."emailCallbackId", e."emailProcessingId", e."isNew", e.status, e.error,
   e."webhookResponseStatusCode", e."attemptCount", p."fromAddress", p.subject, p."createdAt" AT TIME ZONE 'UTC' AS "createdAt"`;
@@ -72,27 +75,36 @@ export function createEventsRepository(executor: SqlExecutor) {
       return row?.id ?? "0";
     },
 
-    /** The stored webhook body of a processing of the address, and the address's secret now. */
-    findWebhookBody: async ({
+    /**
+     * The stored webhook body of a processing of the address, opened to be read a slice at a time
+     * (it can be 34 MiB: docs/architecture.md, Large values), and the address's secret now; null
+     * when there is none. `reopen` reads it again from the start.
+     */
+    openWebhookBody: async ({
       emailProcessingId,
       emailCallbackId,
     }: {
       emailProcessingId: string;
       emailCallbackId: string;
-    }): Promise<WebhookBodyRow | null> => {
+    }): Promise<OpenedWebhookBody | null> => {
       const [callback] = await executor.query<{ webhookSecret: string | null }>(
         `SELECT "webhookSecret" FROM email_callback WHERE id = $1`,
         [emailCallbackId],
       );
       if (!callback) return null;
-      // In slices: a body can be 34 MiB (docs/architecture.md: Large values).
-      const payload = await readBytea(executor, {
+      const ref = {
         table: "email_processing",
         column: "payload",
         id: emailProcessingId,
         match: { '"emailCallbackId"': emailCallbackId },
-      });
-      return payload === undefined ? null : { payload, webhookSecret: callback.webhookSecret };
+      };
+      const opened = await openBytea(executor, ref);
+      if (!opened) return null;
+      return {
+        ...opened,
+        webhookSecret: callback.webhookSecret,
+        reopen: async () => (await openBytea(executor, ref))?.stream ?? null,
+      };
     },
   };
 }

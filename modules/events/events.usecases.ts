@@ -1,6 +1,7 @@
 // The rules of an address's live event stream (docs/webhooks.md: Live events): only its owner opens
 // it (another user's address is not found, as in every call), a user holds a bounded number of
-// streams at once, and a stream opens only once the process listens for changes.
+// streams at once (each counted until its response has ended), and a stream opens only once the
+// process listens for changes.
 import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
 import { AppError, createRateLimitedError } from "@/modules/shared/errors/app-error";
 import { createEventStream, type EventStreamLimits, type EventStreamOptions } from "./event-stream";
@@ -24,14 +25,14 @@ export async function openProcessingEventStream({
   const emailCallback = await repository.findOwnedEmailCallback({ id: emailCallbackId, userId });
   if (!emailCallback) throw createEmailCallbackNotFoundError();
   // Counting and registering happen in one turn of the event loop: two requests cannot both pass.
-  if (listener.countSubscriptions(userId) >= limits.maxStreamsPerUser) {
+  if (listener.countStreams(userId) >= limits.maxStreamsPerUser) {
     throw createRateLimitedError(TOO_MANY_STREAMS_RETRY_SECONDS);
   }
   const stream = createEventStream({ ...options, limits, now });
   try {
     await stream.start(lastEventId);
   } catch (error) {
-    stream.finish();
+    stream.discard();
     logger.warn({ err: error }, `An event stream of ${emailCallbackId} could not start: ${(error as Error).message}`);
     throw new AppError({
       code: "service.unavailable",

@@ -161,7 +161,10 @@ export const EMAIL_CALLBACK_OPERATIONS: OperationSpec[] = [
     ],
     success: {
       status: 200,
-      description: "The event stream, open until the client leaves.",
+      description:
+        "The event stream, open until the client leaves or the server ends it: after an hour, at once when the API key " +
+        "is deleted, within 30 s of the session ending, or when the client takes nothing for 30 s. Reconnect with " +
+        "`Last-Event-ID` after the `retry:` delay.",
       content: {
         "text/event-stream": {
           kind: "text",

@@ -21,6 +21,7 @@ export function readEventStream(body: ReadableStream<Uint8Array>): EventStreamRe
   const comments: string[] = [];
   let wake: (() => void) | undefined;
   let buffer = "";
+  let pieces: string[] = [];
   let isEnded = false;
 
   const parseBlock = (block: string) => {
@@ -52,7 +53,13 @@ export function readEventStream(body: ReadableStream<Uint8Array>): EventStreamRe
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+        const text = decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+        // A large message comes in many chunks: they are joined only once one of them may end it.
+        const mayEnd = text.includes("\n\n") || (text.startsWith("\n") && (pieces.at(-1) ?? buffer).endsWith("\n"));
+        pieces.push(text);
+        if (!mayEnd) continue;
+        buffer += pieces.join("");
+        pieces = [];
         let end = buffer.indexOf("\n\n");
         while (end !== -1) {
           parseBlock(buffer.slice(0, end));

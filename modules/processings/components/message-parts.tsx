@@ -161,7 +161,7 @@ export function MailChecks({ mail }: { mail: SentMail }) {
         [t("dkim"), auth.dkim.length ? auth.dkim.map((d) => `${verdict(d.result)} (${d.domain})`).join(", ") : t("none")],
         [
           t("dmarc"),
-          `${verdict(auth.dmarc.result)}${auth.dmarc.policy ? `, ${t("dmarcPolicy", { policy: translated(`dmarcPolicies.${auth.dmarc.policy}`, auth.dmarc.policy) })}` : ""}`,
+          `${verdict(auth.dmarc.result)}${auth.dmarc.reason ? `, ${auth.dmarc.reason}` : ""}${auth.dmarc.policy ? `, ${t("dmarcPolicy", { policy: translated(`dmarcPolicies.${auth.dmarc.policy}`, auth.dmarc.policy) })}` : ""}`,
         ],
         [t("arc"), verdict(auth.arc.result)],
       ]

@@ -1,3 +1,4 @@
+import { isCallerCurrent } from "@/modules/auth/caller";
 import { withCaller } from "@/modules/auth/with-caller";
 import { EVENT_STREAM_HEADERS } from "@/modules/events/events.constants";
 import { getEventsDependencies } from "@/modules/events/events.dependencies";
@@ -16,6 +17,8 @@ export const GET = withCaller<{ emailCallbackId: string }>(async ({ request, cal
     includeWebhook: include === "webhook",
     lastEventId: parseLastEventId(request.headers.get("last-event-id")),
     signal: request.signal,
+    apiKeyId: caller.via === "api-key" ? caller.apiKeyId : null,
+    isCallerValid: () => isCallerCurrent(caller),
     ...(await getEventsDependencies()),
     logger: getLogger(),
   });
