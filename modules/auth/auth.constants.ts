@@ -11,7 +11,6 @@ export const LEGAL_LINKS = {
 export const AUTH_LIMITS = {
   passwordMinLength: 8,
   passwordMaxLength: 128,
-  nameMaxLength: 64,
 } as const;
 
 /** The social sign-in providers the instance may enable, in the order their buttons show. */

@@ -373,7 +373,7 @@ describe("limits per account (docs/security.md), whatever AUTH_RATE_LIMIT_ENABLE
 });
 
 describe("names", () => {
-  it("sign-up refuses a name over 64 characters with 400 NAME_TOO_LONG and creates no user; it stores a name of 64, trimmed", async () => {
+  it("sign-up refuses a name over 64 characters with 400 NAME_TOO_LONG and a blank one with NAME_REQUIRED, and creates no user; it stores a name of 64, trimmed", async () => {
     const client = createAuthTestClient(buildAuth());
     const refusedEmail = uniqueEmail();
     const refused = await client.call("/sign-up/email", {
@@ -383,6 +383,12 @@ describe("names", () => {
     expect(refused.status).toBe(400);
     expect((await refused.json()).code).toBe("NAME_TOO_LONG");
     expect(await database.prisma.user.count({ where: { email: refusedEmail } })).toBe(0);
+    const blank = await client.call("/sign-up/email", {
+      method: "POST",
+      body: { email: refusedEmail, password: PASSWORD, name: "   " },
+    });
+    expect(blank.status).toBe(400);
+    expect((await blank.json()).code).toBe("NAME_REQUIRED");
 
     const email = uniqueEmail();
     const accepted = await client.call("/sign-up/email", {
@@ -393,17 +399,17 @@ describe("names", () => {
     expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("n".repeat(64));
   });
 
-  it("update-user holds the name to the settings rule (trimmed, 2 to 49 characters) and stores it trimmed", async () => {
+  it("update-user holds the name to sign-up's rule (trimmed, 1 to 64 characters, same codes) and stores it trimmed", async () => {
     const client = createAuthTestClient(buildAuth());
     const email = uniqueEmail();
     await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Lea" } });
     const update = (name: unknown) => client.call("/update-user", { method: "POST", body: { name } });
 
     for (const [name, code] of [
-      [" A ", "FULL_NAME_TOO_SHORT"],
-      ["", "FULL_NAME_TOO_SHORT"],
-      ["x".repeat(50), "FULL_NAME_TOO_LONG"],
-      ["x".repeat(5000), "FULL_NAME_TOO_LONG"],
+      ["   ", "NAME_REQUIRED"],
+      ["", "NAME_REQUIRED"],
+      ["x".repeat(65), "NAME_TOO_LONG"],
+      ["x".repeat(5000), "NAME_TOO_LONG"],
     ] as const) {
       const response = await update(name);
       expect(response.status).toBe(400);
@@ -411,7 +417,9 @@ describe("names", () => {
     }
     expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("Lea");
 
-    expect((await update(`  ${"y".repeat(49)}  `)).status).toBe(200);
-    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("y".repeat(49));
+    expect((await update(`  ${"y".repeat(64)}  `)).status).toBe(200);
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("y".repeat(64));
+    expect((await update(" Y ")).status).toBe(200);
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("Y");
   });
 });
