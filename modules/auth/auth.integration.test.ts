@@ -2,6 +2,7 @@
 // session to a loopback sink catching the mails.
 import os from "node:os";
 import path from "node:path";
+import { signJWT } from "better-auth/crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
@@ -11,6 +12,7 @@ import { silentLogger } from "@/tests/support/memory-logger";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createAuth } from "./auth.server";
+import { isVerifiedThroughLink } from "./verified-link";
 
 let database: Database;
 let sink: SmtpSink;
@@ -80,7 +82,7 @@ describe("sign-up with email verification required", () => {
     expect((await session.json()).user).toMatchObject({ email, planId: "free", emailVerified: true });
   });
 
-  it("sends a verification link back to /verify-email: with ?error= when tampered with, without once used", async () => {
+  it("sends a verification link back to /verify-email with its token: with ?error= when tampered with, without once used", async () => {
     const auth = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true" });
     const email = uniqueEmail();
     await createAuthTestClient(auth).call("/sign-up/email", {
@@ -89,21 +91,47 @@ describe("sign-up with email verification required", () => {
     });
     const mail = await sink.waitForMail((received) => received.envelopeTo.includes(email));
     const link = new URL(mail.links.find((candidate) => candidate.includes("/api/auth/verify-email")) ?? "");
-    expect(link.searchParams.get("callbackURL")).toBe("/verify-email");
+    const back = `/verify-email?token=${link.searchParams.get("token")}`;
+    expect(link.searchParams.get("callbackURL")).toBe(back);
 
     const tampered = new URL(link);
     tampered.searchParams.set("token", `${link.searchParams.get("token")}x`);
     const refused = await createAuthTestClient(auth).call(tampered.toString());
     expect(refused.status).toBe(302);
-    expect(refused.headers.get("location")).toBe("/verify-email?error=INVALID_TOKEN");
+    expect(refused.headers.get("location")).toBe(`${back}&error=INVALID_TOKEN`);
 
     const first = createAuthTestClient(auth);
-    expect((await first.call(link.toString())).headers.get("location")).toBe("/verify-email");
+    expect((await first.call(link.toString())).headers.get("location")).toBe(back);
     expect(first.cookieHeader()).toMatch(/hookmail\.session_token=/);
     const again = createAuthTestClient(auth);
     const used = await again.call(link.toString());
-    expect(used.headers.get("location")).toBe("/verify-email");
+    expect(used.headers.get("location")).toBe(back);
     expect(again.cookieHeader()).not.toMatch(/session_token/);
+  });
+
+  it("the verification page's check says verified only for a genuine token whose address is verified now", async () => {
+    const auth = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true" });
+    const email = uniqueEmail();
+    await createAuthTestClient(auth).call("/sign-up/email", {
+      method: "POST",
+      body: { email, password: PASSWORD, name: "Di", callbackURL: "/" },
+    });
+    const mail = await sink.waitForMail((received) => received.envelopeTo.includes(email));
+    const link = new URL(mail.links.find((candidate) => candidate.includes("/api/auth/verify-email")) ?? "");
+    const token = link.searchParams.get("token") ?? "";
+    const OTHER_SECRET = "another-secret-another-secret-another";
+    const otherSecret = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true", AUTH_SECRET: OTHER_SECRET });
+    const forged = await signJWT({ email }, OTHER_SECRET);
+
+    for (const candidate of [undefined, "", "bogus", `${token}x`, forged]) {
+      expect(await isVerifiedThroughLink({ auth, token: candidate })).toBe(false);
+    }
+    expect(await isVerifiedThroughLink({ auth, token })).toBe(false);
+    expect(await isVerifiedThroughLink({ auth: otherSecret, token })).toBe(false);
+
+    await createAuthTestClient(auth).call(link.toString());
+    expect(await isVerifiedThroughLink({ auth, token })).toBe(true);
+    expect(await isVerifiedThroughLink({ auth: otherSecret, token })).toBe(false);
   });
 
   it("refuses to sign in an unverified user with EMAIL_NOT_VERIFIED, and mails a new link", async () => {
