@@ -27,7 +27,7 @@ export async function startEmbeddedBenchServer(): Promise<BenchServer> {
     const server = await startEmbeddedServer({ dataDir });
     return {
       kind: "embedded",
-      adminUrl: server.urlFor("postgres"),
+      adminUrl: server.adminUrlFor("postgres"),
       dataDir,
       stop: async () => {
         await server.release();

@@ -13,9 +13,11 @@ import { getMailer, type Mailer } from "@/modules/mail/mailer";
 import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { createRateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { createId, type IdKind } from "@/modules/shared/ids";
+import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { applyAccountRulesAfter, applyAccountRulesBefore, isVerificationMailAllowed } from "./account-limits";
 import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
+import { toBetterAuthLogger } from "./auth-logger";
 import { toVerificationLink } from "./verification-link";
 
 const MODEL_ID_KINDS: Record<string, IdKind> = {
@@ -50,11 +52,23 @@ async function sendOrFail(request: Request | undefined, send: () => Promise<void
   }
 }
 
-export function createAuth({ config, prisma, mailer }: { config: Config; prisma: PrismaClient; mailer: Mailer }) {
+export function createAuth({
+  config,
+  prisma,
+  mailer,
+  logger,
+}: {
+  config: Config;
+  prisma: PrismaClient;
+  mailer: Mailer;
+  /** Where better-auth's own lines go (auth-logger.ts); left out (tests), they go to the console. */
+  logger?: Logger;
+}) {
   const { github, google } = config.auth;
   const rateLimits = createRateLimitRepository(prisma);
   return betterAuth({
     appName: "Hookmail",
+    ...(logger ? { logger: toBetterAuthLogger(logger) } : {}),
     baseURL: config.baseUrl,
     basePath: "/api/auth",
     secret: getAuthSecret(config).secret,
@@ -129,7 +143,7 @@ const processAuth = processSingleton<Promise<Auth>>("auth");
 
 export function getAuth(): Promise<Auth> {
   return processAuth.getOrCreate(() =>
-    getPrisma().then((prisma) => createAuth({ config: getConfig(), prisma, mailer: getMailer() })),
+    getPrisma().then((prisma) => createAuth({ config: getConfig(), prisma, mailer: getMailer(), logger: getLogger() })),
   );
 }
 

@@ -119,6 +119,15 @@ function isDnsServer(server: string): boolean {
   return isPortValid && (bracketed ? isIP(host) === 6 : isIP(host) !== 0);
 }
 
+/** An address to listen on: an IPv4 or IPv6 address (without brackets), or a host name. */
+const listenHostSchema = (defaultValue: string) =>
+  optionalStringSchema.transform((value, context) => {
+    if (value === undefined) return defaultValue;
+    if (isIP(value) !== 0 || DOMAIN_PATTERN.test(value.toLowerCase())) return value;
+    context.addIssue({ code: "custom", message: "must be an IP address (such as 127.0.0.1, 0.0.0.0 or ::) or a host name" });
+    return z.NEVER;
+  });
+
 const dnsServersSchema = optionalStringSchema.transform((value, context) => {
   const servers = (value ?? "")
     .split(",")
@@ -171,6 +180,8 @@ export const environmentSchema = z.object({
     "must be at least 16 characters (generate one with: openssl rand -base64 32)",
   ),
   METRICS_PORT: optionalPortSchema,
+  /** Loopback by default: the figures are for a scraper on the same machine unless the operator opens them. */
+  METRICS_HOST: listenHostSchema("127.0.0.1"),
   MAX_MESSAGE_BYTES: integerSchema({ defaultValue: 26_214_400, min: 1024, max: 1_073_741_824 }),
   WEBHOOK_TIMEOUT_MS: integerSchema({ defaultValue: 15_000, min: 100, max: 300_000 }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema(false),

@@ -45,9 +45,9 @@ export type Config = {
   webhook: { timeoutMs: number; allowPrivateTargets: boolean };
   /**
    * The bearer token of GET /api/metrics (unset: the route answers 404), and the port of the
-   * process's own metrics listener (unset: none).
+   * process's own metrics listener (unset: none) and the address it listens on (loopback unless set).
    */
-  metrics: { token: string | undefined; port: number | undefined };
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   /** Resolvers for mail authentication and webhook host checks (`ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
   /** What is checked on each mail: SPF, DKIM, DMARC and ARC, and rspamd's score when a URL is set. */
@@ -167,7 +167,7 @@ function buildConfig(values: Environment): Config {
       maxMessageBytes: values.MAX_MESSAGE_BYTES,
     },
     webhook: { timeoutMs: values.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
-    metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT },
+    metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT, host: values.METRICS_HOST },
     dnsServers: values.DNS_SERVERS,
     mailChecks: { authentication: values.MAIL_AUTH_CHECKS, rspamdUrl: values.RSPAMD_URL },
     contentRetentionMs: values.CONTENT_RETENTION_HOURS * 3_600_000,

@@ -62,4 +62,9 @@ describe("content links (docs/webhooks.md: Content by link)", () => {
     expect(toContentDisposition("données.csv")).toBe(`attachment; filename="donn_es.csv"; filename*=UTF-8''donn%C3%A9es.csv`);
     expect(toContentDisposition("")).toContain('filename="attachment"');
   });
+
+  it("download under a well-formed name when the attachment's name is broken UTF-16 (a lone surrogate)", () => {
+    expect(toContentDisposition("\uD800")).toBe(`attachment; filename="_"; filename*=UTF-8''%EF%BF%BD`);
+    expect(toContentDisposition("a\uDC00b.txt")).toBe(`attachment; filename="a_b.txt"; filename*=UTF-8''a%EF%BF%BDb.txt`);
+  });
 });

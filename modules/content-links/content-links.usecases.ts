@@ -1,12 +1,17 @@
 // Serves a content link (content-links.ts): the raw message of a processing (streamed a slice at a
-// time), or one of its attachments decoded in a parsing thread, while the link is valid and the content is still kept.
-// Anything else (a changed character, a passed expiry, content past its retention) is not found.
+// time), or one of its attachments decoded in a parsing thread, while the link is valid, its address
+// still exists and the content is still kept. Anything else (a changed character, a passed expiry, a
+// deleted address, content past its retention) is not found. Each download holds a place at the
+// download gate until it is sent (download-gate.ts), counted against its link and its owner.
 import type { OpenedBytea } from "@/modules/db/sliced-values";
 import { createNotFoundError } from "@/modules/shared/errors/app-error";
-import type { ConcurrencyGate } from "./attachment-gate";
 import { type ContentPart, isContentLinkValid } from "./content-links";
+import type { DownloadGate } from "./download-gate";
+import { openHeldDownload, STREAMED_DOWNLOAD_BYTES } from "./download-stream";
 
 export type ContentLinksRepository = {
+  /** The processing's owner and the size of its stored message (null once gone); null when the processing or its address is gone. */
+  findLinkedProcessing: (processingId: string) => Promise<{ ownerId: string; rawMessageBytes: number | null } | null>;
   findRawMessage: (processingId: string) => Promise<Buffer | null>;
   /** The raw message as a stream of slices (a download), or null. */
   openRawMessage: (processingId: string) => Promise<OpenedBytea | null>;
@@ -28,6 +33,7 @@ export async function readLinkedContent({
   repository,
   extractAttachment,
   gate,
+  signal,
   now = new Date(),
 }: {
   processingId: string;
@@ -37,22 +43,47 @@ export async function readLinkedContent({
   key: string;
   repository: ContentLinksRepository;
   extractAttachment: (raw: Buffer, index: number) => Promise<LinkedContent | null>;
-  /** Bounds the attachments decoded at once (attachment-gate.ts). */
-  gate: ConcurrencyGate;
+  /** Bounds what downloads hold at once (download-gate.ts). */
+  gate: DownloadGate;
+  /** Aborted when the client goes: a download still waiting for room gives up its turn. */
+  signal?: AbortSignal;
   now?: Date;
 }): Promise<DownloadedContent> {
   if (!isContentLinkValid({ key, processingId, part, expires, signature, now })) throw createNotFoundError("content");
+  const linked = await repository.findLinkedProcessing(processingId);
+  if (!linked || linked.rawMessageBytes === null) throw createNotFoundError("content");
+  const holders = [
+    { key: `link:${processingId}/${part}`, max: gate.limits.perLink },
+    { key: `links-of:${linked.ownerId}`, max: gate.limits.perOwner },
+  ];
   if (part === "raw") {
-    const opened = await repository.openRawMessage(processingId);
-    if (!opened) throw createNotFoundError("content");
-    return { byteLength: opened.byteLength, body: opened.stream, contentType: "message/rfc822", filename: `${processingId}.eml` };
+    return openHeldDownload({
+      gate,
+      claim: { bytes: STREAMED_DOWNLOAD_BYTES, holders, signal },
+      open: async () => {
+        const opened = await repository.openRawMessage(processingId);
+        if (!opened) throw createNotFoundError("content");
+        return {
+          byteLength: opened.byteLength,
+          body: opened.stream,
+          contentType: "message/rfc822",
+          filename: `${processingId}.eml`,
+        };
+      },
+    });
   }
-  const attachment = await gate.run(async () => {
-    const raw = await repository.findRawMessage(processingId);
-    return raw ? extractAttachment(raw, Number(part.split("/")[1])) : null;
+  // While decoded, an attachment holds its message and its own bytes, which are no larger.
+  return openHeldDownload({
+    gate,
+    claim: { bytes: 2 * linked.rawMessageBytes, holders, signal },
+    open: async (place) => {
+      const raw = await repository.findRawMessage(processingId);
+      const attachment = raw ? await extractAttachment(raw, Number(part.split("/")[1])) : null;
+      if (!attachment) throw createNotFoundError("content");
+      place.shrinkTo(attachment.bytes.byteLength);
+      return toDownloadedContent(attachment);
+    },
   });
-  if (!attachment) throw createNotFoundError("content");
-  return toDownloadedContent(attachment);
 }
 
 /** Whole bytes as a download. */
@@ -82,7 +113,8 @@ export function toDownloadHeaders({
 
 /** A Content-Disposition that keeps any file name safe: ASCII fallback, and the name itself per RFC 5987. */
 export function toContentDisposition(filename: string): string {
-  const name = filename.trim() || "attachment";
+  // A lone surrogate (a name decoded from broken UTF-16) would make encodeURIComponent throw.
+  const name = filename.toWellFormed().trim() || "attachment";
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -1,7 +1,8 @@
 // What the embedded PostgreSQL server needs from the machine (docs/scaling.md: The embedded
-// server): its binaries from the npm registry, the unprivileged user it runs as when Hookmail runs
-// as root, a DATA_DIR that user can reach, commands run as that user, and what the cluster's
-// postmaster.pid says about a server that may be running.
+// server): its binaries from the npm registry, the unprivileged account of Hookmail's own it runs
+// as when Hookmail runs as root, a DATA_DIR that account can reach, commands run as that account
+// with a minimal environment (none of the app's secrets), and what the cluster's postmaster.pid
+// says about a server that may be running.
 
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -13,12 +14,16 @@ import type { Logger } from "@/modules/shared/logging/logger";
 
 const execFileAsync = promisify(execFile);
 
-/** The user the server runs as when Hookmail runs as root (PostgreSQL refuses to run as root). */
-const SERVER_USER = "postgres";
+/**
+ * The account the server runs as when Hookmail runs as root (PostgreSQL refuses to run as root):
+ * Hookmail's own, not a `postgres` account that the machine's own PostgreSQL may run as
+ * (docs/security.md: The embedded database server).
+ */
+export const SERVER_USER = "hookmail-db";
 /** How long pg_ctl may wait for the server to start, in seconds. */
 export const START_TIMEOUT_SECONDS = 60;
 
-export type ServerUser = { uid: number; gid: number; name: string } | null;
+export type ServerUser = { uid: number; gid: number; name: string; home: string } | null;
 export type Binaries = { initdb: string; pg_ctl: string; postgres: string };
 
 export type ServerLock = { pid: number; port: number; status: string; isAlive: boolean };
@@ -96,11 +101,10 @@ function restoreLibrarySymlinks(packageDir: string) {
 /** null when not root: the server runs as this process's user. */
 export async function findServerUser(logger: Logger): Promise<ServerUser> {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return null;
-  const lookUp = async () => {
-    const [uid, gid] = await Promise.all(
-      ["-u", "-g"].map(async (flag) => Number((await execFileAsync("id", [flag, SERVER_USER])).stdout.trim())),
-    );
-    return { uid: uid!, gid: gid!, name: SERVER_USER };
+  const lookUp = async (): Promise<NonNullable<ServerUser>> => {
+    // name:password:uid:gid:gecos:home:shell
+    const fields = (await execFileAsync("getent", ["passwd", SERVER_USER])).stdout.trim().split(":");
+    return { uid: Number(fields[2]), gid: Number(fields[3]), name: SERVER_USER, home: fields[5] || "/" };
   };
   try {
     return await lookUp();
@@ -122,6 +126,35 @@ export async function findServerUser(logger: Logger): Promise<ServerUser> {
     logger.info(`Created the system user "${SERVER_USER}" to run the embedded PostgreSQL (it does not run as root)`);
     return lookUp();
   }
+}
+
+/**
+ * A cluster initialised by an earlier version, as the `postgres` account, becomes the server
+ * account's: its files are handed over, the directory itself last (a start interrupted halfway
+ * hands over the rest next time). Answers the account the server runs as from now on. A server
+ * still running from it, started by an earlier version sharing DATA_DIR, is left alone: until it
+ * stops, this process joins it and acts as its owner (pg_ctl may only stop a server as its owner),
+ * and the start after it stopped hands the cluster over.
+ */
+export function handOverClusterDir(clusterDir: string, user: ServerUser, logger: Logger): ServerUser {
+  if (!user || !fs.existsSync(clusterDir)) return user;
+  const owner = fs.statSync(clusterDir);
+  if (owner.uid === user.uid) return user;
+  if (readServerLock(clusterDir)?.isAlive) {
+    logger.info(
+      `The embedded PostgreSQL in ${clusterDir} runs as uid ${owner.uid} until it stops; then it runs as "${user.name}"`,
+    );
+    return { uid: owner.uid, gid: owner.gid, name: `uid ${owner.uid}`, home: "/" };
+  }
+  const chownTree = (entry: string) => {
+    const stats = fs.lstatSync(entry);
+    if (stats.isDirectory()) for (const child of fs.readdirSync(entry)) chownTree(path.join(entry, child));
+    if (entry !== clusterDir) fs.lchownSync(entry, user.uid, user.gid);
+  };
+  chownTree(clusterDir);
+  fs.chownSync(clusterDir, user.uid, user.gid);
+  logger.info(`The embedded PostgreSQL in ${clusterDir} now runs as the user "${user.name}"`);
+  return user;
 }
 
 /**
@@ -152,13 +185,38 @@ function findClosedAncestor(dataDir: string, user: NonNullable<ServerUser>): str
   }
 }
 
+/** Variables PostgreSQL's programs get from this process: nothing else (the app's secrets stay here). */
+const PASSED_VARIABLES = /^(PATH|LANG|LC_[A-Z]+|TZ|TZDIR)$/;
+/** What a Windows program needs to start at all. */
+const PASSED_WINDOWS_VARIABLES = /^(PATH|SYSTEMROOT|WINDIR|TEMP|TMP|SYSTEMDRIVE|PATHEXT)$/i;
+
+/**
+ * The environment of the server's programs (initdb, pg_ctl and the server it starts): the path,
+ * the locale and time zone variables, HOME for the account it runs as, and messages in English.
+ */
+export function buildServerEnvironment(
+  parent: Record<string, string | undefined>,
+  user: ServerUser,
+  platform = os.platform(),
+): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === undefined) continue;
+    if (PASSED_VARIABLES.test(name) || (platform === "win32" && PASSED_WINDOWS_VARIABLES.test(name))) environment[name] = value;
+  }
+  const home = user ? user.home : parent.HOME;
+  if (home) environment.HOME = home;
+  return { ...environment, LC_ALL: "C", LC_MESSAGES: "C" };
+}
+
 export async function runAsServerUser(user: ServerUser, binary: string, args: string[]) {
   try {
     await execFileAsync(binary, args, {
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
       // The server user may not read the working directory of a root process.
       cwd: os.tmpdir(),
-      env: { ...process.env, LC_ALL: "C", LC_MESSAGES: "C" },
+      // (The project's ProcessEnv type requires NODE_ENV, which PostgreSQL has no use for.)
+      env: buildServerEnvironment(process.env, user) as NodeJS.ProcessEnv,
       timeout: (START_TIMEOUT_SECONDS + 10) * 1000,
     });
   } catch (error) {

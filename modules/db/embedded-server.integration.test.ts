@@ -2,7 +2,8 @@
 // each test with a DATA_DIR and a server of its own: first start initialises it owner-only, it
 // listens on loopback only with a password, processes sharing a DATA_DIR share one server that the
 // last one stops, and a postmaster.pid left by a dead server does not keep it from starting. As
-// root (containers, CI) the server runs as the unprivileged `postgres` user.
+// root (containers, CI) the server runs as an unprivileged account (its own tests:
+// embedded-server-privileges.integration.test.ts).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -20,6 +21,7 @@ import {
   readServerLock,
   startEmbeddedServer,
 } from "./embedded-server";
+import { APP_ROLE } from "./embedded-server-roles";
 
 const TIMEOUT = { timeout: 120_000 };
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -95,8 +97,9 @@ describe("the embedded PostgreSQL server", () => {
   it("listens on loopback only, with no Unix socket, and refuses a wrong password", TIMEOUT, async () => {
     const server = await start(createDataDir(cleanUps));
 
+    // unix_socket_directories is for superusers to read.
     const settings = await query<{ name: string; setting: string }>(
-      server.url,
+      server.adminUrlFor("postgres"),
       "SELECT name, setting FROM pg_settings WHERE name IN ('listen_addresses', 'unix_socket_directories') ORDER BY name",
     );
     expect(settings).toEqual([
@@ -108,7 +111,7 @@ describe("the embedded PostgreSQL server", () => {
     await expect(query(wrong.toString(), "SELECT 1")).rejects.toThrow(/password authentication failed/);
   });
 
-  it.runIf(isRoot)("runs the server as the unprivileged postgres user when started by root", TIMEOUT, async () => {
+  it.runIf(isRoot)("runs the server as an unprivileged account when started by root", TIMEOUT, async () => {
     const dataDir = createDataDir(cleanUps);
     await start(dataDir);
     const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
@@ -207,7 +210,10 @@ describe("the embedded PostgreSQL server", () => {
     // The process that started it is gone without releasing it: its keeper connection ends.
     const keeper = await startEmbeddedServer({ dataDir, settings: { fsync: "off" } });
     const { pid } = readServerLock(clusterDir)!;
-    await query(keeper.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'hookmail-keeper'");
+    await query(
+      keeper.adminUrlFor("postgres"),
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'hookmail-keeper'",
+    );
 
     const next = await start(dataDir);
 
@@ -224,7 +230,7 @@ describe("the embedded PostgreSQL server", () => {
     expect(database.description).toMatch(
       new RegExp(`^embedded PostgreSQL in ${dataDir} \\(PostgreSQL hookmail on 127\\.0\\.0\\.1:\\d+\\)$`),
     );
-    expect(await database.executor.query("SELECT current_user AS name")).toEqual([{ name: "hookmail" }]);
+    expect(await database.executor.query("SELECT current_user AS name")).toEqual([{ name: APP_ROLE }]);
 
     await database.close();
     await waitForExit(pid);

@@ -10,8 +10,10 @@
 // next start uses it again. A server that died with the machine leaves a stale postmaster.pid,
 // which PostgreSQL itself recognises and replaces.
 //
-// As root (containers, CI) the server runs as the unprivileged `postgres` user, created when the
-// machine has none; PostgreSQL refuses to run as root.
+// As root (containers, CI) the server runs as Hookmail's own unprivileged account `hookmail-db`,
+// created when the machine has none; PostgreSQL refuses to run as root. Its programs get a minimal
+// environment, never the app's secrets. The app connects as a role that is not a superuser
+// (embedded-server-roles.ts).
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -23,6 +25,7 @@ import { findFreePort } from "@/modules/shared/net/free-port";
 import {
   type Binaries,
   findServerUser,
+  handOverClusterDir,
   loadBinaries,
   prepareDataDir,
   readServerLock,
@@ -32,19 +35,18 @@ import {
   START_TIMEOUT_SECONDS,
 } from "./embedded-server-host";
 import { getServerLogSize, readServerLogTail, startServerLogRelay } from "./embedded-server-log";
+import { ADMIN_ROLE, APP_ROLE, DATABASE, deriveAppPassword, prepareAppDatabase } from "./embedded-server-roles";
 
 export { readServerLock, type ServerLock } from "./embedded-server-host";
 
 /** The cluster's directory inside DATA_DIR. */
 export const POSTGRES_DIRECTORY = "postgres";
-/** The generated password of the server's `hookmail` role, beside the cluster in DATA_DIR (0600). */
+/** The generated password of the server's superuser `hookmail`, beside the cluster in DATA_DIR (0600). */
 export const POSTGRES_PASSWORD_FILE = "postgres-password";
 /** Our settings, in a file of their own that postgresql.conf includes. */
 const SETTINGS_FILE = "hookmail.conf";
 /** The server's log, inside the cluster directory (it is the server user's to write). */
 export const SERVER_LOG_FILE = path.join("log", "server.log");
-const ROLE = "hookmail";
-const DATABASE = "hookmail";
 const KEEPER_APPLICATION_NAME = "hookmail-keeper";
 
 export type EmbeddedServerOptions = {
@@ -56,10 +58,10 @@ export type EmbeddedServerOptions = {
 };
 
 export type EmbeddedServer = {
-  /** The `hookmail` database on the server. */
+  /** The `hookmail` database on the server, as the app's role (no superuser, the database's owner). */
   url: string;
-  /** A connection string for another database on the same server (tests' databases). */
-  urlFor: (database: string) => string;
+  /** A connection string as the server's superuser, to another database (the tests' databases). */
+  adminUrlFor: (database: string) => string;
   /** Whether this process started the server (false: it found it running). */
   startedHere: boolean;
   /**
@@ -75,8 +77,8 @@ export async function startEmbeddedServer({
   logger = silentLogger,
 }: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const binaries = await loadBinaries();
-  const user = await findServerUser(logger);
   const clusterDir = path.join(dataDir, POSTGRES_DIRECTORY);
+  const user = handOverClusterDir(clusterDir, await findServerUser(logger), logger);
   prepareDataDir(dataDir, user);
   const password = readOrCreatePassword(dataDir);
 
@@ -94,16 +96,18 @@ export async function startEmbeddedServer({
       : `Embedded PostgreSQL already running on 127.0.0.1:${lock.port} (pid ${lock.pid})`,
   );
 
-  const urlFor = (database: string) =>
-    `postgres://${ROLE}:${encodeURIComponent(password)}@127.0.0.1:${lock.port}/${encodeURIComponent(database)}`;
-  await ensureDatabase(urlFor("postgres"), DATABASE);
-  const keeper = await connectKeeper(urlFor("postgres"));
+  const urlAs = (role: string, rolePassword: string, database: string) =>
+    `postgres://${role}:${encodeURIComponent(rolePassword)}@127.0.0.1:${lock.port}/${encodeURIComponent(database)}`;
+  const adminUrlFor = (database: string) => urlAs(ADMIN_ROLE, password, database);
+  const appPassword = deriveAppPassword(password);
+  await prepareAppDatabase({ adminUrlFor, appPassword });
+  const keeper = await connectKeeper(adminUrlFor("postgres"));
   // The server's own lines go to this process's log as JSON lines (embedded-server-log.ts).
   const relay = startServerLogRelay({ file: logFile, keeper, logger, fromOffset: startedHere ? logSizeBeforeStart : undefined });
 
   return {
-    url: urlFor(DATABASE),
-    urlFor,
+    url: urlAs(APP_ROLE, appPassword, DATABASE),
+    adminUrlFor,
     startedHere,
     release: async () => {
       const otherProcesses = await countOtherKeepers(keeper).catch(() => 0);
@@ -208,7 +212,7 @@ async function initialiseCluster({
     logger.info(`Initialising the embedded PostgreSQL in ${clusterDir} (first start)`);
     await runAsServerUser(user, binaries.initdb, [
       `--pgdata=${scratchCluster}`,
-      `--username=${ROLE}`,
+      `--username=${ADMIN_ROLE}`,
       `--pwfile=${passwordFile}`,
       "--auth=scram-sha-256",
       "--encoding=UTF8",
@@ -264,22 +268,6 @@ async function startServer({ binaries, user, clusterDir }: { binaries: Binaries;
 async function stopServer({ binaries, user, clusterDir }: { binaries: Binaries; user: ServerUser; clusterDir: string }) {
   // fast: roll back open transactions and stop now; committed work is on disk.
   await runAsServerUser(user, binaries.pg_ctl, ["stop", "--wait", `--pgdata=${clusterDir}`, "--mode=fast"]);
-}
-
-async function ensureDatabase(adminUrl: string, database: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
-    if (rowCount === 0) {
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
-        // Another process created it meanwhile: 42P04, or 23505 when both inserted the row at once.
-        if (error.code !== "42P04" && error.code !== "23505") throw error;
-      });
-    }
-  } finally {
-    await client.end();
-  }
 }
 
 async function connectKeeper(adminUrl: string): Promise<pg.Client> {

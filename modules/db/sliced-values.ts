@@ -82,6 +82,17 @@ export async function readBytea(executor: SqlExecutor, ref: ByteaRef): Promise<B
   return first.value ?? readByteaSlices(executor, ref, first.length);
 }
 
+/** A value's size in bytes, without reading it: undefined without the row, null when its value is null. */
+export async function measureBytea(executor: SqlExecutor, ref: ByteaRef): Promise<number | null | undefined> {
+  const { condition, params } = toRowCondition(ref);
+  const [row] = await executor.query<{ length: number | string | null }>(
+    `SELECT octet_length(${ref.column}) AS length FROM ${ref.table} WHERE ${condition}`,
+    params,
+  );
+  if (!row) return undefined;
+  return row.length === null ? null : Number(row.length);
+}
+
 /** A value opened for a download: its size, and its bytes as a stream that reads a slice when the reader asks for one. */
 export type OpenedBytea = { byteLength: number; stream: ReadableStream<Uint8Array> };
 

@@ -49,7 +49,7 @@ export const WEBHOOK_EXAMPLE_PAYLOAD = {
     authentication: {
       spf: { result: "pass", domain: "example.org" },
       dkim: [{ result: "pass", domain: "example.org", selector: "s1", aligned: true }],
-      dmarc: { result: "pass", policy: "reject", domain: "example.org" },
+      dmarc: { result: "pass", policy: "reject", domain: "example.org", reason: null },
       arc: { result: "none" },
     },
     spam: { score: 1.2, action: "no action", isSpam: false },

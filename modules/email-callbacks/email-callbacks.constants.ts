@@ -9,7 +9,7 @@ export const MAX_ALLOWED_ORIGINS = 100;
 
 /** How attachments reach the webhook: base64 in the body, or signed expiring links (docs/webhooks.md). */
 export const ATTACHMENT_DELIVERIES = ["inline", "url"] as const;
-/** "dmarc": a mail whose DMARC result is fail is recorded authentication-failed and not delivered. */
+/** "dmarc": only a mail whose DMARC result is pass is delivered; any other is recorded authentication-failed. */
 export const AUTHENTICATION_POLICIES = ["none", "dmarc"] as const;
 /** The spam thresholds an address may set (rspamd scores; 15 is its usual reject score). */
 export const SPAM_THRESHOLD_MIN = 0;

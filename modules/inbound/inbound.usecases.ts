@@ -85,7 +85,9 @@ function applyCheckPolicies(
   { authentication, spam }: { authentication: MailAuthentication | null; spam: SpamVerdict | null },
 ): Pick<NewProcessing, "status" | "error"> {
   if (decision.status !== PROCESSING_STATUS.PENDING) return decision;
-  if (callback.authenticationPolicy === "dmarc" && authentication?.dmarc.result === "fail") {
+  // Only a pass authenticates the From domain: fail, none (no record), a temperror a sender can cause,
+  // or no verdict at all are not delivered (docs/webhooks.md: Per-address options).
+  if (callback.authenticationPolicy === "dmarc" && authentication?.dmarc.result !== "pass") {
     return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.AUTHENTICATION_FAILED };
   }
   if (callback.spamThreshold !== null && spam !== null && spam.score >= callback.spamThreshold) {
@@ -99,7 +101,7 @@ function applyCheckPolicies(
  * same Message-ID already recorded for the same recipient within 24 h → nothing (decided by the
  * repository in the writing transaction); disabled →
  * not-processed / not-enabled; sender not allowed → not-processed / from-address-not-allowed;
- * DMARC required and failed → not-processed / authentication-failed; spam score at or over the
+ * DMARC required and not passed → not-processed / authentication-failed; spam score at or over the
  * address's threshold → not-processed / spam; else pending, with the webhook body built once and the raw message kept for delivery.
  * With `claimLeaseMs`, each pending processing is written already claimed by the caller for that
  * long, and comes back as a claim ready for its first attempt (no further read or claim needed).

@@ -11,18 +11,34 @@ import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
 import { type MailPipeline, startMailPipeline } from "@/tests/support/mail-pipeline";
 import { GTUBE, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
-import { createSenderDomain } from "@/tests/support/sender-domain";
+import { addDkimSignatures, createSenderDomain } from "@/tests/support/sender-domain";
 
 // The test's SMTP client connects from 127.0.0.1: the honest domain's SPF lists it, the forger's does not.
 const honest = createSenderDomain({ domain: "honest.example", allowedIp: "127.0.0.1" });
 const forged = createSenderDomain({ domain: "forged.example", allowedIp: "192.0.2.99" });
+// A sender that authenticates its own domain (SPF lists 127.0.0.1, DKIM signs) and claims forged.example's.
+const attacker = createSenderDomain({ domain: "attacker.example", allowedIp: "127.0.0.1", dmarc: "v=DMARC1; p=none" });
+// A domain that signs and passes SPF but publishes no DMARC record.
+const unpublished = createSenderDomain({ domain: "unpublished.example", allowedIp: "127.0.0.1", dmarc: null });
+// A sender whose own domain's DMARC record never answers.
+const silent = createSenderDomain({ domain: "silent.example", allowedIp: "127.0.0.1" });
+// Domains whose DNS never answers: each key lookup waits out the resolver's timeout.
+const hanging = Array.from({ length: 6 }, (_, index) => createSenderDomain({ domain: `hang${index + 1}.example` }));
 
 let dns: TestDnsServer;
 let rspamd: TestRspamd;
 let pipeline: MailPipeline;
 
 beforeAll(async () => {
-  dns = await startDnsServer({ ...honest.records, ...forged.records });
+  dns = await startDnsServer({
+    ...honest.records,
+    ...forged.records,
+    ...attacker.records,
+    ...unpublished.records,
+    ...silent.records,
+  });
+  dns.silence("_dmarc.silent.example");
+  for (const { domain, selector } of hanging) dns.silence(`${selector}._domainkey.${domain}`);
   rspamd = await startTestRspamd({ dnsServer: dns.address });
   pipeline = await startMailPipeline({
     name: "mail-checks",
@@ -98,7 +114,7 @@ describe("a mail from a domain with SPF, DKIM and DMARC", () => {
     expect(data.authentication).toEqual({
       spf: { result: "pass", domain: "honest.example" },
       dkim: [{ result: "pass", domain: "honest.example", selector: "s1", aligned: true }],
-      dmarc: { result: "pass", policy: "reject", domain: "honest.example" },
+      dmarc: { result: "pass", policy: "reject", domain: "honest.example", reason: null },
       arc: { result: "none" },
     });
     expect(data.reply).toEqual({ text: "Thursday works for me." });
@@ -120,7 +136,7 @@ describe("a mail whose DKIM signature no longer verifies and whose SPF does not 
     const { data } = payloadTo("open")!;
     expect(data.authentication.dkim).toEqual([{ result: "fail", domain: "forged.example", selector: "s1", aligned: true }]);
     expect(data.authentication.spf).toEqual({ result: "fail", domain: "forged.example" });
-    expect(data.authentication.dmarc).toEqual({ result: "fail", policy: "reject", domain: "forged.example" });
+    expect(data.authentication.dmarc).toEqual({ result: "fail", policy: "reject", domain: "forged.example", reason: null });
     expect(payloadTo("strict")).toBeUndefined();
     expect(pipeline.sink.requests).toHaveLength(1);
     expect(await processingOf("strict")).toMatchObject({
@@ -128,6 +144,79 @@ describe("a mail whose DKIM signature no longer verifies and whose SPF does not 
       error: PROCESSING_ERROR.AUTHENTICATION_FAILED,
     });
     expect((await processingOf("open")).status).toBe(PROCESSING_STATUS.SUCCESS);
+  });
+});
+
+/** Sends the mail to an open address and to one that requires DMARC, and waits until both are recorded. */
+async function sendToOpenAndStrict(envelopeDomain: string, raw: Buffer) {
+  pipeline.sink.reset();
+  await sendFrom(envelopeDomain, raw, ["open@hookmail.test", "strict@hookmail.test"]);
+  await pipeline.sink.waitForRequests(1);
+  await pipeline.worker.whenIdle();
+}
+
+async function expectRefusedByStrict(dmarc: Record<string, unknown>) {
+  expect(payloadTo("open")!.data.authentication.dmarc).toEqual(dmarc);
+  expect(payloadTo("strict")).toBeUndefined();
+  expect(pipeline.sink.requests).toHaveLength(1);
+  expect(await processingOf("strict")).toMatchObject({
+    status: PROCESSING_STATUS.NOT_PROCESSED,
+    error: PROCESSING_ERROR.AUTHENTICATION_FAILED,
+  });
+}
+
+const FORGED_CEO = { ...REPLY, from: "CEO <ceo@forged.example>", subject: "Urgent wire transfer" };
+
+describe("an address that requires DMARC delivers only a DMARC pass of the one From domain", () => {
+  it("refuses a From with two mailboxes (forged p=reject domain first, the sender's own domain second): fail / multiple-from", async () => {
+    const raw = await attacker.build({ ...FORGED_CEO, from: "CEO <ceo@forged.example>, x@attacker.example" });
+    await sendToOpenAndStrict("attacker.example", raw);
+    await expectRefusedByStrict({ result: "fail", policy: null, domain: null, reason: "multiple-from" });
+  });
+
+  it("refuses a mail with two From fields: fail / multiple-from", async () => {
+    const raw = await attacker.build({ ...FORGED_CEO, from: "x@attacker.example" });
+    await sendToOpenAndStrict("attacker.example", Buffer.concat([Buffer.from("From: CEO <ceo@forged.example>\r\n"), raw]));
+    await expectRefusedByStrict({ result: "fail", policy: null, domain: null, reason: "multiple-from" });
+  });
+
+  it("refuses a mail without a From field sent from the forged domain's envelope: fail / no-from", async () => {
+    const signed = (await attacker.build({ ...FORGED_CEO, from: "x@attacker.example" })).toString("utf8");
+    await sendToOpenAndStrict("forged.example", Buffer.from(signed.replace(/^From: .*\r\n/m, "")));
+    await expectRefusedByStrict({ result: "fail", policy: null, domain: null, reason: "no-from" });
+  });
+
+  it("refuses a forged From signed by six domains whose DNS never answers, without looking their keys up: fail, not temperror", async () => {
+    const unsigned = await attacker.build(FORGED_CEO, { sign: false });
+    await sendToOpenAndStrict("attacker.example", await addDkimSignatures(unsigned, hanging));
+    await expectRefusedByStrict({ result: "fail", policy: "reject", domain: "forged.example", reason: null });
+    expect(dns.queries.filter((query) => /\.hang\d\.example$/.test(query))).toEqual([]);
+  }, 30_000);
+
+  it("refuses a From domain that publishes no DMARC record: none is no pass", async () => {
+    const raw = await unpublished.build({ ...REPLY, from: "Bob <bob@unpublished.example>" });
+    await sendToOpenAndStrict("unpublished.example", raw);
+    await expectRefusedByStrict({ result: "none", policy: null, domain: "unpublished.example", reason: null });
+  });
+
+  it("refuses a From domain whose DMARC record lookup never answers: temperror is no pass", async () => {
+    const raw = await silent.build({ ...REPLY, from: "Bob <bob@silent.example>" });
+    await sendToOpenAndStrict("silent.example", raw);
+    await expectRefusedByStrict({ result: "temperror", policy: null, domain: "silent.example", reason: null });
+  }, 30_000);
+
+  it("delivers a mail whose aligned DKIM signature and SPF pass, with DMARC pass", async () => {
+    pipeline.sink.reset();
+    await sendFrom("honest.example", await honest.build({ ...REPLY, to: "strict@hookmail.test" }), ["strict@hookmail.test"]);
+    await pipeline.sink.waitForRequests(1);
+    expect(payloadTo("strict")!.data.authentication.dmarc).toEqual({
+      result: "pass",
+      policy: "reject",
+      domain: "honest.example",
+      reason: null,
+    });
+    await pipeline.worker.whenIdle();
+    expect((await processingOf("strict")).status).toBe(PROCESSING_STATUS.SUCCESS);
   });
 });
 

@@ -19,3 +19,63 @@ export function createMailAuthResolver({
   if (servers.length > 0) resolver.setServers(servers);
   return (name, type) => resolver.resolve(name, type as "TXT");
 }
+
+/** The most DKIM keys looked up for one message: more signatures aligned with its From are not verified. */
+export const MAX_DKIM_KEY_LOOKUPS = 8;
+
+/** A refused key lookup reads as a key that does not exist: mailauth calls the signature neutral, "no key". */
+function createKeyNotLookedUpError(name: string): Error {
+  return Object.assign(new Error(`${name}: not looked up, its domain cannot align with the From domain`), { code: "ENOTFOUND" });
+}
+
+/**
+ * The resolver one message's checks go through (docs/webhooks.md: Authentication). Each name and type
+ * is asked once. A DKIM key (`<selector>._domainkey.<domain>`) is asked only when its domain could
+ * align with the From domain, or belongs to a forwarder that signed the ARC chain, and at most
+ * `maxKeyLookups` of them, so that a sender cannot stall the verdicts with signatures of domains that
+ * do not answer. The aligned keys and the From domain's DMARC record are asked at once, in parallel,
+ * before mailauth needs them one signature after the other.
+ */
+export function createMessageResolver({
+  resolver,
+  fromDomain,
+  dkimKeys,
+  arcDomains,
+  maxKeyLookups = MAX_DKIM_KEY_LOOKUPS,
+  isAligned,
+}: {
+  resolver: MailAuthResolver;
+  /** The one From mailbox's domain; null: none, so no signature can align. */
+  fromDomain: string | null;
+  dkimKeys: { domain: string; selector: string }[];
+  arcDomains: string[];
+  maxKeyLookups?: number;
+  /** DMARC's relaxed alignment: whether a name lies in a domain's organizational domain. */
+  isAligned: (domain: string, name: string) => boolean;
+}): MailAuthResolver {
+  const answers = new Map<string, Promise<unknown>>();
+  const alignedKeys = new Set<string>();
+  const canLookUpKey = (name: string) => {
+    if (arcDomains.some((domain) => isAligned(domain, name))) return true;
+    if (fromDomain === null || !isAligned(fromDomain, name)) return false;
+    if (!alignedKeys.has(name) && alignedKeys.size >= maxKeyLookups) return false;
+    alignedKeys.add(name);
+    return true;
+  };
+  const resolve: MailAuthResolver = (name, type) => {
+    const key = `${type} ${name.toLowerCase()}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      const isKey = type === "TXT" && name.toLowerCase().includes("._domainkey.");
+      answer =
+        isKey && !canLookUpKey(name.toLowerCase()) ? Promise.reject(createKeyNotLookedUpError(name)) : resolver(name, type);
+      // Asked ahead: whoever asks later gets the answer or the error.
+      answer.catch(() => {});
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  for (const { domain, selector } of dkimKeys) resolve(`${selector}._domainkey.${domain}`, "TXT");
+  if (fromDomain !== null) resolve(`_dmarc.${fromDomain}`, "TXT");
+  return resolve;
+}

@@ -1,18 +1,25 @@
 // The authentication verdicts of a mail in the webhook's words (docs/webhooks.md: Authentication):
 // RFC 8601 results for SPF, every DKIM signature with its alignment, DMARC with the domain's
 // policy, and ARC. mailauth's own words are mapped here: a signature whose body hash does not
-// verify is `fail` (mailauth says neutral), and an unsigned mail has no DKIM entry.
+// verify is `fail` (mailauth says neutral), and an unsigned mail has no DKIM entry. DMARC is judged
+// on the one From mailbox read before any lookup (mail-auth-headers.ts): without one it fails, with
+// the reason; a check that did not finish in time is `temperror`.
+import { FROM_PROBLEMS, isAlignedWith, type MessageAuthor } from "./mail-auth-headers";
 
 export const AUTH_RESULTS = ["pass", "fail", "softfail", "neutral", "none", "temperror", "permerror"] as const;
 export type AuthResult = (typeof AUTH_RESULTS)[number];
 
 export type DmarcPolicy = "none" | "quarantine" | "reject";
 
+export const DMARC_REASONS = FROM_PROBLEMS;
+export type DmarcReason = (typeof DMARC_REASONS)[number];
+
 export type MailAuthentication = {
   /** Null when the client's address is unknown (a provider that does not say). */
   spf: { result: AuthResult; domain: string | null } | null;
   dkim: { result: AuthResult; domain: string; selector: string | null; aligned: boolean }[];
-  dmarc: { result: AuthResult; policy: DmarcPolicy | null; domain: string | null };
+  /** `reason` says why DMARC failed before any record was read: no From mailbox, or several. */
+  dmarc: { result: AuthResult; policy: DmarcPolicy | null; domain: string | null; reason: DmarcReason | null };
   arc: { result: AuthResult };
 };
 
@@ -36,38 +43,48 @@ function toDmarcPolicy(policy: string | undefined): DmarcPolicy | null {
   return word === "none" || word === "quarantine" || word === "reject" ? word : null;
 }
 
-function toDkimEntry(signature: NonNullable<NonNullable<MailauthResult["dkim"]>["results"]>[number]) {
+function toDkimEntry(signature: NonNullable<NonNullable<MailauthResult["dkim"]>["results"]>[number], fromDomain: string | null) {
   const status = signature.status ?? {};
   const isBodyHashMismatch = status.result === "neutral" && /body hash did not verify/i.test(status.comment ?? "");
+  const domain = signature.signingDomain ?? "";
   return {
     result: isBodyHashMismatch ? "fail" : toAuthResult(status.result),
-    domain: signature.signingDomain ?? "",
+    domain,
     selector: signature.selector ?? null,
-    aligned: Boolean(status.aligned),
+    aligned: fromDomain !== null && isAlignedWith(fromDomain, domain),
   } satisfies MailAuthentication["dkim"][number];
 }
 
-export function toMailAuthentication(result: MailauthResult, { hasClient }: { hasClient: boolean }): MailAuthentication {
-  const signatures = (result.dkim?.results ?? []).filter((signature) => signature.signingDomain);
-  const dmarc = result.dmarc || undefined;
+function toSpfVerdict(spf: MailauthResult["spf"]): NonNullable<MailAuthentication["spf"]> {
+  return spf ? { result: toAuthResult(spf.status?.result), domain: spf.domain ?? null } : { result: "temperror", domain: null };
+}
+
+function toDmarcVerdict(dmarc: MailauthResult["dmarc"], author: MessageAuthor): MailAuthentication["dmarc"] {
+  if ("problem" in author) return { result: "fail", policy: null, domain: null, reason: author.problem };
+  // Not evaluated (the check ran out of time, or could not read the message).
+  if (!dmarc) return { result: "temperror", policy: null, domain: null, reason: null };
   return {
-    spf: hasClient && result.spf ? { result: toAuthResult(result.spf.status?.result), domain: result.spf.domain ?? null } : null,
-    dkim: signatures.map(toDkimEntry),
-    dmarc: {
-      result: toAuthResult(dmarc?.status?.result),
-      policy: toDmarcPolicy(dmarc?.policy ?? dmarc?.p),
-      domain: dmarc?.domain ?? null,
-    },
-    arc: { result: toAuthResult(result.arc ? result.arc.status?.result : undefined) },
+    result: toAuthResult(dmarc.status?.result),
+    policy: toDmarcPolicy(dmarc.policy ?? dmarc.p),
+    domain: dmarc.domain ?? null,
+    reason: null,
   };
 }
 
-/** Every verdict a temporary error: DNS did not answer within the deadline. */
-export function temporaryFailure({ hasClient }: { hasClient: boolean }): MailAuthentication {
+/**
+ * The verdicts of the checks that finished; one that did not (left out of `result`) is `temperror`,
+ * and `dkim` is `[]` when the signatures were not verified.
+ */
+export function toMailAuthentication(
+  result: MailauthResult,
+  { hasClient, author }: { hasClient: boolean; author: MessageAuthor },
+): MailAuthentication {
+  const fromDomain = "domain" in author ? author.domain : null;
+  const signatures = (result.dkim?.results ?? []).filter((signature) => signature.signingDomain);
   return {
-    spf: hasClient ? { result: "temperror", domain: null } : null,
-    dkim: [],
-    dmarc: { result: "temperror", policy: null, domain: null },
-    arc: { result: "temperror" },
+    spf: hasClient ? toSpfVerdict(result.spf) : null,
+    dkim: signatures.map((signature) => toDkimEntry(signature, fromDomain)),
+    dmarc: toDmarcVerdict(result.dmarc, author),
+    arc: { result: result.arc ? toAuthResult(result.arc.status?.result) : "temperror" },
   };
 }

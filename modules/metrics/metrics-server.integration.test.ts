@@ -1,13 +1,17 @@
 // The METRICS_PORT listener (README: Monitoring) of a process without the web role: the same
 // metrics and guard as GET /api/metrics, over real HTTP on loopback; anything but a scrape is 404;
-// the configuration refuses a port without a token or on a port the process already uses.
+// connections that send nothing neither block a scrape nor stay open (docs/security.md); it
+// listens where METRICS_HOST says; the configuration refuses a port without a token or on a port
+// the process already uses, and a METRICS_HOST that is no address.
+import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { METRIC_NAME } from "./metrics.constants";
+import { METRIC_NAME, METRICS_SERVER_LIMITS } from "./metrics.constants";
 import { getProcessMetrics } from "./metrics.registry";
 import { createMetricsRepository } from "./metrics.repository";
 import { type MetricsServer, startMetricsServer } from "./metrics-server";
@@ -78,6 +82,100 @@ describe("the METRICS_PORT listener", () => {
   });
 });
 
+/** A TCP connection to the listener that sends `text` (nothing by default); resolves once connected. */
+function openConnection(port: number, text = "", host = "127.0.0.1") {
+  const socket = net.connect(port, host);
+  let received = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => {
+    received += chunk;
+  });
+  socket.on("error", () => undefined);
+  const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(Date.now())));
+  const connected = new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => {
+      if (text) socket.write(text);
+      resolve();
+    });
+    socket.once("error", reject);
+  });
+  return { socket, connected, closed, received: () => received };
+}
+
+/** A scrape on a connection of its own (fetch would reuse one of its pool's): its status and how long it took. */
+function scrapeOnNewConnection(port: number): Promise<{ status: number; text: string; milliseconds: number }> {
+  const startedAt = performance.now();
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    http
+      .get({ host: "127.0.0.1", port, path: "/metrics", headers, agent: false }, (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text, milliseconds: performance.now() - startedAt }),
+        );
+      })
+      .on("error", reject);
+  });
+}
+
+describe("the METRICS_PORT listener and connections that send nothing (docs/security.md)", () => {
+  it("answers a scrape at once while 50 connections that sent no request are held open", async () => {
+    const idle = Array.from({ length: 50 }, () => openConnection(server.port));
+    try {
+      await Promise.all(idle.map(({ connected }) => connected));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const scrape = await scrapeOnNewConnection(server.port);
+      expect(scrape.status).toBe(200);
+      expect(scrape.text).toContain(METRIC_NAME.MAILS_ACCEPTED);
+      expect(scrape.milliseconds).toBeLessThan(1_000);
+    } finally {
+      for (const { socket } of idle) socket.destroy();
+    }
+  });
+
+  it("closes a connection that sends no request, and one kept open after its answer, within a few seconds", async () => {
+    const openedAt = Date.now();
+    const silent = openConnection(server.port);
+    const scrape = `GET /metrics HTTP/1.1\r\nHost: metrics\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`;
+    const keptAlive = openConnection(server.port, scrape);
+    await Promise.all([silent.connected, keptAlive.connected]);
+    const [silentClosedAt, keptAliveClosedAt] = await Promise.all([silent.closed, keptAlive.closed]);
+    // The headers' timeout is checked once a second; Node gives a kept-alive connection 1 s more.
+    expect(silentClosedAt - openedAt).toBeLessThan(
+      METRICS_SERVER_LIMITS.headersTimeoutMs + METRICS_SERVER_LIMITS.timeoutCheckIntervalMs + 500,
+    );
+    expect(silent.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(keptAlive.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(keptAliveClosedAt - openedAt).toBeLessThan(METRICS_SERVER_LIMITS.keepAliveTimeoutMs + 1_000 + 1_000);
+  }, 15_000);
+});
+
+describe("METRICS_HOST", () => {
+  it("binds the listener to the address it names, and to no other", async () => {
+    const elsewhere = await startMetricsServer({
+      host: "127.0.0.2",
+      port: 0,
+      token: TOKEN,
+      getRepository: async () => createMetricsRepository(database),
+      logger: silentLogger,
+    });
+    try {
+      const response = await fetch(`http://127.0.0.2:${elsewhere.port}/metrics`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(response.status).toBe(200);
+      const onOtherAddress = openConnection(elsewhere.port, "", "127.0.0.1");
+      await expect(onOtherAddress.connected).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+});
+
 describe("METRICS_PORT in the configuration", () => {
   const problemsOf = (environment: Record<string, string>) => {
     try {
@@ -95,6 +193,18 @@ describe("METRICS_PORT in the configuration", () => {
     expect(problemsOf({ METRICS_PORT: "http", METRICS_TOKEN: TOKEN })).toEqual([
       "METRICS_PORT must be a whole number from 1 to 65535",
     ]);
+  });
+
+  it("listens on loopback (127.0.0.1) unless METRICS_HOST names an IP address or a host name", () => {
+    expect(loadConfig({ METRICS_PORT: "9464", METRICS_TOKEN: TOKEN }).metrics.host).toBe("127.0.0.1");
+    for (const host of ["0.0.0.0", "::", "::1", "10.0.0.7", "metrics.internal", "localhost"]) {
+      expect(loadConfig({ METRICS_PORT: "9464", METRICS_TOKEN: TOKEN, METRICS_HOST: host }).metrics.host).toBe(host);
+    }
+    for (const host of ["[::1]", "10.0.0.7:9464", "http://metrics.internal", "metrics internal", "-metrics", "*"]) {
+      expect(problemsOf({ METRICS_PORT: "9464", METRICS_TOKEN: TOKEN, METRICS_HOST: host }), host).toEqual([
+        "METRICS_HOST must be an IP address (such as 127.0.0.1, 0.0.0.0 or ::) or a host name",
+      ]);
+    }
   });
 
   it("needs METRICS_TOKEN, and a port the process's other listeners do not use", () => {

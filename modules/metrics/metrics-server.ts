@@ -1,8 +1,9 @@
 // The process's metrics on a port of its own (METRICS_PORT, README: Monitoring), for the processes
 // that serve no HTTP (the smtp and worker roles) and whose counters GET /api/metrics therefore
 // cannot show. `GET /metrics` (or `/api/metrics`) answers exactly as the web route does, with the
-// same token; any other request gets the API's 404. Requests are small and short: the body is not
-// read, and a client that dawdles is cut off.
+// same token; any other request gets the API's 404. It listens on METRICS_HOST (loopback unless
+// told otherwise). Requests are small and short: the body is not read, and a connection that sends
+// no request, or dawdles over one, is closed within seconds (docs/security.md).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createNotFoundError } from "@/modules/shared/errors/app-error";
@@ -21,8 +22,8 @@ export async function startMetricsServer({
   getRepository,
   logger,
 }: {
-  /** Every interface when left out, as the web role listens. */
-  host?: string;
+  /** METRICS_HOST: an address or a host name to listen on (0.0.0.0 or :: for every interface). */
+  host: string;
   /** 0 picks a free port (tests). */
   port: number;
   token: string;
@@ -46,25 +47,27 @@ export async function startMetricsServer({
     }
   }
 
-  const server = http.createServer((request, response) => {
+  const limits = METRICS_SERVER_LIMITS;
+  const server = http.createServer({ connectionsCheckingInterval: limits.timeoutCheckIntervalMs }, (request, response) => {
     request.resume();
     void answer(request).then(async (answered) => {
       response.writeHead(answered.status, Object.fromEntries(answered.headers));
       response.end(request.method === "HEAD" ? undefined : Buffer.from(await answered.arrayBuffer()));
     });
   });
-  server.headersTimeout = METRICS_SERVER_LIMITS.headersTimeoutMs;
-  server.requestTimeout = METRICS_SERVER_LIMITS.requestTimeoutMs;
-  server.maxHeadersCount = METRICS_SERVER_LIMITS.maxHeadersCount;
-  server.maxConnections = METRICS_SERVER_LIMITS.maxConnections;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.timeout = limits.idleTimeoutMs;
+  server.maxHeadersCount = limits.maxHeadersCount;
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     const listening = () => {
       server.off("error", reject);
       resolve();
     };
-    if (host === undefined) server.listen(port, listening);
-    else server.listen(port, host, listening);
+    server.listen(port, host, listening);
   });
   return {
     port: (server.address() as AddressInfo).port,

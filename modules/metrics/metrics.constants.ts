@@ -64,10 +64,25 @@ export type DeliveryQueueState = (typeof DELIVERY_QUEUE_STATES)[number];
 /** The paths the METRICS_PORT listener answers (the web route's path too, so one scrape configuration fits both). */
 export const METRICS_SERVER_PATHS: readonly string[] = ["/metrics", "/api/metrics"];
 
-/** The METRICS_PORT listener's bounds: a scrape is one small GET. */
+/**
+ * The METRICS_PORT listener's bounds (docs/security.md): a scrape is one small GET, so a connection
+ * that sends no request is closed within seconds, and there are places enough that connections held
+ * open without one cannot take them all before they are closed.
+ */
 export const METRICS_SERVER_LIMITS = {
-  headersTimeoutMs: 5_000,
-  requestTimeoutMs: 10_000,
+  /** From a connection's opening (or its last answer) to the end of its request's headers. */
+  headersTimeoutMs: 3_000,
+  requestTimeoutMs: 5_000,
+  /** How often the two above are checked (Node's own default, 30 s, let them run 10 times over). */
+  timeoutCheckIntervalMs: 1_000,
+  /** A connection kept open after an answer, waiting for the next scrape (Node adds 1 s to it). */
+  keepAliveTimeoutMs: 2_000,
+  /**
+   * No traffic either way for this long closes the connection, whatever it waits for: as long as
+   * Prometheus waits for a scrape by default (scrape_timeout, 10 s), so a slow database read of the
+   * queue's depth is not cut short before the scraper gives up on it.
+   */
+  idleTimeoutMs: 10_000,
   maxHeadersCount: 50,
-  maxConnections: 20,
+  maxConnections: 100,
 } as const;

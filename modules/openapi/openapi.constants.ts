@@ -13,6 +13,7 @@ export const OPENAPI_TAG = {
   EMAIL_CALLBACKS: "email-callbacks",
   PROCESSINGS: "processings",
   API_KEYS: "api-keys",
+  ACCOUNT: "account",
 } as const;
 
 export type OpenApiTag = (typeof OPENAPI_TAG)[keyof typeof OPENAPI_TAG];

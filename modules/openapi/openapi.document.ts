@@ -8,18 +8,21 @@ import { buildOperation, type OperationSpec } from "./openapi.operations";
 import { API_KEY_OPERATIONS } from "./openapi.paths.api-keys";
 import { EMAIL_CALLBACK_OPERATIONS } from "./openapi.paths.email-callbacks";
 import { PROCESSING_OPERATIONS } from "./openapi.paths.processings";
+import { USER_OPERATIONS } from "./openapi.paths.users";
 
 /** Every described call, in the order the reference shows them. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...EMAIL_CALLBACK_OPERATIONS,
   ...PROCESSING_OPERATIONS,
   ...API_KEY_OPERATIONS,
+  ...USER_OPERATIONS,
 ];
 
 const TAGS: { name: OpenApiTag; description: string }[] = [
   { name: OPENAPI_TAG.EMAIL_CALLBACKS, description: "Your receive-only addresses and where their mail is sent." },
   { name: OPENAPI_TAG.PROCESSINGS, description: "Each address's inbox: every mail it received and its delivery." },
   { name: OPENAPI_TAG.API_KEYS, description: "Personal keys for programs; managed with a session only." },
+  { name: OPENAPI_TAG.ACCOUNT, description: "Your account's settings; read and changed with a session only." },
 ];
 
 const DESCRIPTION = [

@@ -12,6 +12,7 @@ import {
 } from "@/modules/processings/processings.models";
 import { createInvalidQueryError, createNotFoundError } from "@/modules/shared/errors/app-error";
 import { formatErrorBody } from "@/modules/shared/errors/error-response";
+import { formatUserForApi } from "@/modules/users/users.models";
 import {
   apiKeyResponseSchema,
   deliveryAttemptResponseSchema,
@@ -21,6 +22,7 @@ import {
   emailReceivedEventSchema,
   errorResponseSchema,
   processingEventSchema,
+  userResponseSchema,
 } from "./openapi.responses";
 
 const createdAt = new Date("2026-11-24T10:00:00.000Z");
@@ -85,6 +87,20 @@ describe("response schemas", () => {
     const key = { id: "ak_x", userId: "usr_x", name: "ci", prefix: "hm_AbC1234", createdAt, lastUsedAt: null };
     expectExactShape(apiKeyResponseSchema, formatApiKeyForApi(key));
     expectExactShape(apiKeyResponseSchema, formatApiKeyForApi({ ...key, lastUsedAt: createdAt }));
+  });
+
+  it("match formatUserForApi, which never shows the password or any session data", () => {
+    const record = {
+      id: "usr_0123456789ABCDEFabcdef",
+      email: "alice@example.org",
+      name: "Alice",
+      planId: "free",
+      emailVerified: true,
+      deliveryAlerts: false,
+      password: "hunter2",
+      sessionToken: "session-token",
+    };
+    expectExactShape(userResponseSchema, formatUserForApi(record));
   });
 
   it("match the live stream's events", () => {

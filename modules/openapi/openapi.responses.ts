@@ -15,6 +15,7 @@ import type {
   ApiProcessingsPage,
 } from "@/modules/processings/processings.models";
 import type { ErrorBody } from "@/modules/shared/errors/error-response";
+import type { ApiUser } from "@/modules/users/users.models";
 
 const timestamp = z.iso.datetime().describe("ISO 8601 time, UTC.");
 
@@ -33,7 +34,13 @@ export const emailCallbackResponseSchema = z
     allowedOrigins: z.array(z.string()).describe("Sender addresses, or `@domain` for every sender of a domain; empty: anyone."),
     isEnabled: z.boolean(),
     attachmentDelivery: z.enum(ATTACHMENT_DELIVERIES),
-    authenticationPolicy: z.enum(AUTHENTICATION_POLICIES),
+    authenticationPolicy: z
+      .enum(AUTHENTICATION_POLICIES)
+      .describe(
+        "`none`: every mail is delivered with its verdicts; `dmarc`: only a mail whose `authentication.dmarc.result` is " +
+          "`pass` is delivered, any other (fail, none, temperror, no verdict) is recorded `not-processed` / " +
+          "`authentication-failed` (docs/webhooks.md: Per-address options).",
+      ),
     spamThreshold: z.number().nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -82,6 +89,17 @@ export const apiKeyResponseSchema = z
     lastUsedAt: timestamp.nullable(),
   })
   .meta({ id: "ApiKey" });
+
+export const userResponseSchema = z
+  .object({
+    id: z.string().describe("`usr_…`"),
+    email: z.string(),
+    name: z.string(),
+    planId: z.string().describe("The account's plan (`free`, `pro`)."),
+    emailVerified: z.boolean(),
+    deliveryAlerts: z.boolean().describe("Whether a mail is sent when a webhook keeps failing (docs/webhooks.md)."),
+  })
+  .meta({ id: "User" });
 
 export const processingsPageResponseSchema = z.object({
   emailProcessings: z.array(emailProcessingResponseSchema).describe("Newest first."),
@@ -147,6 +165,7 @@ export type ResponseSchemasMatchFormatters = [
   Assert<Same<z.output<typeof emailProcessingDetailResponseSchema>, ApiEmailProcessingDetail>>,
   Assert<Same<z.output<typeof deliveryAttemptResponseSchema>, ApiDeliveryAttempt>>,
   Assert<Same<z.output<typeof apiKeyResponseSchema>, ApiApiKey>>,
+  Assert<Same<z.output<typeof userResponseSchema>, ApiUser>>,
   Assert<Same<z.output<typeof processingsPageResponseSchema>, ApiProcessingsPage>>,
   Assert<Same<z.output<typeof errorResponseSchema>, ErrorBody>>,
   Assert<Same<z.output<typeof processingEventSchema>, ApiProcessingEvent>>,

@@ -3,7 +3,7 @@
 // id and owner, a processing within its callback).
 import type { Database } from "@/modules/db/db";
 import { Prisma } from "@/modules/db/generated/client";
-import { openBytea, readBytea } from "@/modules/db/sliced-values";
+import { measureBytea, openBytea, readBytea } from "@/modules/db/sliced-values";
 import { PROCESSING_STATUS, type ProcessingStatus } from "./processings.constants";
 import { type ProcessingRecord, type StoredDeliveryAttempt, toContainsPattern } from "./processings.models";
 
@@ -240,6 +240,10 @@ export function createProcessingsRepository({ prisma, executor }: Pick<Database,
     /** The row's message as received: undefined without such a row, null once the content is gone. */
     findRawMessage: ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) =>
       readBytea(executor, { ...ownedContent(id, emailCallbackId), column: '"rawMessage"' }),
+
+    /** The size of the row's message as received, without reading it; undefined and null as above. */
+    measureRawMessage: ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) =>
+      measureBytea(executor, { ...ownedContent(id, emailCallbackId), column: '"rawMessage"' }),
 
     /** The row's message as received, or the webhook body sent, as a stream of slices (a download); undefined and null as above. */
     openContent: ({ id, emailCallbackId, part }: { id: string; emailCallbackId: string; part: "rawMessage" | "payload" }) =>

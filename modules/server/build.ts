@@ -1,56 +1,62 @@
-// `npm start` builds the app when there is no production build, or when the sources changed
-// since the last one (a `git pull` followed by `npm start` serves the new code).
+// `npm start` builds the app when there is no production build, or when what the last one was made
+// from changed (build-freshness.ts): the sources, the configuration files, the lockfile, or a
+// variable Next.js writes into the bundles. A `git pull` followed by `npm start` serves the new
+// code; changing any other variable only needs a restart.
 
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { logStreamLines } from "@/modules/shared/logging/process-output";
+import { type BuildInputs, findRebuildReason, readBuildInputs, writeBuildRecord } from "./build-freshness";
 
-const SOURCE_PATHS = [
-  "app",
-  "components",
-  "modules",
-  "messages",
-  "public",
-  "proxy.ts",
-  "next.config.ts",
-  "postcss.config.mjs",
-  "tsconfig.json",
-  "package-lock.json",
-];
-
-function findNewestModification(entry: string): number {
-  let stats: fs.Stats;
-  try {
-    stats = fs.statSync(entry);
-  } catch {
-    return 0;
-  }
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  let newest = stats.mtimeMs;
-  for (const child of fs.readdirSync(entry)) {
-    if (child === "node_modules" || child.startsWith(".")) continue;
-    newest = Math.max(newest, findNewestModification(path.join(entry, child)));
-  }
-  return newest;
+/**
+ * Builds the app when it must, saying why ("Building the app: NEXT_PUBLIC_X changed…"). The inputs
+ * are read before the build, so a file changed while it runs makes the next start build again.
+ */
+export async function buildAppIfStale(
+  projectDir: string,
+  environment: NodeJS.ProcessEnv,
+  logger: Logger,
+): Promise<{ built: boolean }> {
+  const inputs = readBuildInputs(projectDir, environment);
+  const reason = findRebuildReason(projectDir, inputs);
+  if (reason === null) return { built: false };
+  await runNextBuild({ projectDir, environment, inputs, reason, logger });
+  return { built: true };
 }
 
-export function isBuildCurrent(projectDir: string): boolean {
-  const buildIdFile = path.join(projectDir, ".next", "BUILD_ID");
-  if (!fs.existsSync(buildIdFile)) return false;
-  const builtAt = fs.statSync(buildIdFile).mtimeMs;
-  return SOURCE_PATHS.every((entry) => findNewestModification(path.join(projectDir, entry)) <= builtAt);
+/** Whether the production build is current (for the benchmarks, which build it themselves). */
+export function isBuildCurrent(projectDir: string, environment: NodeJS.ProcessEnv = process.env): boolean {
+  return findRebuildReason(projectDir, readBuildInputs(projectDir, environment)) === null;
+}
+
+/** Builds the app whether or not it is current. */
+export async function buildApp(projectDir: string, logger: Logger, environment: NodeJS.ProcessEnv = process.env) {
+  const inputs = readBuildInputs(projectDir, environment);
+  const reason = findRebuildReason(projectDir, inputs) ?? "asked for";
+  await runNextBuild({ projectDir, environment, inputs, reason, logger });
 }
 
 /** Runs `next build`; its output goes through the logger line by line (`component: "next-build"`). */
-export async function buildApp(projectDir: string, logger: Logger) {
-  logger.info("Building the app (first start, or the sources changed)…");
+async function runNextBuild({
+  projectDir,
+  environment,
+  inputs,
+  reason,
+  logger,
+}: {
+  projectDir: string;
+  environment: NodeJS.ProcessEnv;
+  inputs: BuildInputs;
+  reason: string;
+  logger: Logger;
+}) {
+  logger.info(`Building the app: ${reason}…`);
   const nextCli = path.join(projectDir, "node_modules", "next", "dist", "bin", "next");
   const build = spawn(process.execPath, [nextCli, "build"], {
     cwd: projectDir,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...environment, NEXT_TELEMETRY_DISABLED: "1" },
   });
   const buildLogger = logger.child({ component: "next-build" });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
@@ -63,4 +69,5 @@ export async function buildApp(projectDir: string, logger: Logger) {
   ]);
   const { code, signal } = await exited;
   if (code !== 0) throw new Error(`The build failed (next build exited with ${code ?? signal}).`);
+  writeBuildRecord(projectDir, inputs);
 }

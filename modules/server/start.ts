@@ -12,7 +12,7 @@ import { startMetricsServer } from "@/modules/metrics/metrics-server";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { routeProcessOutputThroughLogger } from "@/modules/shared/logging/process-output";
 import { setProjectDir } from "@/modules/shared/project-dir";
-import { buildApp, isBuildCurrent } from "./build";
+import { buildAppIfStale } from "./build";
 import { startDeliveryDispatch, startSmtpRole } from "./mail-roles";
 import { protectDataDir } from "./private-data-dir";
 import { type RunningRole, startWebRole } from "./web-role";
@@ -31,7 +31,8 @@ export async function startHookmail({
   routeProcessOutputThroughLogger({ logger });
   const config = loadConfigOrExit();
   for (const file of protectDataDir(config)) logger.warn(`WARNING: could not make ${file} owner-only (0700/0600)`);
-  if (config.roles.includes("web") && !isBuildCurrent(projectDir)) await buildApp(projectDir, logger);
+  // The build's own inputs are read from the environment as next build sees it (build-freshness.ts).
+  if (config.roles.includes("web")) await buildAppIfStale(projectDir, process.env, logger);
 
   const database = await openAndMigrateOrExit(config);
   const authSecret = getAuthSecret(config);
@@ -45,13 +46,14 @@ export async function startHookmail({
   if (config.roles.includes("web")) running.push(await startWebRole({ config, projectDir }));
   if (config.metrics.port !== undefined && config.metrics.token) {
     const metrics = await startMetricsServer({
+      host: config.metrics.host,
       port: config.metrics.port,
       token: config.metrics.token,
       getRepository: getMetricsRepository,
       logger,
     });
     running.push({ name: "metrics", stop: metrics.stop });
-    logger.info(`Serving metrics on port ${metrics.port} (GET /metrics)`);
+    logger.info(`Serving metrics on ${config.metrics.host} port ${metrics.port} (GET /metrics)`);
   }
 
   logger.info(`Roles: ${config.roles.join(", ")}`);

@@ -1,5 +1,6 @@
 // The web role: Next.js (pages, API routes and the auth endpoints) on PORT, every response with
-// the security headers, and page requests checked for a session cookie that no longer holds.
+// the security headers, a path Next.js cannot decode answered before it (malformed-path.ts), and
+// page requests checked for a session cookie that no longer holds.
 import http from "node:http";
 import next from "next";
 import { CLIENT_IP_HEADER } from "@/modules/auth/auth.constants";
@@ -7,6 +8,7 @@ import { getAuth } from "@/modules/auth/auth.server";
 import { getRouteAccess } from "@/modules/auth/route-access";
 import { findSessionCookieNames, INVALID_SESSION_COOKIES_HEADER, removeSessionCookies } from "@/modules/auth/session-cookies";
 import type { Config } from "@/modules/config/config";
+import { answerMalformedPath } from "./malformed-path";
 import { buildSecurityHeaders } from "./security-headers";
 
 export type RunningRole = { name: string; stop: () => Promise<void> };
@@ -14,16 +16,7 @@ export type RunningRole = { name: string; stop: () => Promise<void> };
 export async function startWebRole({ config, projectDir }: { config: Config; projectDir: string }): Promise<RunningRole> {
   const app = next({ dev: false, dir: projectDir, port: config.port });
   await app.prepare();
-  const handle = app.getRequestHandler();
-  const securityHeaders = Object.entries(buildSecurityHeaders(config));
-  const server = http.createServer((request, response) => {
-    for (const [name, value] of securityHeaders) response.setHeader(name, value);
-    // The rate limiter keys on the connecting address; a client cannot choose it.
-    request.headers[CLIENT_IP_HEADER] = request.socket.remoteAddress ?? "";
-    void dropInvalidSessionCookies(request)
-      .catch(() => undefined)
-      .then(() => handle(request, response));
-  });
+  const server = http.createServer(createWebRequestListener({ config, handle: app.getRequestHandler() }));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, () => resolve());
@@ -35,6 +28,26 @@ export async function startWebRole({ config, projectDir }: { config: Config; pro
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/** What the web role's server does with each request before and around Next.js's `handle`. */
+export function createWebRequestListener({
+  config,
+  handle,
+}: {
+  config: Config;
+  handle: (request: http.IncomingMessage, response: http.ServerResponse) => Promise<void>;
+}): http.RequestListener {
+  const securityHeaders = Object.entries(buildSecurityHeaders(config));
+  return (request, response) => {
+    for (const [name, value] of securityHeaders) response.setHeader(name, value);
+    if (answerMalformedPath(request, response)) return;
+    // The rate limiter keys on the connecting address; a client cannot choose it.
+    request.headers[CLIENT_IP_HEADER] = request.socket.remoteAddress ?? "";
+    void dropInvalidSessionCookies(request)
+      .catch(() => undefined)
+      .then(() => handle(request, response));
   };
 }
 

@@ -209,7 +209,7 @@ test("the Advanced options: attachments by link, DMARC required and a spam thres
   await page.getByRole("group", { name: "Attachments" }).getByRole("radio", { name: "As download links" }).check();
   await page
     .getByRole("group", { name: "Sender authentication" })
-    .getByRole("radio", { name: "Do not deliver mail that fails DMARC" })
+    .getByRole("radio", { name: "Deliver only mail that passes DMARC" })
     .check();
   await page.getByLabel("Spam threshold").fill("abc");
   await page.getByRole("button", { name: "Create email" }).click();
@@ -223,7 +223,7 @@ test("the Advanced options: attachments by link, DMARC required and a spam thres
   await page.getByRole("menuitem", { name: "Settings" }).click();
   // An address with options of its own shows its Advanced section open.
   await expect(page.getByRole("radio", { name: "As download links" })).toBeChecked();
-  await expect(page.getByRole("radio", { name: "Do not deliver mail that fails DMARC" })).toBeChecked();
+  await expect(page.getByRole("radio", { name: "Deliver only mail that passes DMARC" })).toBeChecked();
   await expect(page.getByLabel("Spam threshold")).toHaveValue("7.5");
   await page.getByLabel("Spam threshold").fill("");
   await page.getByRole("button", { name: "Save changes" }).click();

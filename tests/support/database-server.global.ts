@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
       // A throwaway server: no waiting on the disk. The product's server keeps every default.
       settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" },
     });
-    adminUrl = server.urlFor("postgres");
+    adminUrl = server.adminUrlFor("postgres");
     teardown.push(async () => {
       await server.release();
       fs.rmSync(dataDir, { recursive: true, force: true });

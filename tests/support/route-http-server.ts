@@ -1,7 +1,7 @@
 // The app's API route handlers served over real HTTP on a free loopback port, for tests of programs
 // that talk to Hookmail over the network (the `hookmail` command) without a Next.js build: each
 // request becomes the Web Request the handler gets under Next.js (body streamed, signal aborted
-// when the client goes away), and the handler's Response is streamed back as it is produced.
+// when the client goes away), and the handler's Response is streamed back as the client takes it.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
@@ -32,6 +32,16 @@ function matchPath(pattern: string, pathname: string): Record<string, string> | 
     else if (segment !== value) return null;
   }
   return params;
+}
+
+function waitForDrain(outgoing: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("drain", done).off("close", done);
+      resolve();
+    };
+    outgoing.on("drain", done).on("close", done);
+  });
 }
 
 export async function startRouteHttpServer(routes: HttpRoute[]): Promise<RouteHttpServer> {
@@ -78,9 +88,17 @@ export async function startRouteHttpServer(routes: HttpRoute[]): Promise<RouteHt
     const reader = response.body.getReader();
     gone.signal.addEventListener("abort", () => void reader.cancel().catch(() => undefined), { once: true });
     for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      // A body that fails midway closes the connection, as Next.js does: the client sees it cut short.
+      const read = await reader.read().catch(() => null);
+      if (!read) {
+        outgoing.destroy();
+        return;
+      }
+      const { done, value } = read;
       if (done || outgoing.destroyed) break;
-      outgoing.write(value);
+      // As Next.js does: the next chunk is read once the socket took this one, so a client that
+      // reads nothing holds the handler's stream still.
+      if (!outgoing.write(value)) await waitForDrain(outgoing);
     }
     outgoing.end();
   }

@@ -2,6 +2,7 @@
 // with SPF and DMARC (served by tests/support/dns-server.ts), and messages built and DKIM-signed by
 // nodemailer as a real sender's MTA would.
 import { generateKeyPairSync } from "node:crypto";
+import { dkimSign } from "mailauth";
 import { createTransport } from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 import type { DnsEntry } from "./dns-server";
@@ -52,4 +53,16 @@ export function createSenderDomain({
       return info.message as Buffer;
     },
   };
+}
+
+/** The message with one more DKIM-Signature on top per signer, as relays and list servers add theirs. */
+export async function addDkimSignatures(
+  raw: Buffer,
+  signers: Pick<SenderDomain, "domain" | "selector" | "privateKey">[],
+): Promise<Buffer> {
+  const { signatures } = await dkimSign(raw, {
+    // mailauth's types leave out the list of signatures it takes; it signs with each.
+    signatureData: signers.map(({ domain, selector, privateKey }) => ({ signingDomain: domain, selector, privateKey })),
+  } as unknown as Parameters<typeof dkimSign>[1]);
+  return Buffer.concat([Buffer.from(signatures), raw]);
 }

@@ -1,6 +1,6 @@
 "use client";
-// The "Advanced" part of the email callback form: how attachments reach the webhook, whether mail
-// that fails DMARC is delivered, and the spam threshold (docs/webhooks.md: Per-address options).
+// The "Advanced" part of the email callback form: how attachments reach the webhook, whether only
+// mail that passes DMARC is delivered, and the spam threshold (docs/webhooks.md: Per-address options).
 import { ChevronRightIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import type * as React from "react";

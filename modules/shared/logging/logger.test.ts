@@ -78,6 +78,95 @@ describe("the logger and links carrying a token (docs/architecture.md: Logs)", (
   });
 });
 
+describe("the logger and credentials in text (docs/security.md: Logs)", () => {
+  it("never writes a bearer or basic credential in any case, a URL's user and password, or a token in a link's path", () => {
+    const basic = Buffer.from("alice:s3cret-basic-pw").toString("base64");
+    const planted = {
+      "bearer in lower case": ["authorization: bearer hm_live_lowercase0123", "authorization: bearer [redacted]"],
+      "BEARER in upper case": ["Authorization: BEARER upper-token-0123", "Authorization: BEARER [redacted]"],
+      "Basic credentials": [`Authorization: Basic ${basic}`, "Authorization: Basic [redacted]"],
+      "basic credentials in a header object": [`{ authorization: 'basic ${basic}' }`, "{ authorization: 'basic [redacted]' }"],
+      "a URL's user and password": [
+        "fetch https://user:p4ss-in-url@hooks.example.com/in failed",
+        "fetch https://[redacted]@hooks.example.com/in failed",
+      ],
+      "a database URL's password": [
+        "postgres://hookmail:db-pass-0123@db:5432/hookmail",
+        "postgres://[redacted]@db:5432/hookmail",
+      ],
+      "a reset link's token": [
+        "GET /reset-password/rst-token-0123abcd?callbackURL=%2F",
+        "GET /reset-password/[redacted]?callbackURL=%2F",
+      ],
+      "better-auth's reset link": [
+        "https://hookmail.example.com/api/auth/reset-password/auth-rst-token-0123?callbackURL=/reset-password",
+        "https://hookmail.example.com/api/auth/reset-password/[redacted]?callbackURL=/reset-password",
+      ],
+      "a verification link's token": [
+        "/api/auth/verify-email?token=eyJhbGciOiJIUzI1NiJ9.verify-0123&callbackURL=/",
+        "/api/auth/verify-email?token=[redacted]&callbackURL=/",
+      ],
+      "the verification page's token": ["/verify-email?token=page-verify-0123", "/verify-email?token=[redacted]"],
+    };
+    const secrets = [
+      "hm_live_lowercase0123",
+      "upper-token-0123",
+      basic,
+      "p4ss-in-url",
+      "user:",
+      "db-pass-0123",
+      "rst-token-0123abcd",
+      "auth-rst-token-0123",
+      "verify-0123",
+      "page-verify-0123",
+    ];
+    for (const [label, [text, expected]] of Object.entries(planted)) {
+      const { logger, lines } = captureLines();
+      logger.warn(text);
+      logger.warn({ url: text, request: { line: text } }, "in a field");
+      logger.error({ err: new Error(text) }, "in an error");
+      for (const secret of secrets) expect(lines.join(""), `${label}: ${secret}`).not.toContain(secret);
+      expect(JSON.parse(lines[0]!).msg, label).toBe(expected);
+      expect(JSON.parse(lines[1]!), label).toMatchObject({ url: expected, request: { line: expected } });
+      expect(JSON.parse(lines[2]!).err.message, label).toBe(expected);
+    }
+  });
+
+  it("redacts hostile lines of 100 kB each in linear time (well under a second for four)", () => {
+    const { logger, lines } = captureLines();
+    const startedAt = performance.now();
+    for (const unit of ["a.", "a-", "basic ", "/reset-password/"]) logger.warn(`${unit.repeat(100_000 / unit.length)}://@ x=1`);
+    expect(performance.now() - startedAt).toBeLessThan(1_000);
+    expect(lines).toHaveLength(4);
+  });
+
+  it("leaves words that only look like a scheme as they are", () => {
+    const { logger, lines } = captureLines();
+    logger.info("Basic setup done for alice@example.org: see /reset-password and https://hookmail.example.com/login");
+    expect(JSON.parse(lines[0]!).msg).toBe(
+      "Basic setup done for alice@example.org: see /reset-password and https://hookmail.example.com/login",
+    );
+  });
+});
+
+describe("the logger and terminal colour codes (docs/architecture.md: Logs)", () => {
+  it("writes a library's coloured line as plain text in the JSON: in the message, a field and an error", () => {
+    const coloured = "\x1b[2m2026-11-27T21:00:00.000Z\x1b[0m \x1b[33mWARN\x1b[0m \x1b[1m[Better Auth]:\x1b[0m Rate limit hit";
+    const plain = "2026-11-27T21:00:00.000Z WARN [Better Auth]: Rate limit hit";
+    const { logger, lines } = captureLines();
+    logger.warn(coloured);
+    logger.warn({ detail: coloured }, "\x1b[33mwarned\x1b[0m");
+    logger.error({ err: new Error(coloured) }, "failed");
+    for (const line of lines) {
+      expect(line).not.toContain("\u001b");
+      expect(line).not.toMatch(/\\u001b|\[(?:0|1|2|33)m/);
+    }
+    expect(JSON.parse(lines[0]!).msg).toBe(plain);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ msg: "warned", detail: plain });
+    expect(JSON.parse(lines[2]!).err.message).toBe(plain);
+  });
+});
+
 describe("the logger's settings from the environment", () => {
   it("defaults to info, JSON in production when the output is not a terminal, readable lines otherwise", () => {
     expect(loggerOptionsFromEnvironment({ NODE_ENV: "production" }, false)).toEqual({ level: "info", format: "json" });

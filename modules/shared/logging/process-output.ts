@@ -5,6 +5,7 @@
 import type { Readable } from "node:stream";
 import { format } from "node:util";
 import type { Logger } from "./logger";
+import { TERMINAL_CODES } from "./redaction";
 
 type ConsoleMethod = "log" | "info" | "debug" | "trace" | "warn" | "error";
 
@@ -58,9 +59,6 @@ export function routeProcessOutputThroughLogger({
     host.off("uncaughtException", onUncaughtException);
   };
 }
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes start with ESC.
-const TERMINAL_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /**
  * Hands each non-blank line of a child process's output stream to `log` as it comes, without

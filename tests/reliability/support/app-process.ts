@@ -4,7 +4,7 @@
 // AUTH_SECRET, so the app starts its own embedded PostgreSQL server in DATA_DIR/postgres and
 // generates its secret there. It can be killed (SIGKILL) and started again on the same ports,
 // database and DATA_DIR. Its output goes to DATA_DIR/app.log (RELIABILITY_VERBOSE=1 also echoes it).
-// DATA_DIR is made under os.tmpdir(): run as root, the embedded server runs as the `postgres` user,
+// DATA_DIR is made under os.tmpdir(): run as root, the embedded server runs as the `hookmail-db` user,
 // who must be able to pass through every directory above it.
 
 import { type ChildProcess, spawn } from "node:child_process";

@@ -1,9 +1,9 @@
 import { getAuthSecret } from "@/modules/config/auth-secret";
 import { getConfig } from "@/modules/config/config";
-import { getAttachmentGate } from "@/modules/content-links/attachment-gate";
 import { deriveContentLinkKey, parseContentPart } from "@/modules/content-links/content-links";
 import { createContentLinksRepository } from "@/modules/content-links/content-links.repository";
 import { readLinkedContent, toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
+import { getDownloadGate } from "@/modules/content-links/download-gate";
 import { getDatabase } from "@/modules/db/db";
 import { getMessageParser } from "@/modules/inbound/parse-pool";
 import { withErrors } from "@/modules/shared/api/route-handler";
@@ -27,7 +27,8 @@ export const GET = withErrors<Params>(async ({ request, params }) => {
     key: deriveContentLinkKey(getAuthSecret(getConfig()).secret),
     repository: createContentLinksRepository(await getDatabase()),
     extractAttachment: (raw, index) => parser.extractAttachment(raw, index),
-    gate: getAttachmentGate(),
+    gate: getDownloadGate(),
+    signal: request.signal,
   });
   return new Response(content.body, { headers: toDownloadHeaders(content) });
 });

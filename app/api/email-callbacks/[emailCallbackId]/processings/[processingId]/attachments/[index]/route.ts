@@ -1,8 +1,8 @@
 import { withCaller } from "@/modules/auth/with-caller";
-import { getAttachmentGate } from "@/modules/content-links/attachment-gate";
-import { toDownloadedContent, toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
+import { toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
+import { getDownloadGate } from "@/modules/content-links/download-gate";
 import { getMessageParser } from "@/modules/inbound/parse-pool";
-import { getStoredAttachment } from "@/modules/processings/processing-content.usecases";
+import { openStoredAttachment } from "@/modules/processings/processing-content.usecases";
 import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
 import { createNotFoundError } from "@/modules/shared/errors/app-error";
 
@@ -11,18 +11,18 @@ export const dynamic = "force-dynamic";
 type Params = { emailCallbackId: string; processingId: string; index: string };
 
 /** One attachment's bytes, by its place in the webhook body's list. */
-export const GET = withCaller<Params>(async ({ caller, params }) => {
+export const GET = withCaller<Params>(async ({ request, caller, params }) => {
   if (!/^(0|[1-9]\d{0,3})$/.test(params.index)) throw createNotFoundError("attachment");
   const parser = getMessageParser();
-  const attachment = await getStoredAttachment({
+  const download = await openStoredAttachment({
     emailCallbackId: params.emailCallbackId,
     processingId: params.processingId,
     userId: caller.userId,
     repository: await getProcessingsRepository(),
     index: Number(params.index),
     extractAttachment: (raw, index) => parser.extractAttachment(raw, index),
-    gate: getAttachmentGate(),
+    gate: getDownloadGate(),
+    signal: request.signal,
   });
-  const download = toDownloadedContent(attachment);
   return new Response(download.body, { headers: toDownloadHeaders(download) });
 });
