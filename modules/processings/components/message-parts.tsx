@@ -25,7 +25,10 @@ const Empty = ({ children }: { children: string }) => (
   <p className="text-muted-foreground rounded-lg border border-dashed px-4 py-8 text-center text-sm">{children}</p>
 );
 
-/** The frame's own policy: no script, no request, unless the user lets remote images load. */
+/**
+ * The frame's own policy: no script, no request, unless the user lets remote images load (http: and
+ * https: alike). A srcdoc frame is also held to the page's policy, whose img-src allows both.
+ */
 function framePolicy(areImagesAllowed: boolean) {
   const images = areImagesAllowed ? "data: cid: https: http:" : "data: cid:";
   return `default-src 'none'; style-src 'unsafe-inline'; img-src ${images}; font-src data:`;
