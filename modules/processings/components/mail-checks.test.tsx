@@ -14,7 +14,7 @@ const MAIL: SentMail = {
   authentication: {
     spf: { result: "pass", domain: "example.org" },
     dkim: [],
-    dmarc: { result: "none", policy: "none", domain: "example.org" },
+    dmarc: { result: "none", policy: "none", domain: "example.org", reason: null },
     arc: { result: "none" },
   },
   spam: { score: 1.5, action: "no action", isSpam: false },
