@@ -3,14 +3,23 @@
 // signed-in one there, or to /. The guard reads the session cookie; our HTTP server
 // (modules/server/web-role.ts) has already taken off a cookie whose session no longer holds and
 // named it in INVALID_SESSION_COOKIES_HEADER, so such a visitor counts as signed out here and the
-// cookie is cleared (docs/security.md). Pages and API routes verify the session themselves.
+// cookie is cleared (docs/security.md). Pages and API routes verify the session themselves. An
+// instance without billing has no checkout pages: 404 before anything else.
 import { getSessionCookie } from "better-auth/cookies";
 import { type NextRequest, NextResponse } from "next/server";
 import { AUTH_COOKIE_PREFIX } from "@/modules/auth/auth.constants";
-import { getLoginPath, getRouteAccess, RETURN_TO_PARAM, toSafeReturnPath } from "@/modules/auth/route-access";
+import { getLoginPath, getRouteAccess, isBillingPath, RETURN_TO_PARAM, toSafeReturnPath } from "@/modules/auth/route-access";
 import { INVALID_SESSION_COOKIES_HEADER, parseInvalidSessionCookiesHeader } from "@/modules/auth/session-cookies";
+import { getConfig } from "@/modules/config/config";
+
+// No page answers here: a rewrite to it shows the 404 page with status 404 (a page's own
+// notFound() would answer 200, its response being already streamed).
+const UNROUTED_PATH = "/_hookmail/not-found";
 
 export function proxy(request: NextRequest) {
+  if (isBillingPath(request.nextUrl.pathname) && !getConfig().billing.isEnabled) {
+    return NextResponse.rewrite(new URL(UNROUTED_PATH, request.url));
+  }
   const access = getRouteAccess(request.nextUrl.pathname);
   if (access === "any") return NextResponse.next();
   const invalidCookies = parseInvalidSessionCookiesHeader(request.headers.get(INVALID_SESSION_COOKIES_HEADER));

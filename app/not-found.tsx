@@ -1,8 +1,9 @@
+import { LanguageSwitcher } from "@/modules/i18n/components/language-switcher";
 import { pageTitle } from "@/modules/i18n/page-title";
 import { NotFound } from "@/modules/shared/components/not-found";
 
 export const generateMetadata = pageTitle("notFound");
 
 export default function NotFoundPage() {
-  return <NotFound />;
+  return <NotFound languageSwitch={<LanguageSwitcher />} />;
 }

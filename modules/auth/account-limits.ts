@@ -1,13 +1,12 @@
 // Per-account rules better-auth does not enforce itself, applied in its hooks (docs/security.md):
 // failed sign-ins, reset mails and verification mails are counted per requested email (trimmed,
 // lower-cased) in the database, whatever the client address, so that a limit holds across
-// processes and cannot be dodged by changing address; and names are held to the forms' rules.
+// processes and cannot be dodged by changing address; and names are held to the account's one rule.
 import { APIError } from "better-auth/api";
 import { RATE_LIMITS, type RateLimitRule } from "@/modules/rate-limit/rate-limit.constants";
 import type { RateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { consumeRateLimit, refundRateLimit } from "@/modules/rate-limit/rate-limit.usecases";
-import { FULL_NAME_MESSAGES, fullNameSchema } from "@/modules/shared/validation/full-name.schemas";
-import { AUTH_LIMITS } from "./auth.constants";
+import { FULL_NAME_MAX_LENGTH, FULL_NAME_MESSAGES, fullNameSchema } from "@/modules/shared/validation/full-name.schemas";
 
 /** The auth endpoints whose requests the account limits look at. */
 export const AUTH_PATHS = {
@@ -21,9 +20,8 @@ export const AUTH_PATHS = {
 /** Codes of the errors below, translated by the client (messages authErrors.*). */
 export const ACCOUNT_LIMIT_ERROR_CODES = {
   tooManyRequests: "TOO_MANY_REQUESTS",
+  nameRequired: "NAME_REQUIRED",
   nameTooLong: "NAME_TOO_LONG",
-  fullNameTooShort: "FULL_NAME_TOO_SHORT",
-  fullNameTooLong: "FULL_NAME_TOO_LONG",
 } as const;
 
 export const normalizeAccountEmail = (email: string) => email.trim().toLowerCase();
@@ -44,6 +42,17 @@ async function ensureAccountWithinLimit(rateLimits: RateLimitRepository, rule: R
   if (!isAllowed) throw createTooManyRequestsApiError(retryAfterSeconds);
 }
 
+/** The name held to the account's one rule (trimmed, 1 to 64 characters), or the error that says which part fails. */
+function ensureAccountName(name: unknown): string {
+  const parsed = fullNameSchema.safeParse(name);
+  if (parsed.success) return parsed.data;
+  const isTooLong = parsed.error.issues.some((issue) => issue.message === FULL_NAME_MESSAGES.tooLong);
+  throw new APIError("BAD_REQUEST", {
+    code: isTooLong ? ACCOUNT_LIMIT_ERROR_CODES.nameTooLong : ACCOUNT_LIMIT_ERROR_CODES.nameRequired,
+    message: isTooLong ? `Name must be at most ${FULL_NAME_MAX_LENGTH} characters` : "Please enter a name",
+  });
+}
+
 type HookContext = { path?: string; body?: unknown; context: { returned?: unknown } };
 
 const readBodyField = (body: unknown, field: string): unknown =>
@@ -53,7 +62,7 @@ const readBodyField = (body: unknown, field: string): unknown =>
  * Before an auth endpoint runs: counts a sign-in attempt (refunded after, unless the password was
  * wrong), a reset request and an explicit verification request against the requested email, for
  * known and unknown addresses alike (the answer says nothing about whether an account exists);
- * trims names and holds them to the sign-up and settings rules. Answers the body to use, if changed.
+ * trims names and holds them to the account's one name rule. Answers the body to use, if changed.
  */
 export async function applyAccountRulesBefore(
   context: HookContext,
@@ -72,26 +81,10 @@ export async function applyAccountRulesBefore(
       if (typeof email === "string") await ensureAccountWithinLimit(rateLimits, RATE_LIMITS.verificationMail, email);
       return undefined;
     case AUTH_PATHS.signUp:
-      if (typeof name !== "string") return undefined;
-      if (name.trim().length > AUTH_LIMITS.nameMaxLength) {
-        throw new APIError("BAD_REQUEST", {
-          code: ACCOUNT_LIMIT_ERROR_CODES.nameTooLong,
-          message: `Name must be at most ${AUTH_LIMITS.nameMaxLength} characters`,
-        });
-      }
-      return { context: { body: { ...(context.body as Record<string, unknown>), name: name.trim() } } };
-    case AUTH_PATHS.updateUser: {
+    case AUTH_PATHS.updateUser:
+      // Sign-up without a name is left to better-auth's own check; an update without one keeps it.
       if (name === undefined) return undefined;
-      const parsed = fullNameSchema.safeParse(name);
-      if (!parsed.success) {
-        const isTooLong = parsed.error.issues.some((issue) => issue.message === FULL_NAME_MESSAGES.tooLong);
-        throw new APIError("BAD_REQUEST", {
-          code: isTooLong ? ACCOUNT_LIMIT_ERROR_CODES.fullNameTooLong : ACCOUNT_LIMIT_ERROR_CODES.fullNameTooShort,
-          message: isTooLong ? "Full name must be less than 50 characters" : "Full name must be at least 2 characters",
-        });
-      }
-      return { context: { body: { ...(context.body as Record<string, unknown>), name: parsed.data } } };
-    }
+      return { context: { body: { ...(context.body as Record<string, unknown>), name: ensureAccountName(name) } } };
     default:
       return undefined;
   }

@@ -2,6 +2,7 @@
 // session to a loopback sink catching the mails.
 import os from "node:os";
 import path from "node:path";
+import { signJWT } from "better-auth/crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
@@ -11,6 +12,7 @@ import { silentLogger } from "@/tests/support/memory-logger";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createAuth } from "./auth.server";
+import { isVerifiedThroughLink } from "./verified-link";
 
 let database: Database;
 let sink: SmtpSink;
@@ -80,7 +82,7 @@ describe("sign-up with email verification required", () => {
     expect((await session.json()).user).toMatchObject({ email, planId: "free", emailVerified: true });
   });
 
-  it("sends a verification link back to /verify-email: with ?error= when tampered with, without once used", async () => {
+  it("sends a verification link back to /verify-email with its token: with ?error= when tampered with, without once used", async () => {
     const auth = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true" });
     const email = uniqueEmail();
     await createAuthTestClient(auth).call("/sign-up/email", {
@@ -89,21 +91,47 @@ describe("sign-up with email verification required", () => {
     });
     const mail = await sink.waitForMail((received) => received.envelopeTo.includes(email));
     const link = new URL(mail.links.find((candidate) => candidate.includes("/api/auth/verify-email")) ?? "");
-    expect(link.searchParams.get("callbackURL")).toBe("/verify-email");
+    const back = `/verify-email?token=${link.searchParams.get("token")}`;
+    expect(link.searchParams.get("callbackURL")).toBe(back);
 
     const tampered = new URL(link);
     tampered.searchParams.set("token", `${link.searchParams.get("token")}x`);
     const refused = await createAuthTestClient(auth).call(tampered.toString());
     expect(refused.status).toBe(302);
-    expect(refused.headers.get("location")).toBe("/verify-email?error=INVALID_TOKEN");
+    expect(refused.headers.get("location")).toBe(`${back}&error=INVALID_TOKEN`);
 
     const first = createAuthTestClient(auth);
-    expect((await first.call(link.toString())).headers.get("location")).toBe("/verify-email");
+    expect((await first.call(link.toString())).headers.get("location")).toBe(back);
     expect(first.cookieHeader()).toMatch(/hookmail\.session_token=/);
     const again = createAuthTestClient(auth);
     const used = await again.call(link.toString());
-    expect(used.headers.get("location")).toBe("/verify-email");
+    expect(used.headers.get("location")).toBe(back);
     expect(again.cookieHeader()).not.toMatch(/session_token/);
+  });
+
+  it("the verification page's check says verified only for a genuine token whose address is verified now", async () => {
+    const auth = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true" });
+    const email = uniqueEmail();
+    await createAuthTestClient(auth).call("/sign-up/email", {
+      method: "POST",
+      body: { email, password: PASSWORD, name: "Di", callbackURL: "/" },
+    });
+    const mail = await sink.waitForMail((received) => received.envelopeTo.includes(email));
+    const link = new URL(mail.links.find((candidate) => candidate.includes("/api/auth/verify-email")) ?? "");
+    const token = link.searchParams.get("token") ?? "";
+    const OTHER_SECRET = "another-secret-another-secret-another";
+    const otherSecret = buildAuth({ AUTH_EMAIL_VERIFICATION_REQUIRED: "true", AUTH_SECRET: OTHER_SECRET });
+    const forged = await signJWT({ email }, OTHER_SECRET);
+
+    for (const candidate of [undefined, "", "bogus", `${token}x`, forged]) {
+      expect(await isVerifiedThroughLink({ auth, token: candidate })).toBe(false);
+    }
+    expect(await isVerifiedThroughLink({ auth, token })).toBe(false);
+    expect(await isVerifiedThroughLink({ auth: otherSecret, token })).toBe(false);
+
+    await createAuthTestClient(auth).call(link.toString());
+    expect(await isVerifiedThroughLink({ auth, token })).toBe(true);
+    expect(await isVerifiedThroughLink({ auth: otherSecret, token })).toBe(false);
   });
 
   it("refuses to sign in an unverified user with EMAIL_NOT_VERIFIED, and mails a new link", async () => {
@@ -373,7 +401,7 @@ describe("limits per account (docs/security.md), whatever AUTH_RATE_LIMIT_ENABLE
 });
 
 describe("names", () => {
-  it("sign-up refuses a name over 64 characters with 400 NAME_TOO_LONG and creates no user; it stores a name of 64, trimmed", async () => {
+  it("sign-up refuses a name over 64 characters with 400 NAME_TOO_LONG and a blank one with NAME_REQUIRED, and creates no user; it stores a name of 64, trimmed", async () => {
     const client = createAuthTestClient(buildAuth());
     const refusedEmail = uniqueEmail();
     const refused = await client.call("/sign-up/email", {
@@ -383,6 +411,12 @@ describe("names", () => {
     expect(refused.status).toBe(400);
     expect((await refused.json()).code).toBe("NAME_TOO_LONG");
     expect(await database.prisma.user.count({ where: { email: refusedEmail } })).toBe(0);
+    const blank = await client.call("/sign-up/email", {
+      method: "POST",
+      body: { email: refusedEmail, password: PASSWORD, name: "   " },
+    });
+    expect(blank.status).toBe(400);
+    expect((await blank.json()).code).toBe("NAME_REQUIRED");
 
     const email = uniqueEmail();
     const accepted = await client.call("/sign-up/email", {
@@ -393,17 +427,17 @@ describe("names", () => {
     expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("n".repeat(64));
   });
 
-  it("update-user holds the name to the settings rule (trimmed, 2 to 49 characters) and stores it trimmed", async () => {
+  it("update-user holds the name to sign-up's rule (trimmed, 1 to 64 characters, same codes) and stores it trimmed", async () => {
     const client = createAuthTestClient(buildAuth());
     const email = uniqueEmail();
     await client.call("/sign-up/email", { method: "POST", body: { email, password: PASSWORD, name: "Lea" } });
     const update = (name: unknown) => client.call("/update-user", { method: "POST", body: { name } });
 
     for (const [name, code] of [
-      [" A ", "FULL_NAME_TOO_SHORT"],
-      ["", "FULL_NAME_TOO_SHORT"],
-      ["x".repeat(50), "FULL_NAME_TOO_LONG"],
-      ["x".repeat(5000), "FULL_NAME_TOO_LONG"],
+      ["   ", "NAME_REQUIRED"],
+      ["", "NAME_REQUIRED"],
+      ["x".repeat(65), "NAME_TOO_LONG"],
+      ["x".repeat(5000), "NAME_TOO_LONG"],
     ] as const) {
       const response = await update(name);
       expect(response.status).toBe(400);
@@ -411,7 +445,9 @@ describe("names", () => {
     }
     expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("Lea");
 
-    expect((await update(`  ${"y".repeat(49)}  `)).status).toBe(200);
-    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("y".repeat(49));
+    expect((await update(`  ${"y".repeat(64)}  `)).status).toBe(200);
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("y".repeat(64));
+    expect((await update(" Y ")).status).toBe(200);
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email } })).name).toBe("Y");
   });
 });

@@ -1,5 +1,6 @@
 // Form schemas of the auth pages. Messages are i18n keys, translated where they are shown.
 import { z } from "zod";
+import { fullNameSchema } from "@/modules/shared/validation/full-name.schemas";
 import { AUTH_LIMITS } from "./auth.constants";
 
 export const loginSchema = z.object({
@@ -12,11 +13,7 @@ export type LoginInput = z.infer<typeof loginSchema>;
 
 export const registerSchema = z.object({
   email: z.string().trim().min(1, "register.validation.emailRequired").pipe(z.email("register.validation.emailInvalid")),
-  name: z
-    .string()
-    .trim()
-    .min(1, "register.validation.nameRequired")
-    .max(AUTH_LIMITS.nameMaxLength, "register.validation.nameTooLong"),
+  name: fullNameSchema,
   password: z
     .string()
     .min(AUTH_LIMITS.passwordMinLength, "register.validation.passwordTooShort")

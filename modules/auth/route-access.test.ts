@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getLoginPath, getRouteAccess, toSafeReturnPath } from "./route-access";
+import { getLoginPath, getRouteAccess, isBillingPath, toSafeReturnPath } from "./route-access";
 
 describe("getRouteAccess", () => {
   it("guards the dashboard pages", () => {
@@ -21,6 +21,11 @@ describe("getRouteAccess", () => {
 
   it("sends a signed-out visitor of the checkout pages to log in", () => {
     for (const path of ["/checkout-success", "/checkout-cancel"]) expect(getRouteAccess(path)).toBe("private");
+  });
+
+  it("names the checkout pages as billing's, which an instance without billing does not have", () => {
+    for (const path of ["/checkout-success", "/checkout-cancel"]) expect(isBillingPath(path)).toBe(true);
+    for (const path of ["/checkout-successx", "/settings", "/"]) expect(isBillingPath(path)).toBe(false);
   });
 
   it("leaves unknown routes unguarded, so they show the 404 page", () => {

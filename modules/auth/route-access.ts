@@ -14,8 +14,7 @@ const PUBLIC_ONLY_PATHS = [
   "/email-validation-required",
   VERIFY_EMAIL_PATH,
 ];
-// The checkout pages answer a signed-in user coming back from Stripe; their page answers 404 when
-// billing is off.
+// The checkout pages answer a signed-in user coming back from Stripe.
 const PRIVATE_PATH_PREFIXES = [
   "/email-callbacks",
   "/api-keys",
@@ -25,6 +24,9 @@ const PRIVATE_PATH_PREFIXES = [
   "/checkout-success",
   "/checkout-cancel",
 ];
+
+/** Pages of billing: an instance without billing has none of them (404, signed in or not). */
+const BILLING_PATHS = ["/checkout-success", "/checkout-cancel"];
 
 /** The query parameter of /login naming the page to go back to once signed in. */
 export const RETURN_TO_PARAM = "returnTo";
@@ -43,6 +45,10 @@ export function getRouteAccess(pathname: string): RouteAccess {
   if (PUBLIC_ONLY_PATHS.some((path) => matchesPath(pathname, path))) return "public-only";
   if (pathname === "/" || PRIVATE_PATH_PREFIXES.some((path) => matchesPath(pathname, path))) return "private";
   return "any";
+}
+
+export function isBillingPath(pathname: string): boolean {
+  return BILLING_PATHS.some((path) => matchesPath(pathname, path));
 }
 
 /**

@@ -155,7 +155,7 @@ describe("delivery alerts across two workers", () => {
     expect(await findCallback(emailCallbackId)).toMatchObject({ isAlerting: true, lastAlertAt: time.now() });
   });
 
-  it("name the address, the last status code and error, and link to the address's inbox", async () => {
+  it("name the address, the last status code with its reason phrase, no raw error code, and link to the address's inbox", async () => {
     const { emailCallbackId, address } = await seedAddress();
     await seedDueMails(emailCallbackId, 1);
     sink.reply({ status: 503, body: "Service Unavailable: database down" });
@@ -165,13 +165,13 @@ describe("delivery alerts across two workers", () => {
     const [mail] = await readOutboxes();
     const inboxUrl = `${BASE_URL}/email-callbacks/${emailCallbackId}/inbox`;
     expect(mail?.text).toContain(address);
-    expect(mail?.text).toContain(`${en.mail.deliveryAlert.statusCode} 503`);
-    expect(mail?.text).toContain(`${en.mail.deliveryAlert.error} ${PROCESSING_ERROR.WEBHOOK_FAILED}`);
+    expect(mail?.text).toContain(`${en.mail.deliveryAlert.statusCode} 503 Service Unavailable`);
+    expect(mail?.text).not.toContain(PROCESSING_ERROR.WEBHOOK_FAILED);
     expect(mail?.text).toContain(`${en.mail.deliveryAlert.response} Service Unavailable: database down`);
     expect(mail?.links).toEqual([inboxUrl]);
     expect(mail?.html).toContain(`href="${inboxUrl}"`);
     expect(mail?.html).toContain(address);
-    expect(mail?.html).toContain(">503<");
+    expect(mail?.html).toContain(">503 Service Unavailable<");
   });
 
   it("name the network error and no status code when the webhook never answered", async () => {
@@ -187,7 +187,64 @@ describe("delivery alerts across two workers", () => {
 
     const [mail] = await readOutboxes();
     expect(mail?.text).toContain(`${en.mail.deliveryAlert.statusCode} ${en.mail.deliveryAlert.noStatusCode}`);
-    expect(mail?.text).toMatch(new RegExp(`${en.mail.deliveryAlert.error} network-error: .*ECONNREFUSED`));
+    expect(mail?.text).toContain(en.mail.deliveryAlert.lastUnreachable);
+    expect(mail?.text).toMatch(new RegExp(`${en.mail.deliveryAlert.error} connect ECONNREFUSED`));
+  });
+
+  it.each([
+    [
+      "en",
+      "A mail received at {address} was not delivered: your webhook answered 400 Bad Request. Hookmail does not retry a 4xx answer other than 408 and 429, so no retry is left.",
+    ],
+    [
+      "fr",
+      "Un e-mail reçu à {address} n'a pas été transmis : votre webhook a répondu 400 Bad Request. Hookmail ne réessaie pas après une réponse 4xx autre que 408 et 429 : il ne reste aucun nouvel essai.",
+    ],
+  ])("say in words (%s) that a webhook answered 400 once and that a 4xx is not retried", async (locale, words) => {
+    const { emailCallbackId, address } = await seedAddress({ locale });
+    await seedDueMails(emailCallbackId, 1, { isLastAttempt: false });
+    sink.reply({ status: 400, body: "missing field: subject" });
+
+    await deliverDueOnBoth([newWorker(database, "worker-a"), newWorker(otherDatabase, "worker-b")]);
+
+    expect(sink.requests).toHaveLength(1);
+    const [mail] = await readOutboxes();
+    expect(mail?.text).toContain(words.replace("{address}", address));
+    expect(mail?.text).not.toContain(locale === "en" ? "gave up" : "a renoncé");
+    expect(mail?.text).not.toContain(PROCESSING_ERROR.WEBHOOK_FAILED);
+  });
+
+  it.each([
+    [
+      "en",
+      "Hookmail gave up delivering a mail received at {address}: your webhook failed 7 times over 31 hours and no retry is left. The last time, it answered 503 Service Unavailable.",
+    ],
+    [
+      "fr",
+      "Hookmail a renoncé à transmettre un e-mail reçu à {address} : votre webhook a échoué 7 fois en 31 heures et il ne reste aucun nouvel essai. La dernière fois, il a répondu 503 Service Unavailable.",
+    ],
+  ])("say in words (%s) how many attempts failed over how long once no retry is left", async (locale, words) => {
+    const { emailCallbackId, address } = await seedAddress({ locale });
+    const [id] = await seedDueMails(emailCallbackId, 1);
+    // The six attempts before the last, on the retry schedule: the series began 31 h 12 min 30 s ago.
+    const sinceFirstMs = [0, 30_000, 150_000, 750_000, 4_350_000, 25_950_000];
+    const firstAt = time.now().getTime() - 112_350_000;
+    await database.prisma.deliveryAttempt.createMany({
+      data: sinceFirstMs.map((offsetMs) => ({
+        id: createId("deliveryAttempt"),
+        emailProcessingId: id!,
+        attemptedAt: new Date(firstAt + offsetMs),
+        statusCode: 503,
+        durationMs: 20,
+      })),
+    });
+    failWebhook(1);
+
+    await deliverDueOnBoth([newWorker(database, "worker-a"), newWorker(otherDatabase, "worker-b")]);
+
+    const [mail] = await readOutboxes();
+    expect(mail?.text).toContain(words.replace("{address}", address));
+    expect(mail?.text).not.toContain(PROCESSING_ERROR.WEBHOOK_FAILED);
   });
 
   it("send no second alert for the address within the hour, and one again after it", async () => {

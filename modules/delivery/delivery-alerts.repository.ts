@@ -19,11 +19,15 @@ export type AlertRecipient = {
   deliveryAlerts: boolean;
 };
 
-/** The address's last attempt, as an alert names it. */
+/** The address's last attempt, as an alert names it, and the attempt series that gave up. */
 export type AlertedFailure = AlertRecipient & {
   statusCode: number | null;
   attemptError: string | null;
   responseBody: string | null;
+  /** Attempts of the current series (a redelivery starts a new one). */
+  attemptCount: number;
+  /** From the series' first recorded attempt to its last. */
+  seriesDurationMs: number;
 };
 
 const RECIPIENT_COLUMNS = `c.id AS "emailCallbackId", c.username, c.domain, u.email, u.name, u.locale, u."deliveryAlerts"`;
@@ -55,17 +59,26 @@ export function createDeliveryAlertsRepository({ executor }: Pick<Database, "exe
                AND c.id = p."emailCallbackId" AND c."deletedAt" IS NULL
                AND u.id = c."userId" AND u."deliveryAlerts"
                AND (c."lastAlertAt" IS NULL OR c."lastAlertAt" <= ${utc(3)})
-             RETURNING ${RECIPIENT_COLUMNS}, p.id AS "processingId", p."webhookResponseStatusCode"
+             RETURNING ${RECIPIENT_COLUMNS}, p.id AS "processingId", p."webhookResponseStatusCode", p."attemptCount"
            )
            SELECT claimed."emailCallbackId", claimed.username, claimed.domain, claimed.email, claimed.name,
              claimed.locale, claimed."deliveryAlerts",
-             claimed."webhookResponseStatusCode" AS "statusCode", a.error AS "attemptError", a."responseBody"
+             claimed."webhookResponseStatusCode" AS "statusCode", a.error AS "attemptError", a."responseBody",
+             claimed."attemptCount",
+             COALESCE(EXTRACT(EPOCH FROM series.duration) * 1000, 0)::float8 AS "seriesDurationMs"
            FROM claimed
            LEFT JOIN LATERAL (
              SELECT error, "responseBody" FROM delivery_attempt
              WHERE "emailProcessingId" = claimed."processingId"
              ORDER BY "attemptedAt" DESC LIMIT 1
-           ) a ON true`,
+           ) a ON true
+           LEFT JOIN LATERAL (
+             SELECT max("attemptedAt") - min("attemptedAt") AS duration FROM (
+               SELECT "attemptedAt" FROM delivery_attempt
+               WHERE "emailProcessingId" = claimed."processingId"
+               ORDER BY "attemptedAt" DESC LIMIT claimed."attemptCount"
+             ) latest
+           ) series ON true`,
         ),
         [
           processingId,

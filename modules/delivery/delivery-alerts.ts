@@ -5,14 +5,46 @@
 // workers never send the same mail twice. An alert that cannot be sent is logged: it never changes
 // the delivery.
 import { resolveLocale } from "@/modules/i18n/locale.models";
-import { renderDeliveryAlertMail, renderDeliveryRecoveryMail } from "@/modules/mail/delivery-alert-mails";
+import { type DeliveryFailure, renderDeliveryAlertMail, renderDeliveryRecoveryMail } from "@/modules/mail/delivery-alert-mails";
 import type { Mailer } from "@/modules/mail/mailer";
-import { PROCESSING_ERROR } from "@/modules/processings/processings.constants";
 import { emailCallbackPath } from "@/modules/shared/app-paths";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { DELIVERY_ALERT_INTERVAL_MS } from "./delivery.constants";
+import { classifyAttempt } from "./delivery.schedule";
 import type { DeliveryOutcome } from "./delivery.usecases";
-import type { AlertRecipient, DeliveryAlertsRepository } from "./delivery-alerts.repository";
+import type { AlertedFailure, AlertRecipient, DeliveryAlertsRepository } from "./delivery-alerts.repository";
+import type { WebhookFailureResult } from "./webhook-result";
+
+const FAILURE_KINDS: WebhookFailureResult["kind"][] = ["timeout", "network-error", "blocked-target"];
+
+/** An attempt's recorded error ("timeout: …", "network-error: …") as its kind and its message. */
+function readAttemptError(error: string | null): { kind: WebhookFailureResult["kind"]; message: string } | null {
+  const kind = FAILURE_KINDS.find((candidate) => error?.startsWith(`${candidate}: `));
+  return kind && error ? { kind, message: error.slice(kind.length + 2) } : null;
+}
+
+/**
+ * Why the delivery gave up, from its last attempt: an answer that is not retried (a 4xx other than
+ * 408 and 429, a redirect) or a webhook URL it may not call failed at once; anything else was
+ * retried until no attempt was left.
+ */
+export function describeDeliveryFailure(failure: AlertedFailure): { failure: DeliveryFailure; error: string | null } {
+  const attemptError = readAttemptError(failure.attemptError);
+  if (attemptError?.kind === "blocked-target") return { failure: { kind: "blocked-target" }, error: null };
+  const { statusCode } = failure;
+  if (statusCode !== null && classifyAttempt({ kind: "response", statusCode, durationMs: 0, bodyExcerpt: "" }) === "fail") {
+    return { failure: { kind: "not-retried", statusCode }, error: null };
+  }
+  return {
+    failure: {
+      kind: "retries-exhausted",
+      attempts: failure.attemptCount,
+      durationMs: failure.seriesDurationMs,
+      last: statusCode !== null ? { statusCode } : attemptError?.kind === "timeout" ? "timeout" : "unreachable",
+    },
+    error: statusCode === null ? (attemptError?.message ?? null) : null,
+  };
+}
 
 export type DeliveryAlerts = {
   /** Sends the alert or the recovery mail an attempt's outcome calls for, if any; never throws. */
@@ -44,8 +76,7 @@ export function createDeliveryAlerts({
     if (!failure) return;
     const mail = renderDeliveryAlertMail({
       ...describeRecipient(failure),
-      statusCode: failure.statusCode,
-      error: failure.attemptError ?? PROCESSING_ERROR.WEBHOOK_FAILED,
+      ...describeDeliveryFailure(failure),
       responseExcerpt: failure.responseBody,
     });
     await mailer.send({ to: failure.email, ...mail });

@@ -219,6 +219,18 @@ describe("plan limits", () => {
     expect((await create(user, validBody())).status).toBe(201);
   });
 
+  it("are answered with the list: GET /api/email-callbacks says how many addresses the plan allows (free 10, pro 100)", async () => {
+    const user = await app.signUp("counter");
+    await create(user, validBody());
+    const listed = await app.call(collection.GET, { path: "/api/email-callbacks", headers: user.headers });
+    expect(listed.body).toMatchObject({ maxEmailCallbacks: 10 });
+    expect(listed.body?.emailCallbacks).toHaveLength(1);
+
+    await app.database.prisma.user.update({ where: { id: user.userId }, data: { planId: "pro" } });
+    const asPro = await app.call(collection.GET, { path: "/api/email-callbacks", headers: user.headers });
+    expect(asPro.body?.maxEmailCallbacks).toBe(100);
+  });
+
   it("hold under concurrent creations: 40 parallel POSTs of a free user create exactly 10, the rest 403 email_callbacks.limit_reached", async () => {
     const user = await app.signUp("racer");
     const responses = await Promise.all(Array.from({ length: 40 }, () => create(user, validBody())));

@@ -14,9 +14,11 @@ export const emailCallbackQueryKeys = {
 
 const emailCallbackPath = (emailCallbackId: string) => `/api/email-callbacks/${encodeURIComponent(emailCallbackId)}`;
 
-export async function fetchEmailCallbacks(): Promise<ApiEmailCallback[]> {
-  const { emailCallbacks } = await apiFetch<{ emailCallbacks: ApiEmailCallback[] }>("/api/email-callbacks");
-  return emailCallbacks;
+/** The user's addresses and how many their plan allows. */
+export type EmailCallbackList = { emailCallbacks: ApiEmailCallback[]; maxEmailCallbacks: number };
+
+export async function fetchEmailCallbacks(): Promise<EmailCallbackList> {
+  return apiFetch<EmailCallbackList>("/api/email-callbacks");
 }
 
 export async function fetchEmailCallback(emailCallbackId: string): Promise<ApiEmailCallback> {
@@ -36,8 +38,8 @@ export function useEmailCallback(emailCallbackId: string) {
     // Shown at once when coming from the list; refetched in the background.
     placeholderData: () =>
       queryClient
-        .getQueryData<ApiEmailCallback[]>(emailCallbackQueryKeys.list())
-        ?.find((emailCallback) => emailCallback.id === emailCallbackId),
+        .getQueryData<EmailCallbackList>(emailCallbackQueryKeys.list())
+        ?.emailCallbacks.find((emailCallback) => emailCallback.id === emailCallbackId),
   });
 }
 

@@ -45,8 +45,20 @@ export async function getEmailCallbackOrThrow({ id, userId, repository }: OwnedE
   return callback;
 }
 
-export async function listEmailCallbacks({ userId, repository }: { userId: string; repository: EmailCallbacksRepository }) {
-  return { emailCallbacks: await repository.listEmailCallbacks(userId) };
+/** The owner's addresses, and how many their plan allows (the app shows "n of 10" and stops at the limit). */
+export async function listEmailCallbacks({
+  owner,
+  rules,
+  repository,
+}: {
+  owner: Owner;
+  rules: EmailCallbackRules;
+  repository: EmailCallbacksRepository;
+}) {
+  return {
+    emailCallbacks: await repository.listEmailCallbacks(owner.userId),
+    maxEmailCallbacks: getMaxEmailCallbacks(rules, owner.planId),
+  };
 }
 
 export async function createEmailCallback({

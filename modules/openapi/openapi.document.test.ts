@@ -153,7 +153,7 @@ it("describes the account calls, session only, with the body PUT /api/users/me p
   expect(body).toMatchObject({
     type: "object",
     additionalProperties: false,
-    properties: { name: { type: "string", minLength: 2, maxLength: 49 }, deliveryAlerts: { type: "boolean" } },
+    properties: { name: { type: "string", minLength: 1, maxLength: 64 }, deliveryAlerts: { type: "boolean" } },
   });
   expect(body.required ?? []).toEqual([]);
   expect(account.put.responses["400"]!.content["application/json"].schema.properties.error.properties.code.enum).toEqual([

@@ -20,12 +20,19 @@ export const EMAIL_CALLBACK_OPERATIONS: OperationSpec[] = [
     tag,
     operationId: "listEmailCallbacks",
     summary: "List your addresses",
-    description: "Every address of the caller, newest first.",
+    description:
+      "Every address of the caller, newest first, and how many addresses the caller's plan allows: " +
+      "once they have that many, creating another answers `403 email_callbacks.limit_reached`.",
     access: "session-or-key",
     success: {
       status: 200,
-      description: "The addresses.",
-      content: { "application/json": z.object({ emailCallbacks: z.array(emailCallbackResponseSchema) }) },
+      description: "The addresses, and the plan's limit.",
+      content: {
+        "application/json": z.object({
+          emailCallbacks: z.array(emailCallbackResponseSchema),
+          maxEmailCallbacks: z.number().int().describe("How many addresses the caller's plan allows."),
+        }),
+      },
     },
     errors: [],
   },

@@ -42,6 +42,12 @@ describe("buildContentSecurityPolicy", () => {
     expect(policy["form-action"]).toEqual(["'self'"]);
   });
 
+  it("allows images over http: as well as https:, so that a mail's frame can load them once the user asks for remote images", () => {
+    const policy = parsePolicy(buildContentSecurityPolicy({ analytics: noAnalytics }));
+    expect(policy["img-src"]).toEqual(["'self'", "data:", "blob:", "https:", "http:"]);
+    expect(policy["frame-src"]).toEqual(["'none'"]);
+  });
+
   it("lets the browser reach the analytics host only when analytics are configured", () => {
     const selfHosted = parsePolicy(
       buildContentSecurityPolicy({ analytics: { posthogKey: "phc_x", posthogHost: "https://ph.example.org/ingest" } }),

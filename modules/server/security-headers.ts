@@ -23,7 +23,9 @@ export function buildContentSecurityPolicy(config: Pick<Config, "analytics">): s
     "default-src": ["'self'"],
     "script-src": ["'self'", "'unsafe-inline'", ...analytics],
     "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "blob:", "https:"],
+    // http: too: a mail's HTML frame (srcdoc) is held to this policy as well as to its own, which
+    // lets remote images load only once the user asks (modules/processings/components/message-parts.tsx).
+    "img-src": ["'self'", "data:", "blob:", "https:", "http:"],
     "font-src": ["'self'", "data:"],
     "connect-src": ["'self'", ...analytics],
     "worker-src": ["'self'", "blob:"],

@@ -19,3 +19,8 @@ export const WEBHOOK_DOCS_VERIFY_HREF = `${WEBHOOK_DOCS_PATH}#${WEBHOOK_DOCS_VER
 
 /** The API reference page (modules/openapi/components/api-reference.tsx). */
 export const API_REFERENCE_PATH = "/api-reference";
+
+/** Whether a tab leading to `path` is the current one at `pathname`: its page, or a page within it (a mail of the inbox). */
+export function isWithinPath(pathname: string, path: string): boolean {
+  return pathname === path || pathname.startsWith(`${path}/`);
+}

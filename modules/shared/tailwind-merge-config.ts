@@ -76,7 +76,7 @@ export const getTailwindMergeConfig = () => ({
       "hidden",
     ],
     sr: ["sr-only"],
-    overflow: [{ overflow: ["auto", "hidden"] }],
+    overflow: [{ overflow: ["auto", "hidden", "clip", "visible"] }],
     "overflow-x": [{ "overflow-x": ["auto", "hidden"] }],
     "overflow-y": [{ "overflow-y": ["auto"] }],
     position: ["fixed", "absolute", "relative", "sticky"],

@@ -59,25 +59,27 @@ describe("PUT /api/users/me", () => {
     expect(stored.name).toBe("Grace Hopper");
   });
 
-  it("accepts 2 and 49 characters", async () => {
-    expect((await putName("Al")).status).toBe(200);
-    expect((await putName("x".repeat(49))).status).toBe(200);
+  it("takes any name sign-up takes: 1 to 64 characters once trimmed", async () => {
+    expect((await putName("  A  ")).status).toBe(200);
+    expect((await findStoredUser()).name).toBe("A");
+    expect((await putName("x".repeat(64))).status).toBe(200);
+    expect((await findStoredUser()).name).toBe("x".repeat(64));
   });
 
-  it("refuses under 2 characters once trimmed, with a field error", async () => {
-    const response = await putName("  A  ");
+  it("refuses a name that is empty once trimmed, with the field error sign-up gives", async () => {
+    const response = await putName("   ");
     expect(response.status).toBe(400);
     expect((await response.json()).error).toEqual({
       code: "request.invalid_body",
       message: "The request body is invalid.",
-      fields: [{ path: "name", code: "too_small", message: "Full name must be at least 2 characters" }],
+      fields: [{ path: "name", code: "too_small", message: "Please enter a name" }],
     });
   });
 
-  it("refuses 50 characters or more, and a name that is not text", async () => {
-    const long = await putName("x".repeat(50));
+  it("refuses over 64 characters with the message sign-up gives, and a name that is not text", async () => {
+    const long = await putName("x".repeat(65));
     expect((await long.json()).error.fields).toEqual([
-      { path: "name", code: "too_big", message: "Full name must be less than 50 characters" },
+      { path: "name", code: "too_big", message: "Name must be at most 64 characters" },
     ]);
     expect((await putName(null)).status).toBe(400);
     expect((await putName(42)).status).toBe(400);

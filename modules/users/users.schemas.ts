@@ -1,10 +1,9 @@
 // The account's editable fields: PUT /api/users/me takes any of them (those left out keep their
-// value), the settings form edits the name with the same rule (and its name rule is better-auth's
-// update-user's). Messages are i18n keys (messages/*.json), translated where they are shown.
+// value), the settings form edits the name with the same rule (the account's one name rule, also
+// sign-up's and better-auth's update-user's). Messages are i18n keys (messages/*.json), translated
+// where they are shown.
 import { z } from "zod";
 import { fullNameSchema } from "@/modules/shared/validation/full-name.schemas";
-
-export { FULL_NAME_MAX_LENGTH, FULL_NAME_MIN_LENGTH } from "@/modules/shared/validation/full-name.schemas";
 
 /** The settings page's full name form. */
 export const fullNameFormSchema = z.object({

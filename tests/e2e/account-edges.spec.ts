@@ -76,7 +76,7 @@ test.describe("with email verification required", () => {
     const tampered = new URL(link);
     tampered.searchParams.set("token", `${link.searchParams.get("token")}x`);
     await page.goto(tampered.toString());
-    await expect(page).toHaveURL(/\/verify-email\?error=INVALID_TOKEN$/);
+    await expect(page).toHaveURL(/\/verify-email\?(token=[^&]+&)?error=INVALID_TOKEN$/);
     await expect(page.getByText("Link invalid or expired")).toBeVisible();
     await expect(page.getByText("This verification link is invalid or has expired", { exact: false })).toBeVisible();
     await page.getByLabel("Email").fill(email);
@@ -91,11 +91,29 @@ test.describe("with email verification required", () => {
 
     await page.context().clearCookies();
     await page.goto(link.toString());
-    await expect(page).toHaveURL(/\/verify-email$/);
+    await expect(page).toHaveURL(/\/verify-email(\?token=[^&]+)?$/);
     await expect(page.getByText("Link already used")).toBeVisible();
     await expect(page.getByText("your email address is verified", { exact: false })).toBeVisible();
     await page.getByRole("link", { name: "Log in" }).click();
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("the verification page says verified only after a real verification: no token, a made-up one, or a genuine one never used says invalid or expired", async ({
+    page,
+  }) => {
+    const email = uniqueEmail("unused");
+    await signUpUnverified(page, email);
+    const genuine = new URL(findLink(await waitForMail(VERIFYING_SERVER.sinkUrl, email), "/api/auth/verify-email"));
+    const unusedToken = genuine.searchParams.get("token") ?? "";
+    expect(unusedToken).not.toBe("");
+
+    for (const path of ["/verify-email?token=bogus", "/verify-email", `/verify-email?token=${unusedToken}`]) {
+      await page.goto(path);
+      await expect(page.getByText("Link invalid or expired")).toBeVisible();
+      await expect(page.getByText("This verification link is invalid or has expired", { exact: false })).toBeVisible();
+      await expect(page.getByText("Link already used")).toBeHidden();
+      await expect(page.getByText("your email address is verified", { exact: false })).toBeHidden();
+    }
   });
 
   test("in French the invalid link page and the wait are translated", async ({ page, context }) => {

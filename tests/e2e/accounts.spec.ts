@@ -126,6 +126,32 @@ test.describe("without email verification", () => {
     await expect(page.getByLabel("Full name")).toHaveValue("Grace Hopper");
   });
 
+  test("one name rule everywhere: a name of 64 characters is taken at sign-up and in the settings, 65 by neither, with the same message", async ({
+    page,
+  }) => {
+    await page.goto("/register");
+    await page.getByLabel("Email").fill(`long-name-${Date.now()}@example.com`);
+    await page.getByLabel("Full name").fill("n".repeat(65));
+    await page.getByLabel("Password").fill("correct-horse-battery");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("Name must be at most 64 characters", { exact: true })).toBeVisible();
+    await page.getByLabel("Full name").fill("n".repeat(64));
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/email-callbacks$/);
+
+    await page.goto("/settings");
+    const name = page.getByLabel("Full name");
+    await expect(name).toHaveValue("n".repeat(64));
+    await name.fill("m".repeat(65));
+    await page.getByRole("button", { name: "Update name" }).click();
+    await expect(page.getByText("Name must be at most 64 characters", { exact: true })).toBeVisible();
+    await name.fill("m".repeat(64));
+    await page.getByRole("button", { name: "Update name" }).click();
+    await expect(page.getByText("Your name has been updated")).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("Full name")).toHaveValue("m".repeat(64));
+  });
+
   test("a signed-out visitor on /settings goes to /login, naming /settings to come back to", async ({ page }) => {
     await page.goto("/settings");
     await expect(page).toHaveURL(/\/login\?returnTo=%2Fsettings$/);
@@ -143,7 +169,7 @@ const VALIDATION = {
     reset: "Password must be at least 8 characters long",
     resetTooLong: "Password must be at most 128 characters long",
     requestReset: "Please enter your email address",
-    fullName: ["Full name must be at least 2 characters", "Full name must be less than 50 characters"],
+    fullName: ["Please enter a name", "Name must be at most 64 characters"],
     buttons: { register: "Create account", reset: "Reset password", requestReset: "Send reset link", updateName: "Update name" },
     labels: { email: "Email", name: "Full name", password: "Password", newPassword: "New password", settingsName: "Full name" },
   },
@@ -181,10 +207,10 @@ test.describe("validation messages", () => {
 
       await signUpThroughApi(page.request);
       await page.goto("/settings");
-      await page.getByLabel(texts.labels.settingsName).fill("A");
+      await page.getByLabel(texts.labels.settingsName).fill("   ");
       await page.getByRole("button", { name: texts.buttons.updateName }).click();
       await expect(page.getByText(texts.fullName[0] ?? "", { exact: true })).toBeVisible();
-      await page.getByLabel(texts.labels.settingsName).fill("n".repeat(50));
+      await page.getByLabel(texts.labels.settingsName).fill("n".repeat(65));
       await page.getByRole("button", { name: texts.buttons.updateName }).click();
       await expect(page.getByText(texts.fullName[1] ?? "", { exact: true })).toBeVisible();
     });
@@ -195,20 +221,16 @@ test.describe("validation messages", () => {
 async function loadFrenchTexts(_page: Page): Promise<typeof VALIDATION.en> {
   const fr = (await import("../../messages/fr.json", { with: { type: "json" } })).default;
   return {
-    register: [
-      fr.register.validation.emailRequired,
-      fr.register.validation.nameRequired,
-      fr.register.validation.passwordTooShort,
-    ],
+    register: [fr.register.validation.emailRequired, fr.accountName.validation.required, fr.register.validation.passwordTooShort],
     registerInvalid: [
       fr.register.validation.emailInvalid,
-      fr.register.validation.nameTooLong,
+      fr.accountName.validation.tooLong,
       fr.register.validation.passwordTooLong,
     ],
     reset: fr.resetPassword.validation.passwordTooShort,
     resetTooLong: fr.resetPassword.validation.passwordTooLong,
     requestReset: fr.requestPasswordReset.validation.emailRequired,
-    fullName: [fr.settings.fullName.validation.tooShort, fr.settings.fullName.validation.tooLong],
+    fullName: [fr.accountName.validation.required, fr.accountName.validation.tooLong],
     buttons: {
       register: fr.register.submit,
       reset: fr.resetPassword.submit,

@@ -3,7 +3,9 @@ import { expect, test } from "@playwright/test";
 import { findLink, waitForMail } from "./support/mail-sink";
 import { VERIFYING_SERVER } from "./support/servers";
 
-test("a signed-out visitor of the checkout pages is sent to log in, naming the page to come back to", async ({ page }) => {
+test("with billing on, a signed-out visitor of the checkout pages is sent to log in, naming the page to come back to", async ({
+  page,
+}) => {
   for (const path of ["/checkout-success?sessionId=cs_test_1", "/checkout-cancel"]) {
     await page.goto(path);
     await expect(page).toHaveURL(`/login?returnTo=${encodeURIComponent(path)}`);
@@ -14,7 +16,11 @@ test("a signed-out visitor of the checkout pages is sent to log in, naming the p
 test.describe("on an instance without billing", () => {
   test.use({ baseURL: VERIFYING_SERVER.url });
 
-  test("the checkout pages answer 404, titled as not found", async ({ page }) => {
+  test("the checkout pages answer 404, titled as not found, to a visitor signed out or in", async ({ page }) => {
+    for (const path of ["/checkout-success?sessionId=cs_test_1", "/checkout-cancel"]) {
+      expect((await page.goto(path))?.status(), path).toBe(404);
+      await expect(page).toHaveURL(path);
+    }
     // The verifying server has no billing; a verified account signs in through its link.
     const email = `checkout-${Date.now()}@example.com`;
     const signUp = await page.request.post(`${VERIFYING_SERVER.url}/api/auth/sign-up/email`, {

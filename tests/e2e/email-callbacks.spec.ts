@@ -1,6 +1,7 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { createEmailCallbackThroughApi, seedProcessings } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
+import { routeBillingDisabled } from "./support/billing";
 import { DEFAULT_SERVER } from "./support/servers";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -62,21 +63,68 @@ test("an address from creation to deletion: random name, copy, list, disable, en
   await expect(page.getByRole("link", { name: address })).toBeHidden();
 });
 
-test("the 11th address on the free plan shows the limit message, with an Upgrade button beside it", async ({ page }) => {
+/** `count` addresses made through the API, as fast as it takes them. */
+async function createAddresses(page: Page, count: number) {
+  const stem = `limit-${Date.now()}`;
+  for (let index = 0; index < count; index += 1) await createEmailCallbackThroughApi(page.request, `${stem}-${index}`);
+}
+
+test("without billing, the list and the New email page say how many of the plan's 10 addresses are used, and at 10 Create is disabled with no upgrade offered", async ({
+  page,
+}) => {
+  await routeBillingDisabled(page);
   await signUpThroughApi(page.request);
-  for (let index = 0; index < 10; index += 1) await createEmailCallbackThroughApi(page.request, `limit-${Date.now()}-${index}`);
+  await createAddresses(page, 2);
+  await page.goto("/email-callbacks");
+  await expect(page.getByText("2 of 10 emails", { exact: true })).toBeVisible();
+  await page.getByRole("link", { name: "Create email" }).click();
+  await expect(page.getByText("2 of 10 emails", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create email" })).toBeEnabled();
+
+  await createAddresses(page, 8);
+  await page.goto("/email-callbacks");
+  await expect(page.getByText("10 of 10 emails", { exact: true })).toBeVisible();
+  const reached = "You have created the 10 emails your plan allows. Delete one to create another.";
+  await expect(page.getByText(reached)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Create email" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Create email" })).toBeDisabled();
+
   await page.goto("/email-callbacks/create");
-  await page.getByLabel("Username", { exact: true }).fill(`limit-${Date.now()}-eleven`);
-  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/incoming");
-  await page.getByRole("button", { name: "Create email" }).click();
+  await expect(page.getByText(reached)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create email" })).toBeDisabled();
+  await expect(page.getByRole("main").getByText(/upgrade/i)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Upgrade to pro" })).toHaveCount(0);
+});
+
+test("with billing on, a free user at the limit is told before filling the form, with the Upgrade button beside the message", async ({
+  page,
+}) => {
+  await signUpThroughApi(page.request);
+  await createAddresses(page, 10);
+  await page.goto("/email-callbacks/create");
+  await expect(page.getByText("10 of 10 emails", { exact: true })).toBeVisible();
   await expect(
-    page.getByText(
-      "You have reached the maximum number of emails you can create, please upgrade your plan to create more emails.",
-    ),
+    page.getByText("You have created the 10 emails your plan allows. Delete one, or upgrade to pro to create more."),
   ).toBeVisible();
-  const upgrade = page.getByRole("main").getByRole("button", { name: "Upgrade to pro" });
-  await upgrade.click();
+  await expect(page.getByRole("button", { name: "Create email" })).toBeDisabled();
+  await page.getByRole("main").getByRole("button", { name: "Upgrade to pro" }).click();
   await expect(page.getByRole("dialog", { name: "Upgrade to pro" })).toBeVisible();
+});
+
+test("in French, the count and the limit message are translated", async ({ page, context }) => {
+  await context.addCookies([{ name: "hookmail-locale", value: "fr", url: DEFAULT_SERVER.url }]);
+  await routeBillingDisabled(page);
+  await signUpThroughApi(page.request);
+  await createAddresses(page, 1);
+  await page.goto("/email-callbacks");
+  await expect(page.getByText("1 adresse sur 10", { exact: true })).toBeVisible();
+  await createAddresses(page, 9);
+  await page.goto("/email-callbacks/create");
+  await expect(page.getByText("10 adresses sur 10", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("Vous avez créé les 10 adresses que permet votre plan. Supprimez-en une pour en créer une autre."),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Créer l'adresse" })).toBeDisabled();
 });
 
 test("a taken or reserved username shows its error under the field", async ({ page }) => {

@@ -2,6 +2,8 @@
 // sent (text, sandboxed HTML, headers, attachments, checks, the exact body) and its attempts, and
 // downloads the .eml and the attachments.
 import { createHash } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { startWebhookSink, type WebhookSink } from "../support/webhook-sink";
@@ -92,6 +94,66 @@ for (const locale of ["en", "fr"] as const) {
     });
   });
 }
+
+/** A 1×1 PNG. */
+const PIXEL = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/** A plain-http image host on loopback that counts what it serves. */
+async function startImageHost() {
+  const served: string[] = [];
+  const server = http.createServer((request, response) => {
+    served.push(request.url ?? "");
+    response.writeHead(200, { "Content-Type": "image/png", "Content-Length": PIXEL.length });
+    response.end(PIXEL);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, served, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+test("Load remote images loads an http:// image too, and nothing remote loads before it is pressed", async ({ page }) => {
+  const images = await startImageHost();
+  try {
+    await signUpThroughApi(page.request);
+    const callback = await createEmailCallbackThroughApi(page.request, `images-${Date.now()}`, { webhookUrl: sink.url("/hook") });
+    const subject = `Newsletter ${Date.now()}`;
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: E2E_SMTP_PORT, secure: false, ignoreTLS: true });
+    try {
+      await transport.sendMail({
+        from: "news@example.org",
+        to: callback.address,
+        subject,
+        text: "The newsletter.",
+        html: `<p>Hello</p><img alt="Logo" width="40" height="40" src="${images.url}/logo.png">`,
+      });
+    } finally {
+      transport.close();
+    }
+    await sink.waitForRequests(1);
+
+    await page.goto(`/email-callbacks/${callback.id}/inbox`);
+    await page.getByRole("link", { name: subject }).click();
+    await page.getByRole("tab", { name: "HTML" }).click();
+    const frame = page.locator("iframe").contentFrame();
+    await expect(frame.getByText("Hello")).toBeVisible();
+    await expect(page.getByText("Remote images are blocked.")).toBeVisible();
+    // Give a blocked request every chance to go out before saying none did.
+    await page.waitForTimeout(500);
+    expect(images.served).toEqual([]);
+
+    await page.getByRole("button", { name: "Load remote images" }).click();
+    await expect.poll(() => images.served).toEqual(["/logo.png"]);
+    await expect
+      .poll(() => frame.getByRole("img", { name: "Logo" }).evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBe(1);
+    await expect(page.getByText("Remote images are blocked.")).toBeHidden();
+  } finally {
+    await images.close();
+  }
+});
 
 test("a mail with a large body: its page leaves the attachments' content out of the body shown, and downloads the exact body", async ({
   page,

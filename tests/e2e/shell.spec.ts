@@ -52,6 +52,7 @@ test.describe("returning after signing in (docs/security.md: Signing in)", () =>
     page,
     context,
   }) => {
+    test.setTimeout(90_000);
     const account = await signUpThroughApi(page.request);
     for (const returnTo of [
       "//evil.example/x",
@@ -100,6 +101,14 @@ test("the legal links lead to the instance's TERMS_URL and PRIVACY_URL, and are 
   await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
   await expect(page.getByText("By continuing")).toHaveCount(0);
   await expect(page.getByRole("link", { name: /Terms|Privacy/ })).toHaveCount(0);
+});
+
+test("the 404 page has the language switch of the public pages", async ({ page }) => {
+  await page.goto("/this/does/not/exist");
+  await page.getByRole("button", { name: "Language" }).click();
+  await page.getByRole("menuitemradio", { name: /Français/ }).click();
+  await expect(page.getByRole("heading", { name: "Page introuvable" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Langue" })).toBeVisible();
 });
 
 test("an unknown route shows the 404 page, whose button leads home", async ({ page }) => {

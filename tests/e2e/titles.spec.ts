@@ -45,6 +45,15 @@ const SIGNED_IN_TITLES = {
   ],
 } as const;
 
+const NOT_FOUND_TITLES = {
+  en: { email: "Email not found", mail: "Mail not found", mailText: "This mail is not in this inbox." },
+  fr: {
+    email: "Adresse introuvable",
+    mail: "E-mail introuvable",
+    mailText: "Cet e-mail n'est pas dans cette boîte de réception.",
+  },
+} as const;
+
 for (const locale of ["en", "fr"] as const) {
   test(`every page has a title of its own in ${locale}`, async ({ page, context }) => {
     await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
@@ -61,5 +70,18 @@ for (const locale of ["en", "fr"] as const) {
       await page.goto(target);
       await expect(page).toHaveTitle(`${title} · Hookmail`);
     }
+  });
+
+  test(`an address or a mail that is not there is titled as not found in ${locale}`, async ({ page, context }) => {
+    await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
+    await signUpThroughApi(page.request);
+    const callback = await createEmailCallbackThroughApi(page.request, `gone-${locale}-${Date.now()}`);
+    const titles = NOT_FOUND_TITLES[locale];
+    await page.goto("/email-callbacks/ecb_not_there/inbox");
+    await expect(page.getByRole("heading", { name: titles.email })).toBeVisible();
+    await expect(page).toHaveTitle(`${titles.email} · Hookmail`);
+    await page.goto(`/email-callbacks/${callback.id}/inbox/ep_not_there`);
+    await expect(page.getByText(titles.mailText)).toBeVisible();
+    await expect(page).toHaveTitle(`${titles.mail} · Hookmail`);
   });
 }

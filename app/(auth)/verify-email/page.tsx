@@ -1,9 +1,16 @@
+import { getAuth } from "@/modules/auth/auth.server";
 import { VerificationLinkNotice } from "@/modules/auth/components/verification-link-notice";
+import { isVerifiedThroughLink } from "@/modules/auth/verified-link";
 import { pageTitle } from "@/modules/i18n/page-title";
 
 export const generateMetadata = pageTitle("verifyEmail");
 
-export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
-  const { error } = await searchParams;
-  return <VerificationLinkNotice hasError={error !== undefined && error !== ""} />;
+type SearchParams = { error?: string | string[]; token?: string | string[] };
+
+export default async function VerifyEmailPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { error, token } = await searchParams;
+  const isVerified =
+    error === undefined &&
+    (await isVerifiedThroughLink({ auth: await getAuth(), token: typeof token === "string" ? token : undefined }));
+  return <VerificationLinkNotice isVerified={isVerified} />;
 }

@@ -8,9 +8,10 @@ import { parseJsonBody } from "@/modules/shared/api/route-handler";
 export const dynamic = "force-dynamic";
 
 export const GET = withCaller(async ({ caller }) => {
-  const { repository } = await getEmailCallbackDependencies();
-  const { emailCallbacks } = await listEmailCallbacks({ userId: caller.userId, repository });
-  return Response.json({ emailCallbacks: emailCallbacks.map(formatEmailCallbackForApi) });
+  const { repository, rules } = await getEmailCallbackDependencies();
+  const owner = { userId: caller.userId, planId: caller.user.planId };
+  const { emailCallbacks, maxEmailCallbacks } = await listEmailCallbacks({ owner, rules, repository });
+  return Response.json({ emailCallbacks: emailCallbacks.map(formatEmailCallbackForApi), maxEmailCallbacks });
 });
 
 export const POST = withCaller(async ({ request, caller }) => {

@@ -1,6 +1,6 @@
 // /verify-email, where every verification link comes back (VERIFY_EMAIL_PATH) when it did not sign
-// the visitor in: with ?error= the link was invalid or expired (a new one can be sent from here);
-// without, it had already been used, so the address is verified and the way on is to log in.
+// the visitor in: a link that had already been used (its address is verified: the way on is to log
+// in), or anything else, which is an invalid or expired link (a new one can be sent from here).
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -8,9 +8,9 @@ import { LoginLinkCard } from "./auth-card";
 import { AuthNoticeCard } from "./auth-notice-card";
 import { ResendVerificationEmail } from "./resend-verification-email";
 
-export function VerificationLinkNotice({ hasError }: { hasError: boolean }) {
+export function VerificationLinkNotice({ isVerified }: { isVerified: boolean }) {
   const t = useTranslations("verifyEmail");
-  if (!hasError) {
+  if (isVerified) {
     return <LoginLinkCard title={t("used.title")} description={t("used.description")} linkLabel={t("used.logIn")} />;
   }
   return (

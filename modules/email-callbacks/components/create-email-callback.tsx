@@ -2,25 +2,33 @@
 import { CircleCheckIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import { CopyButton } from "@/modules/shared/components/copy-button";
-// The New email page: the form, then the created address, read-only, with
-// a copy button and a link back to the emails.
+// The New email page: how many of the plan's addresses are used, the form (which cannot be sent at
+// the plan's limit: a notice says so before anything is typed), then the created address (and the
+// secret, if one was set), read-only and labelled, with copy buttons and a link back to the emails.
 import { PageHeading } from "@/modules/shared/components/page-heading";
 import type { ApiEmailCallback } from "../email-callbacks.models";
-import { useCreateEmailCallback } from "../email-callbacks.queries";
+import { useCreateEmailCallback, useEmailCallbacks } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
 import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmptyEmailCallbackFormValues } from "./email-callback-form";
+import { EmailCallbackLimitNotice, EmailCallbackUsage, isAtEmailCallbackLimit } from "./email-callback-usage";
 
 export function CreateEmailCallback() {
   const t = useTranslations("emailCallbacks.create");
   const { availableDomains } = useAppConfig().emailCallbacks;
   const createEmailCallback = useCreateEmailCallback();
+  const list = useEmailCallbacks();
   const [created, setCreated] = useState<{ emailCallback: ApiEmailCallback; webhookSecret: string } | null>(null);
+  // The server said the limit is reached (an address was created elsewhere meanwhile): the list is
+  // read again, and the page says so until then.
+  const [hasHitLimit, setHasHitLimit] = useState(false);
+  const isAtLimit = list.data ? hasHitLimit || isAtEmailCallbackLimit(list.data) : hasHitLimit;
 
   async function create({ values }: EmailCallbackFormSubmission) {
     const emailCallback = await createEmailCallback.mutateAsync({
@@ -48,16 +56,25 @@ export function CreateEmailCallback() {
       {created ? (
         <CreatedEmailCallback {...created} />
       ) : (
-        <Card>
-          <CardContent>
-            <EmailCallbackForm
-              mode="create"
-              availableDomains={availableDomains}
-              defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
-              onSubmit={create}
-            />
-          </CardContent>
-        </Card>
+        <>
+          {list.data ? <EmailCallbackUsage list={list.data} /> : null}
+          {isAtLimit && list.data ? <EmailCallbackLimitNotice maxEmailCallbacks={list.data.maxEmailCallbacks} /> : null}
+          <Card>
+            <CardContent>
+              <EmailCallbackForm
+                mode="create"
+                availableDomains={availableDomains}
+                defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
+                isCreateBlocked={isAtLimit}
+                onLimitReached={() => {
+                  setHasHitLimit(true);
+                  void list.refetch();
+                }}
+                onSubmit={create}
+              />
+            </CardContent>
+          </Card>
+        </>
       )}
     </div>
   );
@@ -65,6 +82,8 @@ export function CreateEmailCallback() {
 
 function CreatedEmailCallback({ emailCallback, webhookSecret }: { emailCallback: ApiEmailCallback; webhookSecret: string }) {
   const t = useTranslations("emailCallbacks.create.created");
+  const addressId = useId();
+  const webhookSecretId = useId();
   return (
     <Card>
       <CardHeader>
@@ -75,17 +94,29 @@ function CreatedEmailCallback({ emailCallback, webhookSecret }: { emailCallback:
         <CardDescription>{t("description")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-6">
-        <div className="flex items-center gap-2">
-          <Input aria-label={t("address")} value={emailCallback.address} readOnly className="font-mono" />
-          <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={addressId}>{t("address")}</Label>
+          <div className="flex items-center gap-2">
+            <Input id={addressId} value={emailCallback.address} readOnly className="font-mono" />
+            <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
+          </div>
         </div>
         {webhookSecret ? (
           <div className="flex flex-col gap-2">
+            <Label htmlFor={webhookSecretId}>{t("webhookSecret")}</Label>
             <div className="flex items-center gap-2">
-              <Input aria-label={t("webhookSecret")} value={webhookSecret} readOnly className="font-mono" />
+              <Input
+                id={webhookSecretId}
+                value={webhookSecret}
+                readOnly
+                aria-describedby={`${webhookSecretId}-description`}
+                className="font-mono"
+              />
               <CopyButton value={webhookSecret} label={t("copyWebhookSecret")} variant="outline" size="icon" />
             </div>
-            <p className="text-muted-foreground text-sm">{t("webhookSecretDescription")}</p>
+            <p id={`${webhookSecretId}-description`} className="text-muted-foreground text-sm">
+              {t("webhookSecretDescription")}
+            </p>
           </div>
         ) : null}
         <div>

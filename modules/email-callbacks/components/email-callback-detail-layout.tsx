@@ -6,8 +6,9 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { usePageTitle } from "@/modules/i18n/use-page-title";
 import { isNotFoundError } from "@/modules/shared/api/api-client";
-import { emailCallbackPath, WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
+import { emailCallbackPath, isWithinPath, WEBHOOK_DOCS_VERIFY_HREF } from "@/modules/shared/app-paths";
 import { cn } from "@/modules/shared/cn";
 // The detail of one email callback: a link back to the list,
 // the address with a copy button and the "Disabled" badge, the webhook URL with a link to how to verify
@@ -118,7 +119,8 @@ function EmailCallbackTabs({ emailCallbackId }: { emailCallbackId: string }) {
   return (
     <nav aria-label={t("label")} className="bg-muted text-muted-foreground inline-flex h-9 w-fit items-center rounded-lg p-[3px]">
       {tabs.map((tab) => {
-        const isActive = pathname === tab.href;
+        // A mail's page lies within the inbox: the Inbox tab stays the current one there.
+        const isActive = isWithinPath(pathname, tab.href);
         return (
           <Link
             key={tab.href}
@@ -139,6 +141,7 @@ function EmailCallbackTabs({ emailCallbackId }: { emailCallbackId: string }) {
 
 function EmailCallbackNotFound() {
   const t = useTranslations("emailCallbacks.detail.notFound");
+  usePageTitle("emailNotFound");
   return (
     <EmptyState
       icon={SearchXIcon}

@@ -73,9 +73,13 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
   function renderForm({
     availableDomains = ["hookmail.test", "example.org"],
     onSubmit = vi.fn(async (_submission: EmailCallbackFormSubmission) => {}),
+    isCreateBlocked,
+    onLimitReached,
   }: {
     availableDomains?: string[];
     onSubmit?: (submission: EmailCallbackFormSubmission) => Promise<void>;
+    isCreateBlocked?: boolean;
+    onLimitReached?: () => void;
   } = {}) {
     render(
       <NextIntlClientProvider locale={locale} messages={messages}>
@@ -83,6 +87,8 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
           mode="create"
           availableDomains={availableDomains}
           defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
+          isCreateBlocked={isCreateBlocked}
+          onLimitReached={onLimitReached}
           onSubmit={onSubmit}
         />
       </NextIntlClientProvider>,
@@ -235,6 +241,26 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
     await fillValidValues(user);
     await user.click(screen.getByRole("button", { name: labels.submit }));
     expect((await screen.findByRole("alert")).textContent).toBe(texts.limitReached);
+  });
+
+  it("hands a limit answer to the page, which says it in the instance's words, and shows no upgrade message itself", async () => {
+    const onLimitReached = vi.fn();
+    const { user } = renderForm({
+      onLimitReached,
+      onSubmit: async () => {
+        throw new ApiError(403, "email_callbacks.limit_reached", "Limit reached.");
+      },
+    });
+    await fillValidValues(user);
+    await user.click(screen.getByRole("button", { name: labels.submit }));
+    await waitFor(() => expect(onLimitReached).toHaveBeenCalledTimes(1));
+    expect(screen.queryByText(texts.limitReached)).toBeNull();
+  });
+
+  it("cannot be sent while the plan's limit is reached", async () => {
+    const { onSubmit } = renderForm({ isCreateBlocked: true });
+    expect((screen.getByRole("button", { name: labels.submit }) as HTMLButtonElement).disabled).toBe(true);
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 
   it("shows a generic message for any other error", async () => {

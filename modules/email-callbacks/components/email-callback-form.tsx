@@ -24,7 +24,6 @@ import { generateWebhookSecret } from "../random-webhook-secret";
 import { AllowedOriginsField } from "./allowed-origins-field";
 import { hasNonDefaultMailOptions } from "./email-callback-form-values";
 import { IconButtonWithTooltip } from "./icon-button-with-tooltip";
-import { LimitReachedUpgrade } from "./limit-reached-upgrade";
 import { MailOptionsFields } from "./mail-options-fields";
 
 export { getEmailCallbackFormValues, getEmptyEmailCallbackFormValues } from "./email-callback-form-values";
@@ -45,11 +44,15 @@ const FIELD_OF_ERROR: Record<string, FieldPath<EmailCallbackFormValues>> = {
   "email_callback.webhook_url_not_allowed": "webhookUrl",
 };
 
+const LIMIT_REACHED_CODE = "email_callbacks.limit_reached";
+
 export function EmailCallbackForm({
   mode,
   availableDomains,
   defaultValues,
   maskedWebhookSecret = null,
+  isCreateBlocked = false,
+  onLimitReached,
   onSubmit,
 }: {
   mode: "create" | "edit";
@@ -58,6 +61,10 @@ export function EmailCallbackForm({
   defaultValues: EmailCallbackFormValues;
   /** When editing a callback that has a secret: the secret, masked. */
   maskedWebhookSecret?: string | null;
+  /** When creating: the plan's limit is reached, so the form cannot be sent (the page says why). */
+  isCreateBlocked?: boolean;
+  /** The server answered email_callbacks.limit_reached: the page says so, not the form. */
+  onLimitReached?: () => void;
   /** Rejects with the API's error when the server refuses. */
   onSubmit: (submission: EmailCallbackFormSubmission) => Promise<void>;
 }) {
@@ -65,7 +72,6 @@ export function EmailCallbackForm({
   const addressLabelId = useId();
   const usernameInputId = useId();
   const [formError, setFormError] = useState<string | null>(null);
-  const [isLimitReached, setIsLimitReached] = useState(false);
   const apiErrorMessage = useApiErrorMessage();
   const [isRemovingWebhookSecret, setIsRemovingWebhookSecret] = useState(false);
   const schema = useMemo(
@@ -93,8 +99,8 @@ export function EmailCallbackForm({
     const code = error instanceof ApiError ? error.code : null;
     const field = code ? FIELD_OF_ERROR[code] : undefined;
     if (field) form.setError(field, { type: "server", message: `apiErrors.${code}` }, { shouldFocus: true });
+    else if (code === LIMIT_REACHED_CODE && onLimitReached) onLimitReached();
     else setFormError(apiErrorMessage(error));
-    setIsLimitReached(code === "email_callbacks.limit_reached");
   }
 
   async function submit(values: EmailCallbackFormOutput) {
@@ -263,9 +269,8 @@ export function EmailCallbackForm({
         <MailOptionsFields control={form.control} defaultOpen={isEditing && hasNonDefaultMailOptions(defaultValues)} />
 
         <FormErrorMessage message={formError} />
-        {isLimitReached ? <LimitReachedUpgrade /> : null}
         <div className="flex justify-end">
-          <SubmitButton isSubmitting={form.formState.isSubmitting} disabled={isEditing && isUnchanged}>
+          <SubmitButton isSubmitting={form.formState.isSubmitting} disabled={isEditing ? isUnchanged : isCreateBlocked}>
             {isEditing ? t("form.save") : t("form.create")}
           </SubmitButton>
         </div>

@@ -59,7 +59,8 @@ function EmailCallbackSettingsCard({ emailCallback }: { emailCallback: ApiEmailC
   }
 
   return (
-    <Card className="max-w-2xl">
+    // The width and place of the New email form: the two forms are one form.
+    <Card className="mx-auto w-full max-w-2xl">
       <CardHeader>
         <CardTitle>{t("title")}</CardTitle>
         <CardDescription>{t("description")}</CardDescription>

@@ -22,7 +22,8 @@ type RowsProps = { emailCallbackId: string; address: string; processings: ApiEma
 export function InboxRows(props: RowsProps) {
   return (
     <>
-      <div className="hidden rounded-xl border sm:block">
+      {/* Clipped (not scrolled): the header's corners follow the border, and it stays sticky. */}
+      <div className="hidden overflow-clip rounded-xl border sm:block">
         <InboxTable {...props} />
       </div>
       <InboxList {...props} />
@@ -33,16 +34,22 @@ export function InboxRows(props: RowsProps) {
 function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
   const t = useTranslations("processing.inbox");
   return (
-    <Table className="min-w-[56rem]">
+    // From 1024px the table fits the page: nothing scrolls sideways, and the column names stay in
+    // sight under the top bar (sticky) as a long page scrolls.
+    <Table className="min-w-[56rem]" containerClassName="lg:overflow-visible">
       <TableCaption className="sr-only">{t("caption", { address })}</TableCaption>
-      <TableHeader>
+      <TableHeader className="[&_th]:bg-background lg:[&_th]:sticky lg:[&_th]:top-[calc(3.5rem+1px)] lg:[&_th]:z-10 lg:[&_th]:shadow-[inset_0_-1px_0_var(--border)]">
         <TableRow className="hover:bg-transparent">
-          <TableHead className="w-[24%] pl-4">{t("columns.from")}</TableHead>
-          <TableHead className="w-[30%]">{t("columns.subject")}</TableHead>
-          <TableHead>{t("columns.status")}</TableHead>
-          <TableHead>{t("columns.details")}</TableHead>
-          <TableHead className="min-w-36 text-right leading-tight whitespace-normal">{t("columns.webhookStatusCode")}</TableHead>
-          <TableHead className="text-right">{t("columns.receivedAt")}</TableHead>
+          <TableHead className="w-[27%] pl-4">{t("columns.from")}</TableHead>
+          <TableHead className="w-[29%]">{t("columns.subject")}</TableHead>
+          {/* The other columns take what they need (w-px: no more than their content), so that the
+              sender and the subject get the width; a long reason wraps in Details. */}
+          <TableHead className="w-px">{t("columns.status")}</TableHead>
+          <TableHead className="w-[14%]">{t("columns.details")}</TableHead>
+          <TableHead className="w-px text-right" aria-label={t("columns.webhookStatusCode")}>
+            <span title={t("columns.webhookStatusCode")}>HTTP</span>
+          </TableHead>
+          <TableHead className="w-px text-right">{t("columns.receivedAt")}</TableHead>
           <TableHead className="w-12 pr-2">
             <span className="sr-only">{t("columns.actions")}</span>
           </TableHead>
@@ -61,7 +68,7 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
             <TableCell>
               <ProcessingStatusBadge status={processing.status} />
             </TableCell>
-            <TableCell className="text-muted-foreground">
+            <TableCell className="text-muted-foreground whitespace-normal">
               <ErrorDetails error={processing.error} />
             </TableCell>
             <TableCell className="text-right tabular-nums">

@@ -8,6 +8,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { usePageTitle } from "@/modules/i18n/use-page-title";
 import { isNotFoundError } from "@/modules/shared/api/api-client";
 import { emailCallbackPath } from "@/modules/shared/app-paths";
 import { CopyButton } from "@/modules/shared/components/copy-button";
@@ -16,7 +17,7 @@ import { PageHeading } from "@/modules/shared/components/page-heading";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiEmailProcessingDetail } from "../processings.models";
-import { rawMessagePath, useEmailProcessing, webhookBodyPath } from "../processings.queries";
+import { rawMessagePath, useDeliveryAttempts, useEmailProcessing, webhookBodyPath } from "../processings.queries";
 import { DeliveryAttemptList } from "./delivery-attempts-dialog";
 import { formatSize, MailAttachments, MailChecks, MailHeaders, MailHtml, type SentMail } from "./message-parts";
 import { ProcessingStatusBadge } from "./processing-status-badge";
@@ -53,7 +54,7 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
       <div className="flex flex-col gap-6">
         <PageHeading back={back} />
         {isNotFoundError(query.error) ? (
-          <p className="text-muted-foreground">{t("notFound")}</p>
+          <MessageNotFound />
         ) : (
           <LoadError message={t("loadError")} onRetry={() => query.refetch()} />
         )}
@@ -119,6 +120,12 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
   );
 }
 
+function MessageNotFound() {
+  const t = useTranslations("processing.message");
+  usePageTitle("messageNotFound");
+  return <p className="text-muted-foreground">{t("notFound")}</p>;
+}
+
 function MessageHeader({
   emailCallbackId,
   processing,
@@ -131,6 +138,9 @@ function MessageHeader({
   const t = useTranslations("processing");
   const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
   const isPending = processing.status === PROCESSING_STATUS.PENDING;
+  // Every attempt, earlier series included: the count the Attempts tab lists (the row's own
+  // attemptCount is the current series' only).
+  const attempts = useDeliveryAttempts(emailCallbackId, processing.id, { isEnabled: true, isPending });
   return (
     <div className="flex w-full flex-col gap-3">
       <h1 className="text-2xl font-semibold tracking-tight break-words">{processing.subject || t("inbox.noSubject")}</h1>
@@ -156,15 +166,17 @@ function MessageHeader({
         {processing.webhookResponseStatusCode ? (
           <span className="tabular-nums">HTTP {processing.webhookResponseStatusCode}</span>
         ) : null}
-        <span className="text-muted-foreground">
-          {t("message.attemptCount", { count: processing.attemptCount })}
-          {isPending && processing.nextAttemptAt ? (
-            <>
-              {", "}
-              {t("message.nextAttempt", { time: new Date(processing.nextAttemptAt).toLocaleTimeString() })}
-            </>
-          ) : null}
-        </span>
+        {attempts.data ? (
+          <span className="text-muted-foreground">
+            {t("message.attemptCount", { count: attempts.data.length })}
+            {isPending && processing.nextAttemptAt ? (
+              <>
+                {", "}
+                {t("message.nextAttempt", { time: new Date(processing.nextAttemptAt).toLocaleTimeString() })}
+              </>
+            ) : null}
+          </span>
+        ) : null}
       </div>
       <div className="flex flex-wrap gap-2">
         {hasContent ? (

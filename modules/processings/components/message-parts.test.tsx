@@ -33,7 +33,7 @@ describe("MailChecks", () => {
   });
 
   it("shows the result and the domain's policy when there is no reason, also for a body sent before reasons existed", () => {
-    expect(renderChecks(verdicts({ result: "pass", policy: "reject", domain: "sender.example" }))).toBe("pass, p=reject");
+    expect(renderChecks(verdicts({ result: "pass", policy: "reject", domain: "sender.example" }))).toBe("pass, policy: reject");
     const { reason: _, ...older } = verdicts({ result: "none" }).authentication.dmarc as Record<string, unknown>;
     cleanup();
     expect(renderChecks({ authentication: { ...verdicts({}).authentication, dmarc: older as never } })).toBe("none");

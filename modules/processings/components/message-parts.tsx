@@ -25,7 +25,10 @@ const Empty = ({ children }: { children: string }) => (
   <p className="text-muted-foreground rounded-lg border border-dashed px-4 py-8 text-center text-sm">{children}</p>
 );
 
-/** The frame's own policy: no script, no request, unless the user lets remote images load. */
+/**
+ * The frame's own policy: no script, no request, unless the user lets remote images load (http: and
+ * https: alike). A srcdoc frame is also held to the page's policy, whose img-src allows both.
+ */
 function framePolicy(areImagesAllowed: boolean) {
   const images = areImagesAllowed ? "data: cid: https: http:" : "data: cid:";
   return `default-src 'none'; style-src 'unsafe-inline'; img-src ${images}; font-src data:`;
@@ -135,21 +138,44 @@ export function MailAttachments({
   );
 }
 
+/** rspamd's actions, by the key of their words in the page's language. */
+const SPAM_ACTION_KEYS: Record<string, string> = {
+  "no action": "noAction",
+  greylist: "greylist",
+  "add header": "addHeader",
+  "rewrite subject": "rewriteSubject",
+  "soft reject": "softReject",
+  reject: "reject",
+};
+
+/**
+ * The checks in the page's language: the verdicts (pass, none…) are words of the RFCs in the
+ * webhook body, and words of the reader here; a word we do not know is shown as sent.
+ */
 export function MailChecks({ mail }: { mail: SentMail }) {
   const t = useTranslations("processing.message");
+  const locale = useLocale();
+  const translated = (key: string, word: string) => (t.has(key as never) ? t(key as never) : word);
+  const verdict = (result: string) => translated(`verdicts.${result}`, result);
   const auth = mail.authentication;
   const rows: [string, string][] = auth
     ? [
-        [t("spf"), auth.spf ? `${auth.spf.result}${auth.spf.domain ? ` (${auth.spf.domain})` : ""}` : "—"],
-        [t("dkim"), auth.dkim.length ? auth.dkim.map((d) => `${d.result} (${d.domain})`).join(", ") : t("none")],
+        [t("spf"), auth.spf ? `${verdict(auth.spf.result)}${auth.spf.domain ? ` (${auth.spf.domain})` : ""}` : "—"],
+        [t("dkim"), auth.dkim.length ? auth.dkim.map((d) => `${verdict(d.result)} (${d.domain})`).join(", ") : t("none")],
         [
           t("dmarc"),
-          [auth.dmarc.result, auth.dmarc.reason, auth.dmarc.policy && `p=${auth.dmarc.policy}`].filter(Boolean).join(", "),
+          `${verdict(auth.dmarc.result)}${auth.dmarc.reason ? `, ${auth.dmarc.reason}` : ""}${auth.dmarc.policy ? `, ${t("dmarcPolicy", { policy: translated(`dmarcPolicies.${auth.dmarc.policy}`, auth.dmarc.policy) })}` : ""}`,
         ],
-        [t("arc"), auth.arc.result],
+        [t("arc"), verdict(auth.arc.result)],
       ]
     : [];
-  if (mail.spam) rows.push([t("spam"), `${mail.spam.score} (${mail.spam.action})`]);
+  if (mail.spam) {
+    const action = SPAM_ACTION_KEYS[mail.spam.action];
+    rows.push([
+      t("spam"),
+      `${new Intl.NumberFormat(locale).format(mail.spam.score)} (${action ? translated(`spamActions.${action}`, mail.spam.action) : mail.spam.action})`,
+    ]);
+  }
   const flags = mail.flags
     ? [mail.flags.isAutoReply && t("autoReply"), mail.flags.isBounce && t("bounce"), mail.flags.isMailingList && t("mailingList")]
     : [];
@@ -161,7 +187,7 @@ export function MailChecks({ mail }: { mail: SentMail }) {
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="text-muted-foreground">{label}</dt>
-            <dd className="font-mono text-xs leading-5 break-all">{value}</dd>
+            <dd className="leading-5 break-words">{value}</dd>
           </div>
         ))}
       </dl>

@@ -1,18 +1,18 @@
-// The account's full name: trimmed, 2 to 49 characters ("less than 50"). One schema for the
-// settings form, PUT /api/users/me and better-auth's update-user, so none of them stores another
-// rule. Messages are i18n keys (messages/*.json), translated where they are shown.
+// The account's name: trimmed, 1 to 64 characters. One rule for the sign-up form, the settings
+// form, better-auth's sign-up and update-user, and PUT /api/users/me, so that a name one of them
+// takes is never refused by another. Messages are i18n keys (messages/*.json), translated where
+// they are shown.
 import { z } from "zod";
 
-export const FULL_NAME_MIN_LENGTH = 2;
-export const FULL_NAME_MAX_LENGTH = 49;
+export const FULL_NAME_MAX_LENGTH = 64;
 
 export const FULL_NAME_MESSAGES = {
-  tooShort: "settings.fullName.validation.tooShort",
-  tooLong: "settings.fullName.validation.tooLong",
+  required: "accountName.validation.required",
+  tooLong: "accountName.validation.tooLong",
 } as const;
 
 export const fullNameSchema = z
-  .string({ error: FULL_NAME_MESSAGES.tooShort })
+  .string({ error: FULL_NAME_MESSAGES.required })
   .trim()
-  .min(FULL_NAME_MIN_LENGTH, FULL_NAME_MESSAGES.tooShort)
+  .min(1, FULL_NAME_MESSAGES.required)
   .max(FULL_NAME_MAX_LENGTH, FULL_NAME_MESSAGES.tooLong);
