@@ -8,7 +8,7 @@ import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository, type NewProcessing } from "./inbound.repository";
 import { acceptMessage, isAcceptableRecipient } from "./inbound.usecases";
-import type { WebhookPayload } from "./webhook-payload";
+import type { WebhookPayload } from "./parsing/webhook-payload";
 
 const rules = { emailDomains: ["hookmail.test", "mail.hookmail.test"] };
 const HOUR_MS = 60 * 60 * 1000;

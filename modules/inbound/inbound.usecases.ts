@@ -15,9 +15,9 @@ import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
 import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
-import type { MessageChecks } from "./message-checks";
 import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
-import type { WebhookPayloadRequest } from "./webhook-payload";
+import type { MessageChecks } from "./parsing/message-checks";
+import type { WebhookPayloadRequest } from "./parsing/webhook-payload";
 
 export type InboundEnvelope = {
   from: string | null;
@@ -126,7 +126,7 @@ export async function acceptMessage({
   rules: InboundRules;
   now?: Date;
   claimLeaseMs?: number;
-  /** What the parsing thread checks and signs (message-checks.ts); nothing when left out. */
+  /** What the parsing thread checks and signs (parsing/message-checks.ts); nothing when left out. */
   checks?: MessageChecks;
   /** Parses off the main thread; the process's pool unless given. */
   parser?: MessageParser;

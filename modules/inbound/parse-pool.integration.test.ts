@@ -21,7 +21,7 @@ import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
 import { acceptMessage } from "./inbound.usecases";
 import { createParsePool, type MessageParser } from "./parse-pool";
-import { buildMessageOutputs } from "./webhook-payload";
+import { buildMessageOutputs } from "./parsing/webhook-payload";
 
 const rules = { emailDomains: ["hookmail.test"] };
 const MAX_MESSAGE_BYTES = 26_214_400;

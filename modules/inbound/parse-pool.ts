@@ -15,9 +15,9 @@ import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { getProjectDir } from "@/modules/shared/project-dir";
 import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
-import type { MessageChecks } from "./message-checks";
-import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseTask } from "./parse-worker";
-import type { MailSummary, WebhookPayloadRequest } from "./webhook-payload";
+import type { MessageChecks } from "./parsing/message-checks";
+import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseTask } from "./parsing/parse-worker";
+import type { MailSummary, WebhookPayloadRequest } from "./parsing/webhook-payload";
 
 export type MessageParseInput = {
   /** Handed over: from PARSE_MOVE_MIN_BYTES up its memory moves to the thread, and reads as empty after. */
@@ -67,9 +67,9 @@ export type MessageParser = {
 /**
  * The thread file, found on disk at run time from the project directory: a bundler must not rewrite
  * it (Next turns `new URL(…, import.meta.url)` into an asset of its own), and a .mjs entry loads in
- * every process (parse-worker.mjs).
+ * every process (parsing/parse-worker.mjs).
  */
-const findWorkerFile = () => path.join(getProjectDir(), "modules", "inbound", "parse-worker.mjs");
+const findWorkerFile = () => path.join(getProjectDir(), "modules", "inbound", "parsing", "parse-worker.mjs");
 
 /**
  * Two threads where the machine has two cores or more: one slow message (up to the time limit) then

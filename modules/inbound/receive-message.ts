@@ -13,7 +13,7 @@ import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { processSingleton } from "@/modules/shared/process-singleton";
 import { createInboundRepository } from "./inbound.repository";
 import { acceptMessage, type InboundEnvelope, isAcceptableRecipient } from "./inbound.usecases";
-import type { MessageChecks } from "./message-checks";
+import type { MessageChecks } from "./parsing/message-checks";
 import { createRecipientCache, withRecipientCache } from "./recipient-cache";
 
 const recipients = createRecipientCache();

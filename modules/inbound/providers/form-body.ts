@@ -5,7 +5,7 @@
 // charsets SendGrid names for them (with iconv-lite). Linear in the body's length, with caps on
 // the number of fields and the size of names and part headers (docs/security.md).
 import { parseHeaderValue } from "nodemailer/lib/mime-funcs";
-import { decodeCharset } from "../charsets";
+import { decodeCharset } from "../parsing/charsets";
 import { createInboundInvalidMessageError } from "./inbound-providers.errors";
 
 export type FormPart = {

@@ -1,7 +1,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
+import { CHARSET_SAMPLES } from "../test-support/charset-samples";
 import { decodeEncodedWords } from "./encoded-words";
-import { CHARSET_SAMPLES } from "./test-support/charset-samples";
 
 const bWord = (charset: string, text: string) => `=?${charset}?B?${iconv.encode(text, charset).toString("base64")}?=`;
 

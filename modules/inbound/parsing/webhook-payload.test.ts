@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
+import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "../inbound.constants";
 import { decodeEncodedWords } from "./encoded-words";
-import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "./inbound.constants";
 import { serializeWebhookPayload } from "./webhook-body";
 import {
   buildWebhookPayload,
@@ -18,7 +18,7 @@ import {
 
 // A copy of shared/fixtures/mail-corpus (MIT, see its LICENSE), kept in the repository so the
 // suite runs from any checkout.
-const CORPUS_DIR = fileURLToPath(new URL("../../tests/fixtures/mail-corpus", import.meta.url));
+const CORPUS_DIR = fileURLToPath(new URL("../../../tests/fixtures/mail-corpus", import.meta.url));
 
 const PAYLOAD_KEYS = ["type", "timestamp", "data"];
 const DATA_KEYS = [

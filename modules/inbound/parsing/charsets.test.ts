@@ -1,7 +1,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
+import { CHARSET_SAMPLES } from "../test-support/charset-samples";
 import { decodeCharset } from "./charsets";
-import { CHARSET_SAMPLES } from "./test-support/charset-samples";
 import { buildWebhookPayload, describeRawMessage, parseMail } from "./webhook-payload";
 
 describe("decodeCharset (iconv-lite)", () => {
