@@ -1,14 +1,6 @@
 // Error factories of the inbound pipeline.
 import { AppError, defineError } from "@/modules/shared/errors/app-error";
 
-/** 400: the body could not be read as an RFC 5322 message at all. */
-export const createInvalidMessageError = (cause?: unknown) =>
-  new AppError({
-    code: "inbound.invalid_message",
-    message: "The message could not be parsed as an email (RFC 5322).",
-    cause,
-  });
-
 /**
  * 400 (SMTP 554 5.6.0): parsing the message took longer than PARSE_TIME_LIMIT_MS. Refused for good:
  * the same bytes would take as long again (docs/security.md).

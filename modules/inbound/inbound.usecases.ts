@@ -12,11 +12,12 @@ import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
 import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
-import { createInvalidMessageError, createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
+import { createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
 import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
 import type { MessageChecks } from "./parsing/message-checks";
+import { createInvalidMessageError } from "./parsing/parsing.errors";
 import type { WebhookPayloadRequest } from "./parsing/webhook-payload";
 
 export type InboundEnvelope = {

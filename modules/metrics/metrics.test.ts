@@ -1,6 +1,6 @@
 // The guard of GET /api/metrics and what it answers when the database cannot be read (README: Monitoring).
 import { describe, expect, it } from "vitest";
-import { createInvalidMessageError } from "@/modules/inbound/inbound.errors";
+import { createInvalidMessageError } from "@/modules/inbound/parsing/parsing.errors";
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { findRefusalReason, measureDeliveryAttempt } from "./metrics";
 import { METRIC_NAME } from "./metrics.constants";

@@ -1,8 +1,8 @@
 // What the inbox row keeps of a message (the sender, the subject, the Message-ID), cut to what its
 // text columns hold.
 import type { ParsedMail } from "mailparser";
-import { MAX_FROM_ADDRESS_LENGTH, MAX_MESSAGE_ID_BYTES, MAX_SUBJECT_LENGTH } from "../inbound.constants";
 import { findFromAddress } from "./mail-addresses";
+import { MAX_FROM_ADDRESS_LENGTH, MAX_MESSAGE_ID_BYTES, MAX_SUBJECT_LENGTH } from "./parsing.constants";
 
 export type MailSummary = { fromAddress: string; subject: string; messageId: string | null };
 

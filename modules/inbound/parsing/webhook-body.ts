@@ -4,8 +4,8 @@
 // attachments never exist as strings (bench/large-message.ts).
 import { randomUUID } from "node:crypto";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
-import type { WEBHOOK_EVENT_TYPE } from "../inbound.constants";
 import type { MailFlags } from "./mail-traits";
+import type { WEBHOOK_EVENT_TYPE } from "./parsing.constants";
 
 export type WebhookAddress = { address: string; name: string };
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/modules/shared/errors/app-error";
-import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "../inbound.constants";
 import { decodeEncodedWords } from "./encoded-words";
+import { MAX_MESSAGE_ID_BYTES, MAX_MIME_PARTS, MAX_SUBJECT_LENGTH } from "./parsing.constants";
 import { serializeWebhookPayload } from "./webhook-body";
 import {
   buildWebhookPayload,

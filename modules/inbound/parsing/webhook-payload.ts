@@ -7,13 +7,13 @@ import { Readable } from "node:stream";
 import { type Attachment, type ParsedMail, simpleParser } from "mailparser";
 import type { ContentLinkSigner } from "@/modules/content-links/content-links";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
-import { MAIL_PARSER_OPTIONS, WEBHOOK_EVENT_TYPE } from "../inbound.constants";
-import { createInvalidMessageError } from "../inbound.errors";
 import { decodeEncodedWords } from "./encoded-words";
 import { htmlToPlainText } from "./html-to-text";
 import { findFromAddress, listAddresses } from "./mail-addresses";
 import { type MailSummary, summarizeMail } from "./mail-summary";
 import { readMailFlags, readThreadId } from "./mail-traits";
+import { MAIL_PARSER_OPTIONS, WEBHOOK_EVENT_TYPE } from "./parsing.constants";
+import { createInvalidMessageError } from "./parsing.errors";
 import { extractReplyText } from "./reply/reply-text";
 import {
   rememberAttachmentBytes,
