@@ -1,6 +1,7 @@
 // Import directions (docs/architecture.md: Directions): no file imports itself back through others,
-// no two features import each other, and modules/shared imports no feature. Type-only and dynamic
-// imports count: they are dependencies as much as the others. Tests are left out (a test may reach
+// no two features import each other, modules/shared imports no feature, and the parsing threads'
+// code (modules/inbound/parsing) reaches nothing of the pipeline. Type-only and dynamic imports
+// count: they are dependencies as much as the others. Tests are left out (a test may reach
 // anywhere).
 import fs from "node:fs";
 import path from "node:path";
@@ -85,6 +86,31 @@ function findCycles(graph: Map<string, Set<string>>): string[][] {
 
 const featureOf = (file: string) => /^modules\/([^/]+)\//.exec(file)?.[1] ?? null;
 
+const PARSING_DIRECTORY = "modules/inbound/parsing/";
+/** The pipeline: the rest of modules/inbound, the database, the delivery dispatcher. */
+const isPipeline = (file: string) =>
+  (file.startsWith("modules/inbound/") && !file.startsWith(PARSING_DIRECTORY)) ||
+  file.startsWith("modules/db/") ||
+  file.startsWith("modules/delivery/");
+
+/**
+ * The pipeline files that the parsing files reach through their imports, each with the shortest chain
+ * of imports from a parsing file (that stops at the first pipeline file).
+ */
+function findPipelineReached(graph: Map<string, Set<string>>): string[] {
+  const chains = new Map<string, string[]>();
+  const queue = [...graph.keys()].filter((file) => file.startsWith(PARSING_DIRECTORY));
+  for (const file of queue) chains.set(file, [file]);
+  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+    for (const next of graph.get(current) ?? []) {
+      if (chains.has(next)) continue;
+      chains.set(next, [...chains.get(current)!, next]);
+      if (!isPipeline(next)) queue.push(next);
+    }
+  }
+  return [...chains].filter(([file]) => isPipeline(file)).map(([, chain]) => chain.join(" -> "));
+}
+
 const graph = buildImportGraph();
 
 describe("import directions", () => {
@@ -120,5 +146,10 @@ describe("import directions", () => {
         : [],
     );
     expect(sharedImports).toEqual([]);
+  });
+
+  it("has the parsing threads' code reach nothing of the pipeline (docs/architecture.md: Directions)", () => {
+    expect(graph.has("modules/inbound/parsing/parse-worker.ts")).toBe(true);
+    expect(findPipelineReached(graph)).toEqual([]);
   });
 });
