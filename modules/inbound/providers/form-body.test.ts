@@ -1,7 +1,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { CHARSET_SAMPLES } from "../test-support/charset-samples";
-import { expectAppError } from "./fixtures/inbound-test-helpers";
+import { expectAppError } from "../test-support/inbound-test-helpers";
 import { decodeText, FORM_LIMITS, findFormPart, parseFormBody, readFormText } from "./form-body";
 
 async function encodeMultipart(form: FormData) {

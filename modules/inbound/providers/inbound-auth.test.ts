@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { basicAuth } from "./fixtures/inbound-test-helpers";
-import { createMailgunTokenRegistry } from "./fixtures/memory-mailgun-tokens";
+import { basicAuth } from "../test-support/inbound-test-helpers";
+import { createMailgunTokenRegistry } from "../test-support/memory-mailgun-tokens";
 import {
   computeMailgunSignature,
   isBasicAuthPasswordValid,

@@ -6,7 +6,7 @@ import {
   readFixture,
   runInbound,
   testSettings,
-} from "./fixtures/inbound-test-helpers";
+} from "../test-support/inbound-test-helpers";
 
 const rawRequest = () =>
   createInboundRequest("raw", { body: readFixture("message.eml"), headers: { authorization: `Bearer ${INBOUND_SECRET}` } });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
-import { createInboundRequest, expectAppError, runInbound, signMailgun } from "./fixtures/inbound-test-helpers";
+import { createInboundRequest, expectAppError, runInbound, signMailgun } from "../test-support/inbound-test-helpers";
 import { createMailgunTokenRepository, deleteExpiredMailgunTokens } from "./mailgun-token.repository";
 
 let database: Database;

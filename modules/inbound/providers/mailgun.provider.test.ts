@@ -8,9 +8,9 @@ import {
   readJsonFixture,
   signMailgun,
   testSettings,
-} from "./fixtures/inbound-test-helpers";
-import { createMailgunTokenRegistry } from "./fixtures/memory-mailgun-tokens";
-import { createProviderRoute, expectRebuiltMessage, expectRefused } from "./fixtures/provider-route-helpers";
+} from "../test-support/inbound-test-helpers";
+import { createMailgunTokenRegistry } from "../test-support/memory-mailgun-tokens";
+import { createProviderRoute, expectRebuiltMessage, expectRefused } from "../test-support/provider-route-helpers";
 import { MAILGUN_CREDENTIALS_PREFIX_BYTES } from "./inbound-providers.constants";
 
 const PNG = Buffer.from(readJsonFixture<{ files: { base64: string }[] }>("mailgun-parsed.form.json").files[0]!.base64, "base64");

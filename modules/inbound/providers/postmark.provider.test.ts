@@ -8,8 +8,8 @@ import {
   readFixture,
   readJsonFixture,
   testSettings,
-} from "./fixtures/inbound-test-helpers";
-import { createProviderRoute, expectRebuiltMessage, expectRefused } from "./fixtures/provider-route-helpers";
+} from "../test-support/inbound-test-helpers";
+import { createProviderRoute, expectRebuiltMessage, expectRefused } from "../test-support/provider-route-helpers";
 
 const postmark = createProviderRoute("postmark", {
   authorization: basicAuth("postmark", INBOUND_SECRET),

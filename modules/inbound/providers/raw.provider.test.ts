@@ -9,8 +9,8 @@ import {
   INBOUND_SECRET,
   readFixture,
   testSettings,
-} from "./fixtures/inbound-test-helpers";
-import { createProviderRoute, expectRefused } from "./fixtures/provider-route-helpers";
+} from "../test-support/inbound-test-helpers";
+import { createProviderRoute, expectRefused } from "../test-support/provider-route-helpers";
 
 const bearer = { authorization: `Bearer ${INBOUND_SECRET}`, "content-type": "message/rfc822" };
 const raw = createProviderRoute("raw", bearer);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCountingStream, createInboundRequest, expectAppError } from "./fixtures/inbound-test-helpers";
+import { createCountingStream, createInboundRequest, expectAppError } from "../test-support/inbound-test-helpers";
 import { getBodyLimit, readBodyWithLimit } from "./read-body-with-limit";
 
 describe("readBodyWithLimit", () => {

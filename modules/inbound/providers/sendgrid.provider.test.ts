@@ -10,8 +10,8 @@ import {
   readFixture,
   type TestBody,
   testSettings,
-} from "./fixtures/inbound-test-helpers";
-import { createProviderRoute, expectRebuiltMessage, expectRefused } from "./fixtures/provider-route-helpers";
+} from "../test-support/inbound-test-helpers";
+import { createProviderRoute, expectRebuiltMessage, expectRefused } from "../test-support/provider-route-helpers";
 
 const MULTIPART = "multipart/form-data; boundary=xYzZY";
 const sendgridHeaders = { authorization: basicAuth("sendgrid", INBOUND_SECRET), "content-type": MULTIPART };

@@ -2,8 +2,8 @@
 // stand-in (its own tests run it on a database).
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { basicAuth, createCountingStream, readFixture } from "@/modules/inbound/providers/fixtures/inbound-test-helpers";
 import { receiveMessage } from "@/modules/inbound/receive-message";
+import { basicAuth, createCountingStream, readFixture } from "@/modules/inbound/test-support/inbound-test-helpers";
 import { POST } from "./route";
 
 vi.mock("@/modules/inbound/receive-message", () => ({ receiveMessage: vi.fn() }));

@@ -8,7 +8,7 @@ import { extractReplyText } from "./reply-text";
 type Fixture = { name: string; input: string; expected: string };
 type Candidate = { name: string; extract: (text: string) => string | null };
 
-const FIXTURES_DIR = path.join(import.meta.dirname, "fixtures");
+const FIXTURES_DIR = path.join(import.meta.dirname, "../../test-support/reply-fixtures");
 const ONE_MB = 1024 * 1024;
 
 function loadFixtures(): Fixture[] {

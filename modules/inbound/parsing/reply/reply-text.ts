@@ -2,9 +2,10 @@
 // person wrote in a reply, without the quoted history and without the signature. null when the
 // mail has no text part; otherwise trimmed text (possibly "").
 //
-// How the choice was made: reply-text.test.ts runs every fixture in ./fixtures (Gmail web and
-// mobile, Outlook desktop/web/mobile, Apple Mail, iPhone, Thunderbird; English and French) through
-// the npm packages email-reply-parser and planer and through this module, and prints each score.
+// How the choice was made: reply-text.test.ts runs every fixture in ../../test-support/reply-fixtures
+// (Gmail web and mobile, Outlook desktop/web/mobile, Apple Mail, iPhone, Thunderbird; English and
+// French) through the npm packages email-reply-parser and planer and through this module, and prints
+// each score.
 // Neither package is used here:
 // - both run regexes that backtrack catastrophically on hostile input (email-reply-parser on a
 //   long line starting with "On ", planer on ~200 KB of "Le , Le , ..."), so neither can meet the
