@@ -129,7 +129,7 @@ export function createEventsListener({
   function forget(candidate: pg.Client) {
     candidate.removeAllListeners();
     candidate.on("error", noop);
-    void candidate.end().catch(noop);
+    candidate.end().catch(noop);
   }
 
   function onLost(candidate: pg.Client, error?: Error) {
