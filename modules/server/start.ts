@@ -82,7 +82,7 @@ async function openAndMigrateOrExit(config: Config): Promise<Database> {
     database = await openConfiguredDatabase(config, logger);
   } catch (error) {
     const where = config.databaseUrl ? "the PostgreSQL database of DATABASE_URL" : `the embedded PostgreSQL in ${config.dataDir}`;
-    logger.fatal({ err: error }, `Cannot open ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    logger.fatal({ err: error, database: where }, "Cannot open the database");
     process.exit(1);
   }
   setProcessDatabase(database);
