@@ -3,6 +3,7 @@
 
 import { performance } from "node:perf_hooks";
 import { createTransport } from "nodemailer";
+import { describeError } from "@/modules/shared/errors/describe-error";
 import { startWebhookSink } from "@/tests/support/webhook-sink";
 import { createSmtpTransport } from "../tests/reliability/support/retrying-senders";
 
@@ -152,7 +153,7 @@ export async function drive({
   const one = (id: string) =>
     send(id).catch((error: unknown) => {
       errors += 1;
-      if (errors <= 3) console.error(`  send ${id} failed:`, (error as Error).message ?? error);
+      if (errors <= 3) console.error(`  send ${id} failed:`, describeError(error));
     });
   if (rate === undefined) {
     let next = 0;

@@ -29,6 +29,7 @@ import path from "node:path";
 import pg from "pg";
 import { POSTGRES_DIRECTORY, readServerLock } from "@/modules/db/embedded-server";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
+import { describeError } from "@/modules/shared/errors/describe-error";
 import { getLogger } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { createDatabaseOn, formatSpread, median } from "./bench-database";
@@ -160,7 +161,7 @@ async function startProduct({ dataDir, databaseUrl }: { dataDir: string; databas
     return { startSeconds, nodePid, npmPid: child.pid!, output: () => output, stop };
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n${output}`);
+    throw new Error(`${describeError(error)}\n${output}`);
   }
 }
 

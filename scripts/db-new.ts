@@ -18,6 +18,7 @@ import type { MigrationDirectory, MigrationList } from "@prisma/schema-engine-wa
 import * as schemaEngineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { isFileNotFound, listMigrationNames } from "../modules/db/migrations";
+import { describeError } from "../modules/shared/errors/describe-error";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SCHEMA_FILE = path.join(PROJECT_ROOT, "prisma", "schema.prisma");
@@ -251,6 +252,6 @@ function hasErrorCode(error: unknown, code: string): boolean {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(describeError(error));
   process.exitCode = 1;
 });

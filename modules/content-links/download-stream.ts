@@ -52,7 +52,7 @@ export function streamHeldDownload({
           if (isDone) return;
           const error = createCutOffError(why);
           controller.error(error);
-          void reader?.cancel(error).catch(() => undefined);
+          reader?.cancel(error).catch(() => undefined);
           finish();
         };
         sendTimer = setTimeout(() => cutOff(`not sent in full after ${sendMs} ms`), sendMs);
@@ -86,7 +86,7 @@ export function streamHeldDownload({
         if (!isDone) waitForClient();
       },
       cancel(reason) {
-        void reader?.cancel(reason).catch(() => undefined);
+        reader?.cancel(reason).catch(() => undefined);
         finish();
       },
     },

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { describeError } from "@/modules/shared/errors/describe-error";
 import { createPrivateDirectory } from "@/modules/shared/fs/private-files";
 import type { Logger } from "@/modules/shared/logging/logger";
 
@@ -120,7 +121,7 @@ export async function findServerUser(logger: Logger): Promise<ServerUser> {
       ]);
     } catch (error) {
       throw new Error(
-        `PostgreSQL does not run as root, and creating the user "${SERVER_USER}" failed (${(error as Error).message.split("\n")[0]}): create an unprivileged user named ${SERVER_USER}, or run Hookmail as a non-root user`,
+        `PostgreSQL does not run as root, and creating the user "${SERVER_USER}" failed (${describeError(error).split("\n")[0]}): create an unprivileged user named ${SERVER_USER}, or run Hookmail as a non-root user`,
       );
     }
     logger.info(`Created the system user "${SERVER_USER}" to run the embedded PostgreSQL (it does not run as root)`);

@@ -128,12 +128,17 @@ describe("applyMigrations", () => {
     migrationsDir = await createMigrationsDir({ "20260101000000_first": "CREATE TABLE first_table (id TEXT);" });
     await applyMigrations({ ...quietRun(database), migrationsDir });
     await writeFile(path.join(migrationsDir, "20260101000000_first", "migration.sql"), "CREATE TABLE other (id TEXT);");
-    const { logger, lines } = createMemoryLogger();
+    const { logger, entries } = createMemoryLogger();
 
     const { applied } = await applyMigrations({ executor: database.executor, migrationsDir, logger });
 
     expect(applied).toEqual([]);
-    expect(lines).toEqual([expect.stringMatching(/^Warning: migration 20260101000000_first was modified after it was applied/)]);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        msg: expect.stringMatching(/^Warning: a migration was modified after it was applied/),
+        migration: "20260101000000_first",
+      }),
+    ]);
   });
 
   it("concurrent runs apply each migration once", TEST_TIMEOUT, async () => {

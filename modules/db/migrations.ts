@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { describeError } from "@/modules/shared/errors/describe-error";
 import { getLogger, type Logger } from "@/modules/shared/logging/logger";
 
 import type { SqlExecutor } from "./sql-executor";
@@ -93,7 +94,7 @@ async function applyPendingMigrations(input: {
   const applied: string[] = [];
   for (const migration of migrations.filter((candidate) => !finishedNames.has(candidate.name))) {
     await applyMigration(connection, migration);
-    logger.info(`Applied migration ${migration.name}`);
+    logger.info({ migration: migration.name }, "Applied a migration");
     applied.push(migration.name);
   }
   return { applied };
@@ -202,13 +203,13 @@ function warnAboutHistoryMismatches(input: { migrations: MigrationScript[]; reco
     const script = scriptsByName.get(record.migration_name);
     if (!script) {
       logger.warn(
-        `Warning: migration ${record.migration_name} is applied to the database but missing from the migrations directory`,
+        { migration: record.migration_name },
+        "Warning: a migration applied to the database is missing from the migrations directory",
       );
     } else if (script.checksum !== record.checksum) {
       logger.warn(
-        `Warning: migration ${record.migration_name} was modified after it was applied (checksum ${record.checksum} ` +
-          `in the database, ${script.checksum} on disk); it is not applied again. ` +
-          `Revert the edit and create a new migration instead.`,
+        { migration: record.migration_name, databaseChecksum: record.checksum, diskChecksum: script.checksum },
+        "Warning: a migration was modified after it was applied; it is not applied again. Revert the edit and create a new migration instead.",
       );
     }
   }
@@ -233,7 +234,7 @@ async function applyMigration(connection: SqlExecutor, migration: MigrationScrip
     await connection.exec("COMMIT");
   } catch (error) {
     await connection.exec("ROLLBACK");
-    const reason = describeDatabaseError(error);
+    const reason = describeError(error);
     await recordFailedMigration(connection, { id, migration, startedAt, logs: reason });
     throw new MigrationError({
       code: MIGRATION_ERROR_CODES.FAILED,
@@ -254,10 +255,6 @@ async function recordFailedMigration(
      VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now()), 0)`,
     [input.id, input.migration.checksum, input.migration.name, input.logs, input.startedAt],
   );
-}
-
-function describeDatabaseError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function formatTimestamp(value: Date | string): string {

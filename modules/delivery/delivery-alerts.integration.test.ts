@@ -386,9 +386,10 @@ describe("delivery alerts across two workers", () => {
       error: PROCESSING_ERROR.WEBHOOK_FAILED,
       lockedUntil: null,
     });
-    expect(memory.errors.map(({ line }) => line)).toEqual([
-      expect.stringContaining(`The delivery alert after ${id} could not be sent`),
-    ]);
+    expect(memory.errors.map(({ line }) => line)).toEqual(["The delivery alert could not be sent"]);
+    expect(memory.entries).toContainEqual(
+      expect.objectContaining({ msg: "The delivery alert could not be sent", processingId: id }),
+    );
   });
 });
 

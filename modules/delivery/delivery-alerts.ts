@@ -80,14 +80,14 @@ export function createDeliveryAlerts({
       responseExcerpt: failure.responseBody,
     });
     await mailer.send({ to: failure.email, ...mail });
-    logger.info({ processingId }, `Delivery alert for ${describeRecipient(failure).address} sent to its owner.`);
+    logger.info({ processingId, address: describeRecipient(failure).address }, "Delivery alert sent to its owner");
   };
 
   const sendRecovery = async (processingId: string) => {
     const recipient = await repository.findRecoveryRecipient(processingId);
     if (!recipient?.deliveryAlerts) return;
     await mailer.send({ to: recipient.email, ...renderDeliveryRecoveryMail(describeRecipient(recipient)) });
-    logger.info({ processingId }, `Delivery recovery mail for ${describeRecipient(recipient).address} sent to its owner.`);
+    logger.info({ processingId, address: describeRecipient(recipient).address }, "Delivery recovery mail sent to its owner");
   };
 
   return {
@@ -96,10 +96,7 @@ export function createDeliveryAlerts({
         if (outcome.kind === "failed") await sendFailureAlert(processingId, now);
         else if (outcome.kind === "success" && outcome.endsAlert) await sendRecovery(processingId);
       } catch (error) {
-        logger.error(
-          { processingId, err: error },
-          `The delivery alert after ${processingId} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        logger.error({ processingId, err: error }, "The delivery alert could not be sent");
       }
     },
   };

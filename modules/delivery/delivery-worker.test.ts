@@ -34,12 +34,17 @@ describe("createDeliveryWorker", () => {
   it("keeps polling after a failed claim query, and logs the failure", async () => {
     const repository = createFakeRepository();
     repository.claimDueDeliveries.mockRejectedValueOnce(new Error("connection reset"));
-    const { logger, lines: log } = createMemoryLogger();
+    const { logger, entries } = createMemoryLogger();
     const worker = createDeliveryWorker({ repository, config, logger, pollIntervalMs: 5 });
     worker.start();
     await waitFor(() => repository.claimDueDeliveries.mock.calls.length >= 3);
     await worker.stop();
-    expect(log).toContain("Claiming due deliveries failed: connection reset");
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        msg: "Claiming due deliveries failed",
+        err: expect.objectContaining({ message: "connection reset" }),
+      }),
+    );
   });
 
   it("leases claims for the attempt's timeout plus a margin, and asks for no more than its free capacity", async () => {
@@ -54,7 +59,7 @@ describe("createDeliveryWorker", () => {
     let now = new Date("2026-11-21T10:00:00.000Z");
     const repository = createFakeRepository();
     repository.clearMessageContent.mockResolvedValueOnce(500).mockResolvedValueOnce(500).mockResolvedValueOnce(12);
-    const { logger, lines: log } = createMemoryLogger();
+    const { logger, entries } = createMemoryLogger();
     const worker = createDeliveryWorker({ repository, config, logger, clock: () => now, pollIntervalMs: 5 });
     worker.start();
     await waitFor(() => repository.clearMessageContent.mock.calls.length === 3);
@@ -69,7 +74,9 @@ describe("createDeliveryWorker", () => {
     now = new Date(now.getTime() + 1 * HOUR);
     await waitFor(() => repository.clearMessageContent.mock.calls.length === 4);
     await worker.stop();
-    expect(log).toContain("Dropped the message content of 1012 processing(s) older than the retention.");
+    expect(entries).toContainEqual(
+      expect.objectContaining({ msg: "Dropped the message content of processings older than the retention", processings: 1012 }),
+    );
   });
 
   it("returns from deliverSoon at once, while the claims are still under way", async () => {

@@ -104,9 +104,7 @@ export function createDeliveryWorker({
   const runTask = (task: Task) => {
     active += 1;
     task()
-      .catch((error: unknown) =>
-        logger.error({ err: error }, `Delivery task failed: ${error instanceof Error ? error.message : String(error)}`),
-      )
+      .catch((error: unknown) => logger.error({ err: error }, "Delivery task failed"))
       .finally(() => {
         active -= 1;
         const next = waiting.shift();
@@ -165,7 +163,7 @@ export function createDeliveryWorker({
       total += cleared;
       if (cleared < cleanUpBatchSize || isStopping) break;
     }
-    if (total > 0) logger.info(`Dropped the message content of ${total} processing(s) older than the retention.`);
+    if (total > 0) logger.info({ processings: total }, "Dropped the message content of processings older than the retention");
     return total;
   };
 
@@ -174,9 +172,7 @@ export function createDeliveryWorker({
     if (isStopping || currentCleanUp || (lastCleanUpAt !== undefined && nowMs - lastCleanUpAt < cleanUpIntervalMs)) return;
     lastCleanUpAt = nowMs;
     currentCleanUp = cleanUpMessageContent()
-      .catch((error: unknown) =>
-        logger.error({ err: error }, `Clean-up failed: ${error instanceof Error ? error.message : String(error)}`),
-      )
+      .catch((error: unknown) => logger.error({ err: error }, "Clean-up failed"))
       .finally(() => {
         currentCleanUp = undefined;
       });
@@ -186,7 +182,7 @@ export function createDeliveryWorker({
     try {
       await deliverDue();
     } catch (error) {
-      logger.error({ err: error }, `Claiming due deliveries failed: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error({ err: error }, "Claiming due deliveries failed");
     }
     cleanUpIfDue();
   };

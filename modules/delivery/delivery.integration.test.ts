@@ -23,7 +23,6 @@ let closeDatabases: () => Promise<void>;
 let sink: WebhookSink;
 let userId: string;
 let memory: MemoryLogger;
-let logLines: string[];
 
 const time = createTestClock();
 
@@ -42,7 +41,6 @@ beforeEach(async () => {
   sink.reset();
   time.set(new Date());
   memory = createMemoryLogger();
-  logLines = memory.lines;
 });
 
 function newWorker(overrides: Partial<DeliveryWorkerOptions> = {}) {
@@ -616,10 +614,20 @@ describe("the worker", () => {
       });
       expect(await findAttempts(id)).toEqual([expect.objectContaining({ statusCode: null, error: "internal error" })]);
     }
-    expect(logLines.join("\n")).toMatch(
-      new RegExp(`${withoutPayload} failed unexpectedly: Error: processing .* without a payload`),
+    expect(memory.entries).toContainEqual(
+      expect.objectContaining({
+        msg: "Delivery failed unexpectedly",
+        processingId: withoutPayload,
+        err: expect.objectContaining({ stack: expect.stringMatching(/^Error: processing .* without a payload/) }),
+      }),
     );
-    expect(logLines.join("\n")).toMatch(new RegExp(`${clientBug} failed unexpectedly: Error: client bug`));
+    expect(memory.entries).toContainEqual(
+      expect.objectContaining({
+        msg: "Delivery failed unexpectedly",
+        processingId: clientBug,
+        err: expect.objectContaining({ stack: expect.stringMatching(/^Error: client bug/) }),
+      }),
+    );
     expect(sink.requests).toHaveLength(0);
   });
 
@@ -712,6 +720,8 @@ describe("message content clean-up", () => {
       expect(kept.rawMessage).not.toBeNull();
       expect(kept.payload).not.toBeNull();
     }
-    expect(logLines).toContain("Dropped the message content of 5 processing(s) older than the retention.");
+    expect(memory.entries).toContainEqual(
+      expect.objectContaining({ msg: "Dropped the message content of processings older than the retention", processings: 5 }),
+    );
   });
 });

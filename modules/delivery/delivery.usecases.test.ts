@@ -33,7 +33,7 @@ function setUp({
     recordAttempt,
   } as unknown as DeliveryRepository;
   const postWebhook = vi.fn<WebhookClient["postWebhook"]>(async () => result);
-  const { logger, lines: log } = createMemoryLogger();
+  const { logger, entries: log } = createMemoryLogger();
   const run = () =>
     deliverProcessing({
       id: "ep_1",
@@ -117,15 +117,29 @@ describe("deliverProcessing", () => {
   it("reports and logs an outcome it could not apply because the claim was taken over", async () => {
     const { run, log } = setUp({ recordAttempt: vi.fn(async () => ({ isClaimHeld: false })) });
     expect(await run()).toEqual({ kind: "skipped", reason: "claim-lost" });
-    expect(log).toContainEqual(expect.stringMatching(/ep_1: the claim expired during the attempt; its outcome \(success\)/));
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        msg: "The claim expired during the attempt: its outcome was not applied",
+        processingId: "ep_1",
+        outcome: "success",
+      }),
+    );
   });
 
   it("logs, and never throws, when even recording the unexpected failure fails", async () => {
     const { run, log } = setUp({ recordAttempt: vi.fn(async () => Promise.reject(new Error("database down"))) });
     expect(await run()).toEqual({ kind: "unknown-error" });
     expect(log).toEqual([
-      expect.stringMatching(/^Delivery of ep_1 failed unexpectedly: Error: database down/),
-      "Could not record the failure of ep_1: database down",
+      expect.objectContaining({
+        msg: "Delivery failed unexpectedly",
+        processingId: "ep_1",
+        err: expect.objectContaining({ stack: expect.stringMatching(/^Error: database down/) }),
+      }),
+      expect.objectContaining({
+        msg: "Could not record the failure of a delivery",
+        processingId: "ep_1",
+        err: expect.objectContaining({ message: "database down" }),
+      }),
     ]);
   });
 });

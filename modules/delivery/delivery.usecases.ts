@@ -95,10 +95,7 @@ export async function deliverProcessing({
     const change = endInError(PROCESSING_ERROR.WEBHOOK_FAILED, statusCode);
     return await record(repository, logger, claim, attempt, change, "failed");
   } catch (error) {
-    logger.error(
-      { processingId: id, err: error },
-      `Delivery of ${id} failed unexpectedly: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
+    logger.error({ processingId: id, err: error }, "Delivery failed unexpectedly");
     try {
       const attempt: DeliveryAttemptRecord = {
         attemptedAt,
@@ -111,10 +108,7 @@ export async function deliverProcessing({
       return await record(repository, logger, claim, attempt, change, "unknown-error");
     } catch (recordError) {
       // The claim's lease runs out and another attempt follows: nothing is lost.
-      logger.error(
-        { processingId: id, err: recordError },
-        `Could not record the failure of ${id}: ${recordError instanceof Error ? recordError.message : String(recordError)}`,
-      );
+      logger.error({ processingId: id, err: recordError }, "Could not record the failure of a delivery");
       return { kind: "unknown-error" };
     }
   }
@@ -138,10 +132,7 @@ async function record(
 ): Promise<DeliveryOutcome> {
   const { isClaimHeld, endsAlert } = await repository.recordAttempt({ claim, attempt, change });
   if (!isClaimHeld) {
-    logger.warn(
-      { processingId: claim.id },
-      `Delivery of ${claim.id}: the claim expired during the attempt; its outcome (${kind}) was not applied.`,
-    );
+    logger.warn({ processingId: claim.id, outcome: kind }, "The claim expired during the attempt: its outcome was not applied");
     return { kind: "skipped", reason: "claim-lost" };
   }
   if (kind === "success" && endsAlert) return { kind, endsAlert };

@@ -82,8 +82,8 @@ export function createEventStream({
     stallMs: limits.readerStallMs,
     onStalled: (queuedBytes) => {
       logger.warn(
-        { queuedBytes },
-        `An event stream of ${emailCallbackId} is not read by its client: it is cut off (the client may resume)`,
+        { emailCallbackId, queuedBytes },
+        "An event stream is not read by its client: it is cut off (the client may resume)",
       );
       finish();
     },
@@ -128,7 +128,7 @@ export function createEventStream({
   async function checkCaller() {
     if (isFinished && output.queuedBytes() === 0) return;
     const isValid = await isCallerValid().catch((error: unknown) => {
-      logger.warn({ err: error }, `Checking the caller of an event stream failed: ${(error as Error).message}`);
+      logger.warn({ emailCallbackId, err: error }, "Checking the caller of an event stream failed");
       return false;
     });
     if (!isValid) cut("its session or API key no longer holds");
@@ -152,7 +152,7 @@ export function createEventStream({
   }
 
   function cut(reason: string) {
-    logger.info(`An event stream of ${emailCallbackId} is cut off: ${reason}`);
+    logger.info({ emailCallbackId, reason }, "An event stream is cut off");
     stop();
   }
 
@@ -161,7 +161,7 @@ export function createEventStream({
     queue = queue
       .then(() => (isFinished ? undefined : work()))
       .catch((error: unknown) => {
-        logger.warn({ err: error }, `An event stream of ${emailCallbackId} failed: ${(error as Error).message}`);
+        logger.warn({ emailCallbackId, err: error }, "An event stream failed");
         finish();
       })
       .finally(() => {

@@ -103,7 +103,7 @@ export function createEventsListener({
       try {
         events = await readEvents(ids);
       } catch (error) {
-        logger.warn({ err: error }, `Reading live events failed: ${(error as Error).message}`);
+        logger.warn({ err: error }, "Reading live events failed");
         for (const subscriber of subscribers) subscriber.onMissedEvents();
         return;
       }
@@ -122,14 +122,14 @@ export function createEventsListener({
     const current = client;
     if (!current || byCallback.size === 0) return;
     follow(current, followedIds()).catch((error: unknown) => {
-      logger.warn({ err: error }, `Marking the followed addresses failed: ${(error as Error).message}`);
+      logger.warn({ err: error }, "Marking the followed addresses failed");
     });
   }
 
   function forget(candidate: pg.Client) {
     candidate.removeAllListeners();
     candidate.on("error", noop);
-    void candidate.end().catch(noop);
+    candidate.end().catch(noop);
   }
 
   function onLost(candidate: pg.Client, error?: Error) {
@@ -137,7 +137,7 @@ export function createEventsListener({
     client = undefined;
     clearInterval(refreshTimer);
     forget(candidate);
-    logger.warn(`The live events connection was lost${error ? `: ${error.message}` : ""}; reconnecting`);
+    logger.warn({ err: error }, "The live events connection was lost; reconnecting");
     if (!isClosed && subscribers.size > 0) scheduleRetry();
   }
 

@@ -33,7 +33,7 @@ export async function openProcessingEventStream({
     await stream.start(lastEventId);
   } catch (error) {
     stream.discard();
-    logger.warn({ err: error }, `An event stream of ${emailCallbackId} could not start: ${(error as Error).message}`);
+    logger.warn({ emailCallbackId, err: error }, "An event stream could not start");
     throw new AppError({
       code: "service.unavailable",
       message: "Live events are unavailable for a moment: try again shortly.",

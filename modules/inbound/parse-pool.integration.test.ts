@@ -197,7 +197,7 @@ describe("parsing off the main thread", () => {
   it("refuses a message that takes longer than the time limit to parse for good (SMTP 554 5.6.0, HTTP 400), logs it, writes nothing, and parses the next one", async () => {
     const callback = await createCallback();
     const address = `${callback.username}@hookmail.test`;
-    const { logger, lines: logged } = createMemoryLogger();
+    const { logger, entries: logged } = createMemoryLogger();
     const parser = startPool({ timeLimitMs: 200, maxThreads: 1, logger });
     const accept = ({ raw, envelope }: { raw: Buffer; envelope: { from: string | null; to: string[] } }) =>
       acceptMessage({ raw, envelope, repository, rules, parser });
@@ -253,7 +253,9 @@ describe("parsing off the main thread", () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: "inbound.message_too_complex" } });
 
-    expect(logged.filter((line) => /took longer than 200 ms/.test(line))).toHaveLength(2);
+    expect(logged.filter((entry) => /took longer than the time limit/.test(entry.msg) && entry.timeLimitMs === 200)).toHaveLength(
+      2,
+    );
     expect(await processingsOf(callback.id)).toHaveLength(0);
 
     // The stopped thread was replaced: the next message goes through.

@@ -118,7 +118,8 @@ export function createParsePool({
     } catch (error) {
       if (!abort.signal.aborted) throw error;
       logger.warn(
-        `refused a message of ${moved.byteLength} bytes: parsing it took longer than ${timeLimitMs} ms (554 5.6.0 / 400)`,
+        { bytes: moved.byteLength, timeLimitMs },
+        "Refused a message: parsing it took longer than the time limit (554 5.6.0 / 400)",
       );
       return { kind: "too-complex", timeLimitMs };
     } finally {

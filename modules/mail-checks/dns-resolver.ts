@@ -84,7 +84,8 @@ export function createMessageResolver({
     }
     return answer;
   };
-  for (const { domain, selector } of dkimKeys) resolve(`${selector}._domainkey.${domain}`, "TXT");
-  if (fromDomain !== null) resolve(`_dmarc.${fromDomain}`, "TXT");
+  // Asked ahead and not awaited here: each answer already has its failure handled above.
+  for (const { domain, selector } of dkimKeys) void resolve(`${selector}._domainkey.${domain}`, "TXT");
+  if (fromDomain !== null) void resolve(`_dmarc.${fromDomain}`, "TXT");
   return resolve;
 }

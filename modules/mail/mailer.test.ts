@@ -21,8 +21,8 @@ const MAIL: OutgoingMail = {
 };
 
 function createLogCollector() {
-  const { logger, infos, errors } = createMemoryLogger();
-  return { log: logger, infos, errors };
+  const { logger, infos, errors, entries } = createMemoryLogger();
+  return { log: logger, infos, errors, entries };
 }
 
 async function captureRejection(promise: Promise<unknown>): Promise<unknown> {
@@ -173,7 +173,7 @@ describe("createMailer without an SMTP URL (development outbox)", () => {
 describe("createMailer send failures", () => {
   it("rejects with mail.send_failed (503) and logs the connection error when nothing listens on the SMTP port", async () => {
     const port = await findFreePort();
-    const { log, errors } = createLogCollector();
+    const { log, errors, entries } = createLogCollector();
     const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, outboxDir: "/nonexistent", logger: log });
 
     const error = await captureRejection(mailer.send(MAIL));
@@ -185,7 +185,7 @@ describe("createMailer send failures", () => {
     expect(error.message).toBe("The email could not be sent. Please try again later.");
     expect(error.cause).toBeInstanceOf(Error);
     expect(errors).toHaveLength(1);
-    expect(errors[0]?.line).toContain(MAIL.to);
+    expect(entries).toContainEqual(expect.objectContaining({ msg: "Could not send a mail", to: MAIL.to }));
     expect(errors[0]?.cause).toBe(error.cause);
   });
 

@@ -41,7 +41,7 @@ export function createMailer({
       try {
         await deliver(mail);
       } catch (error) {
-        logger.error({ err: error ?? "unknown error" }, `Could not send the mail "${mail.subject}" to ${mail.to}`);
+        logger.error({ err: error ?? "unknown error", to: mail.to, subject: mail.subject }, "Could not send a mail");
         throw createMailSendFailedError(error);
       }
     },

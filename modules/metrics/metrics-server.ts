@@ -50,10 +50,15 @@ export async function startMetricsServer({
   const limits = METRICS_SERVER_LIMITS;
   const server = http.createServer({ connectionsCheckingInterval: limits.timeoutCheckIntervalMs }, (request, response) => {
     request.resume();
-    void answer(request).then(async (answered) => {
-      response.writeHead(answered.status, Object.fromEntries(answered.headers));
-      response.end(request.method === "HEAD" ? undefined : Buffer.from(await answered.arrayBuffer()));
-    });
+    answer(request)
+      .then(async (answered) => {
+        response.writeHead(answered.status, Object.fromEntries(answered.headers));
+        response.end(request.method === "HEAD" ? undefined : Buffer.from(await answered.arrayBuffer()));
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "Answering a metrics request failed");
+        response.destroy();
+      });
   });
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;

@@ -37,9 +37,13 @@ describe("scrapeMetrics", () => {
     expect(findSampleValue(samples, METRIC_NAME.DELIVERY_QUEUE, { state: "due" })).toBeNaN();
     expect(findSampleValue(samples, METRIC_NAME.DELIVERY_QUEUE_OLDEST_DUE_AGE)).toBeNaN();
     expect(samples.some((sample) => sample.name === "process_cpu_seconds_total")).toBe(true);
-    expect(memory.errors.map(({ line }) => line)).toEqual([
-      "Metrics: could not read the delivery queue's depth: connection refused",
-    ]);
+    expect(memory.errors.map(({ line }) => line)).toEqual(["Metrics: could not read the delivery queue's depth"]);
+    expect(memory.entries).toContainEqual(
+      expect.objectContaining({
+        msg: "Metrics: could not read the delivery queue's depth",
+        err: expect.objectContaining({ message: "connection refused" }),
+      }),
+    );
   });
 });
 

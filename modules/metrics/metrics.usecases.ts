@@ -57,7 +57,7 @@ async function updateDeliveryQueueGauges({
     for (const state of DELIVERY_QUEUE_STATES) metrics.queueDepth.set({ state }, depth[state]);
     metrics.oldestDueAge.set(depth.oldestDueAgeSeconds);
   } catch (error) {
-    logger.warn({ err: error }, `Metrics: could not read the delivery queue's depth: ${(error as Error).message}`);
+    logger.warn({ err: error }, "Metrics: could not read the delivery queue's depth");
     for (const state of DELIVERY_QUEUE_STATES) metrics.queueDepth.set({ state }, Number.NaN);
     metrics.oldestDueAge.set(Number.NaN);
   }

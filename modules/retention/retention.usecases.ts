@@ -75,7 +75,7 @@ export function startRetentionSweeps({ repository, logger }: { repository: Reten
   const sweep = () => {
     current = deleteExpiredProcessings({ repository })
       .then(async (deleted) => {
-        if (deleted > 0) logger.info(`Retention: deleted ${deleted} processing(s) past their plan's retention`);
+        if (deleted > 0) logger.info({ processings: deleted }, "Retention: deleted processings past their plan's retention");
         await foldInboxCounts({ repository });
         await deleteStaleRateLimitCounts({ repository });
       })

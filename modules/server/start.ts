@@ -3,7 +3,6 @@
 import { getAuthSecret } from "@/modules/config/auth-secret";
 import { type Config, ConfigError, getConfig } from "@/modules/config/config";
 import { type Database, migrateDatabase, openConfiguredDatabase, setProcessDatabase } from "@/modules/db/db";
-import { describeEarlierPgliteDatabase } from "@/modules/db/earlier-pglite";
 import { MigrationError } from "@/modules/db/migrations";
 import { closeProcessEventsListener } from "@/modules/events/events.dependencies";
 import { describeMissingSmtpWarning } from "@/modules/mail/mailer";
@@ -78,17 +77,12 @@ function loadConfigOrExit(): Config {
 }
 
 async function openAndMigrateOrExit(config: Config): Promise<Database> {
-  const earlierPglite = config.databaseUrl ? null : describeEarlierPgliteDatabase(config.dataDir);
-  if (earlierPglite) {
-    logger.fatal(earlierPglite);
-    process.exit(1);
-  }
   let database: Database;
   try {
     database = await openConfiguredDatabase(config, logger);
   } catch (error) {
     const where = config.databaseUrl ? "the PostgreSQL database of DATABASE_URL" : `the embedded PostgreSQL in ${config.dataDir}`;
-    logger.fatal({ err: error }, `Cannot open ${where}: ${error instanceof Error ? error.message : String(error)}`);
+    logger.fatal({ err: error, database: where }, "Cannot open the database");
     process.exit(1);
   }
   setProcessDatabase(database);

@@ -57,7 +57,7 @@ async function startListener(
   close = listener.close;
   const transport = createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
   const port = listener.getPort();
-  return { received, logged, transport, port };
+  return { received, logged, logs: memory.entries, transport, port };
 }
 
 describe("SMTP listener", () => {
@@ -210,13 +210,19 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
   };
 
   it("refuses the session one over SMTP_MAX_CLIENTS_PER_IP from one address with 421 4.7.0 and closes it, while another address still gets 220", async () => {
-    const { port, logged } = await startListener({}, undefined, undefined, { maxClientsPerIp: 2 });
+    const { port, logs } = await startListener({}, undefined, undefined, { maxClientsPerIp: 2 });
     for (let index = 0; index < 2; index += 1) expect((await open(port)).greeting).toMatch(/^220 /);
     const refused = await open(port);
     expect(refused.greeting).toMatch(/^421 4\.7\.0 /);
     await refused.client.closed;
     expect((await open(port, { localAddress: "127.0.0.2" })).greeting).toMatch(/^220 /);
-    expect(logged.join("\n")).toMatch(/refused a session from 127\.0\.0\.1: 2 sessions already open from 127\.0\.0\.1/);
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        msg: "SMTP: refused a session",
+        remoteAddress: "127.0.0.1",
+        reason: expect.stringMatching(/^2 sessions already open from 127\.0\.0\.1/),
+      }),
+    );
   });
 
   it("counts an IPv4 client of a dual-stack listener by its IPv4 address, and an IPv6 client apart", async () => {
@@ -246,14 +252,20 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
   });
 
   it("refuses a session over SMTP_MAX_CLIENTS with 421 whatever its address, and admits one again when a session ends", async () => {
-    const { port, logged } = await startListener({}, undefined, undefined, { maxClients: 2 });
+    const { port, logs } = await startListener({}, undefined, undefined, { maxClients: 2 });
     const first = await open(port, { localAddress: "127.0.0.1" });
     expect(first.greeting).toMatch(/^220 /);
     expect((await open(port, { localAddress: "127.0.0.2" })).greeting).toMatch(/^220 /);
     const refused = await open(port, { localAddress: "127.0.0.3" });
     expect(refused.greeting).toMatch(/^421 /);
     await refused.client.closed;
-    expect(logged.join("\n")).toMatch(/refused a session from 127\.0\.0\.3: 2 sessions open in all/);
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        msg: "SMTP: refused a session",
+        remoteAddress: "127.0.0.3",
+        reason: expect.stringMatching(/^2 sessions open in all/),
+      }),
+    );
     await first.client.command("QUIT");
     await vi.waitFor(async () => expect((await open(port, { localAddress: "127.0.0.3" })).greeting).toMatch(/^220 /), {
       timeout: 3_000,
@@ -274,7 +286,7 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
     ],
     ["sends a NOOP every 200 ms", async (client: RawSmtpClient) => setInterval(() => client.write("NOOP\r\n"), 200)],
   ])("ends a session at SMTP_MAX_SESSION_MS with 421 4.4.2 and closes it while the client %s", async (_name, keepBusy) => {
-    const { port, received, logged } = await startListener({}, undefined, undefined, { maxSessionMs: 1_500 });
+    const { port, received, logged, logs } = await startListener({}, undefined, undefined, { maxSessionMs: 1_500 });
     const { client, greeting } = await open(port);
     expect(greeting).toMatch(/^220 /);
     const startedAt = Date.now();
@@ -290,7 +302,13 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
     }
     expect(Date.now() - startedAt).toBeLessThan(3_000);
     expect(received).toHaveLength(0);
-    expect(logged.join("\n")).toMatch(/ended the session of 127\.0\.0\.1 after 1500 ms/);
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        msg: "SMTP: ended a session at its time limit (SMTP_MAX_SESSION_MS)",
+        remoteAddress: "127.0.0.1",
+        maxSessionMs: 1500,
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(logged.join("\n")).not.toMatch(/could not store/);
   });
@@ -320,7 +338,7 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
   });
 
   it("closes a session with 421 4.7.0 at the unknown recipient one over SMTP_MAX_UNKNOWN_RECIPIENTS; known recipients and a mail sent before still go through", async () => {
-    const { port, received, logged } = await startListener({}, undefined, undefined, { maxUnknownRecipients: 3 });
+    const { port, received, logs } = await startListener({}, undefined, undefined, { maxUnknownRecipients: 3 });
     const { client } = await open(port);
     await client.command("EHLO client.example");
     await client.command("MAIL FROM:<bob@example.org>");
@@ -335,7 +353,13 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
     expect(await client.command("RCPT TO:<nobody4@hookmail.test>")).toMatch(/^421 4\.7\.0 /);
     await client.closed;
     expect(received.map(({ envelope }) => envelope.to)).toEqual([["alice@hookmail.test"]]);
-    expect(logged.join("\n")).toMatch(/closed the session of 127\.0\.0\.1 after 3 unknown recipients/);
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        msg: "SMTP: closed a session after too many unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)",
+        remoteAddress: "127.0.0.1",
+        maxUnknownRecipients: 3,
+      }),
+    );
     // Another session starts with a count of its own.
     const next = await open(port);
     await next.client.command("EHLO client.example");

@@ -44,7 +44,8 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
       const connection = [...server.connections].find(({ id }) => id === sessionId);
       if (!connection) return;
       logger.warn(
-        `SMTP: ended the session of ${connection.remoteAddress} after ${config.smtp.maxSessionMs} ms (SMTP_MAX_SESSION_MS)`,
+        { remoteAddress: connection.remoteAddress, maxSessionMs: config.smtp.maxSessionMs },
+        "SMTP: ended a session at its time limit (SMTP_MAX_SESSION_MS)",
       );
       // A 421 reply makes smtp-server close the connection; nothing the client sends extends it.
       connection.send(421, "4.4.2 Session too long, closing connection");
@@ -69,7 +70,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
     onConnect(session, callback) {
       const refusal = clientLimits.admitSession(session.id, session.remoteAddress);
       if (!refusal) return callback();
-      logger.warn(`SMTP: refused a session from ${session.remoteAddress}: ${refusal.reason}`);
+      logger.warn({ remoteAddress: session.remoteAddress, reason: refusal.reason }, "SMTP: refused a session");
       countRefusedMail("smtp", REFUSED.TOO_MANY_SESSIONS);
       callback(createReply(refusal.responseCode, refusal.message));
     },
@@ -88,7 +89,8 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
           if (isAcceptable) return callback();
           if (clientLimits.recordUnknownRecipient(session.id)) {
             logger.warn(
-              `SMTP: closed the session of ${session.remoteAddress} after ${config.smtp.maxUnknownRecipients} unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)`,
+              { remoteAddress: session.remoteAddress, maxUnknownRecipients: config.smtp.maxUnknownRecipients },
+              "SMTP: closed a session after too many unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)",
             );
             countRefusedMail("smtp", REFUSED.TOO_MANY_UNKNOWN_RECIPIENTS);
             return callback(createReply(421, "4.7.0 Too many unknown recipients, closing connection"));
@@ -97,7 +99,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
           callback(createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`));
         })
         .catch((error: unknown) => {
-          logger.error({ err: error }, `SMTP: cannot check recipient ${address.address}`);
+          logger.error({ err: error, recipient: address.address }, "SMTP: cannot check a recipient");
           countRefusedMail("smtp", REFUSED.RECIPIENT_CHECK_FAILED);
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
         });

@@ -23,23 +23,27 @@ export function AnalyticsProvider({ posthogKey, posthogHost, children }: Analyti
     const settings = { posthogKey, posthogHost };
     if (!isAnalyticsConfigured(settings)) return;
     let isCancelled = false;
-    void import("posthog-js").then(({ default: client }) => {
-      if (isCancelled) return;
-      client.init(settings.posthogKey, {
-        api_host: settings.posthogHost,
-        capture_pageview: false,
-        capture_pageleave: false,
-        persistence: "cookie",
-        cookie_expiration: POSTHOG_SETTINGS.COOKIE_EXPIRATION_DAYS,
-        session_idle_timeout_seconds: POSTHOG_SETTINGS.SESSION_IDLE_TIMEOUT_SECONDS,
-        feature_flag_request_timeout_ms: POSTHOG_SETTINGS.FEATURE_FLAG_REQUEST_TIMEOUT_MS,
-        surveys_request_timeout_ms: POSTHOG_SETTINGS.SURVEYS_REQUEST_TIMEOUT_MS,
-        properties_string_max_length: POSTHOG_SETTINGS.PROPERTIES_STRING_MAX_LENGTH,
-        opt_out_useragent_filter: false,
-        person_profiles: "identified_only",
-      });
-      setPosthog(client);
-    });
+    import("posthog-js").then(
+      ({ default: client }) => {
+        if (isCancelled) return;
+        client.init(settings.posthogKey, {
+          api_host: settings.posthogHost,
+          capture_pageview: false,
+          capture_pageleave: false,
+          persistence: "cookie",
+          cookie_expiration: POSTHOG_SETTINGS.COOKIE_EXPIRATION_DAYS,
+          session_idle_timeout_seconds: POSTHOG_SETTINGS.SESSION_IDLE_TIMEOUT_SECONDS,
+          feature_flag_request_timeout_ms: POSTHOG_SETTINGS.FEATURE_FLAG_REQUEST_TIMEOUT_MS,
+          surveys_request_timeout_ms: POSTHOG_SETTINGS.SURVEYS_REQUEST_TIMEOUT_MS,
+          properties_string_max_length: POSTHOG_SETTINGS.PROPERTIES_STRING_MAX_LENGTH,
+          opt_out_useragent_filter: false,
+          person_profiles: "identified_only",
+        });
+        setPosthog(client);
+      },
+      // The library did not load (offline, a failed chunk): analytics stay off, as when not configured.
+      () => {},
+    );
     return () => {
       isCancelled = true;
     };

@@ -48,7 +48,7 @@ describe("owner-only directories and files", () => {
   });
 
   it("tightens a whole tree (directories 0700, files 0600) without following symbolic links", () => {
-    const tree = path.join(scratch.root, "pglite.imported-2026-11-24T00-00-00-000Z");
+    const tree = path.join(scratch.root, "kept-copy");
     fs.mkdirSync(path.join(tree, "base", "1"), { recursive: true, mode: 0o755 });
     fs.writeFileSync(path.join(tree, "PG_VERSION"), "17", { mode: 0o644 });
     fs.writeFileSync(path.join(tree, "base", "1", "1259"), "x", { mode: 0o666 });

@@ -49,7 +49,7 @@ describe("routeProcessOutputThroughLogger", () => {
     expect(nodesOwn).toEqual([]);
     expect(entries()).toMatchObject([
       { level: 40, component: "node", msg: "DeprecationWarning: Buffer() is deprecated" },
-      { level: 60, msg: "Uncaught exception, exiting: nobody caught me", err: { message: "nobody caught me" } },
+      { level: 60, msg: "Uncaught exception, exiting", err: { message: "nobody caught me" } },
     ]);
     expect(host.exitCodes).toEqual([1]);
     undo();

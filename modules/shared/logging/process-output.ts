@@ -47,7 +47,7 @@ export function routeProcessOutputThroughLogger({
   host.on("warning", onWarning);
 
   const onUncaughtException = (error: Error) => {
-    logger.fatal({ err: error }, `Uncaught exception, exiting: ${error.message}`);
+    logger.fatal({ err: error }, "Uncaught exception, exiting");
     host.exit(1);
   };
   host.on("uncaughtException", onUncaughtException);

@@ -2,6 +2,7 @@
 // (EHLO, MAIL FROM, RCPT TO, DATA with the bytes dot-stuffed, QUIT), and POST /api/inbound/raw.
 // Each answers what the server said, or why there was no answer; neither retries.
 import net from "node:net";
+import { describeError } from "@/modules/shared/errors/describe-error";
 
 export type SmtpStage = "connect" | "greeting" | "ehlo" | "mail" | "rcpt" | "data" | "message";
 
@@ -158,7 +159,7 @@ export async function sendRawSmtp({
     // The server may have answered (e.g. refused the message) and closed while the bytes were still being written.
     const early = reader.takeQueued();
     if (early) return { kind: "reply", stage, ...early };
-    return { kind: "no-reply", stage, error: error instanceof Error ? error.message : String(error) };
+    return { kind: "no-reply", stage, error: describeError(error) };
   } finally {
     socket.end();
     setTimeout(() => socket.destroy(), 1_000).unref();
@@ -207,6 +208,6 @@ export async function postRawInbound({
     return { kind: "response", status: response.status, body, json };
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return { kind: "no-response", error: `${error instanceof Error ? error.message : String(error)}${cause}` };
+    return { kind: "no-response", error: `${describeError(error)}${cause}` };
   }
 }

@@ -3,6 +3,7 @@
 // address's secret (as README shows), reads the payload, asks `answer` which status to reply, and
 // records every request it got.
 import { Webhook } from "standardwebhooks";
+import { describeError } from "@/modules/shared/errors/describe-error";
 import { type SinkRequest as LoopbackRequest, startWebhookSink as startLoopbackSink } from "../../support/webhook-sink";
 
 export type SinkRequest = {
@@ -95,7 +96,7 @@ function checkRequest(
       "webhook-signature": String(request.headers["webhook-signature"] ?? ""),
     });
   } catch (error) {
-    signatureError = error instanceof Error ? error.message : String(error);
+    signatureError = describeError(error);
   }
   try {
     payload = JSON.parse(body.toString("utf8")) as WebhookPayload;
