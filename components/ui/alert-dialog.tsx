@@ -1,62 +1,112 @@
 "use client";
 
-// Radix's alert dialog code (focus trap, scroll lock) is loaded when an alert dialog is first
-// opened, not with the page, as in dialog.tsx: a closed alert dialog renders nothing until then.
-
-import type { AlertDialog as AlertDialogPrimitiveTypes } from "radix-ui";
+import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import type * as React from "react";
+
 import { type Button, buttonVariants } from "@/components/ui/button";
-import { createLazyDialog } from "@/components/ui/lazy-dialog";
-import { lazySlot } from "@/components/ui/slot";
 import { cn } from "@/modules/shared/cn";
 
-type AlertDialogPrimitive = typeof AlertDialogPrimitiveTypes;
+function AlertDialog({ ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Root>) {
+  return <AlertDialogPrimitive.Root data-slot="alert-dialog" {...props} />;
+}
 
-type AlertDialogButtonProps = React.ComponentProps<AlertDialogPrimitive["Action" | "Cancel"]> &
-  Pick<React.ComponentProps<typeof Button>, "variant" | "size">;
+function AlertDialogTrigger({ ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Trigger>) {
+  return <AlertDialogPrimitive.Trigger data-slot="alert-dialog-trigger" {...props} />;
+}
 
-const {
-  Root: AlertDialog,
-  Trigger: AlertDialogTrigger,
-  Portal: AlertDialogPortal,
-  Overlay: AlertDialogOverlay,
-  Content: AlertDialogContent,
-  Header: AlertDialogHeader,
-  Footer: AlertDialogFooter,
-  Description: AlertDialogDescription,
-  usePrimitive: useAlertDialogPrimitive,
-} = createLazyDialog({
-  load: () => import("./dialog-primitive").then((module) => module.AlertDialogPrimitive),
-  name: "AlertDialog",
-  slot: "alert-dialog",
-});
+function AlertDialogPortal({ ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Portal>) {
+  return <AlertDialogPrimitive.Portal data-slot="alert-dialog-portal" {...props} />;
+}
 
-const AlertDialogTitle = lazySlot(useAlertDialogPrimitive, "Title", "alert-dialog-title", "text-lg font-semibold");
+function AlertDialogOverlay({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Overlay>) {
+  return (
+    <AlertDialogPrimitive.Overlay
+      data-slot="alert-dialog-overlay"
+      className={cn(
+        "fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=open]:animate-in data-[state=open]:fade-in-0",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
 
-/** Radix's action or cancel button, styled as a Button. */
-function AlertDialogButton({
-  kind,
+function AlertDialogContent({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Content>) {
+  return (
+    <AlertDialogPortal>
+      <AlertDialogOverlay />
+      <AlertDialogPrimitive.Content
+        data-slot="alert-dialog-content"
+        className={cn(
+          "fixed top-[50%] left-[50%] z-50 grid w-full max-w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 rounded-lg border bg-background p-6 shadow-lg duration-200 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95 sm:max-w-lg",
+          className,
+        )}
+        {...props}
+      />
+    </AlertDialogPortal>
+  );
+}
+
+function AlertDialogHeader({ className, ...props }: React.ComponentProps<"div">) {
+  return (
+    <div data-slot="alert-dialog-header" className={cn("flex flex-col gap-2 text-center sm:text-left", className)} {...props} />
+  );
+}
+
+function AlertDialogFooter({ className, ...props }: React.ComponentProps<"div">) {
+  return (
+    <div
+      data-slot="alert-dialog-footer"
+      className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)}
+      {...props}
+    />
+  );
+}
+
+function AlertDialogTitle({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Title>) {
+  return (
+    <AlertDialogPrimitive.Title data-slot="alert-dialog-title" className={cn("text-lg font-semibold", className)} {...props} />
+  );
+}
+
+function AlertDialogDescription({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Description>) {
+  return (
+    <AlertDialogPrimitive.Description
+      data-slot="alert-dialog-description"
+      className={cn("text-sm text-muted-foreground", className)}
+      {...props}
+    />
+  );
+}
+
+function AlertDialogAction({
   className,
-  variant,
+  variant = "default",
   size = "default",
   ...props
-}: AlertDialogButtonProps & { kind: "Action" | "Cancel" }) {
-  const Part = useAlertDialogPrimitive(`AlertDialog${kind}`)[kind];
+}: React.ComponentProps<typeof AlertDialogPrimitive.Action> & Pick<React.ComponentProps<typeof Button>, "variant" | "size">) {
   return (
-    <Part
-      data-slot={`alert-dialog-${kind.toLowerCase()}`}
+    <AlertDialogPrimitive.Action
+      data-slot="alert-dialog-action"
       className={cn(buttonVariants({ variant, size }), className)}
       {...props}
     />
   );
 }
 
-function AlertDialogAction({ variant = "default", ...props }: AlertDialogButtonProps) {
-  return <AlertDialogButton kind="Action" variant={variant} {...props} />;
-}
-
-function AlertDialogCancel({ variant = "outline", ...props }: AlertDialogButtonProps) {
-  return <AlertDialogButton kind="Cancel" variant={variant} {...props} />;
+function AlertDialogCancel({
+  className,
+  variant = "outline",
+  size = "default",
+  ...props
+}: React.ComponentProps<typeof AlertDialogPrimitive.Cancel> & Pick<React.ComponentProps<typeof Button>, "variant" | "size">) {
+  return (
+    <AlertDialogPrimitive.Cancel
+      data-slot="alert-dialog-cancel"
+      className={cn(buttonVariants({ variant, size }), className)}
+      {...props}
+    />
+  );
 }
 
 export {

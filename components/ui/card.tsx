@@ -1,21 +1,54 @@
-import { slot } from "@/components/ui/slot";
+import type * as React from "react";
 
-const Card = slot("div", "card", "flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm");
+import { cn } from "@/modules/shared/cn";
 
-const CardHeader = slot(
-  "div",
-  "card-header",
-  "@container/card-header grid auto-rows-min grid-rows-[auto_auto] items-start gap-2 px-6 has-data-[slot=card-action]:grid-cols-[1fr_auto] [.border-b]:pb-6",
-);
+function Card({ className, ...props }: React.ComponentProps<"div">) {
+  return (
+    <div
+      data-slot="card"
+      className={cn("flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm", className)}
+      {...props}
+    />
+  );
+}
 
-const CardTitle = slot("div", "card-title", "leading-none font-semibold");
+function CardHeader({ className, ...props }: React.ComponentProps<"div">) {
+  return (
+    <div
+      data-slot="card-header"
+      className={cn(
+        "@container/card-header grid auto-rows-min grid-rows-[auto_auto] items-start gap-2 px-6 has-data-[slot=card-action]:grid-cols-[1fr_auto] [.border-b]:pb-6",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
 
-const CardDescription = slot("div", "card-description", "text-sm text-muted-foreground");
+function CardTitle({ className, ...props }: React.ComponentProps<"div">) {
+  return <div data-slot="card-title" className={cn("leading-none font-semibold", className)} {...props} />;
+}
 
-const CardAction = slot("div", "card-action", "col-start-2 row-span-2 row-start-1 self-start justify-self-end");
+function CardDescription({ className, ...props }: React.ComponentProps<"div">) {
+  return <div data-slot="card-description" className={cn("text-sm text-muted-foreground", className)} {...props} />;
+}
 
-const CardContent = slot("div", "card-content", "px-6");
+function CardAction({ className, ...props }: React.ComponentProps<"div">) {
+  return (
+    <div
+      data-slot="card-action"
+      className={cn("col-start-2 row-span-2 row-start-1 self-start justify-self-end", className)}
+      {...props}
+    />
+  );
+}
 
-const CardFooter = slot("div", "card-footer", "flex items-center px-6 [.border-t]:pt-6");
+function CardContent({ className, ...props }: React.ComponentProps<"div">) {
+  return <div data-slot="card-content" className={cn("px-6", className)} {...props} />;
+}
+
+function CardFooter({ className, ...props }: React.ComponentProps<"div">) {
+  return <div data-slot="card-footer" className={cn("flex items-center px-6 [.border-t]:pt-6", className)} {...props} />;
+}
 
 export { Card, CardAction, CardContent, CardDescription, CardFooter, CardHeader, CardTitle };

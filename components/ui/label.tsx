@@ -1,13 +1,21 @@
 "use client";
 
 import { Label as LabelPrimitive } from "radix-ui";
+import type * as React from "react";
 
-import { slot } from "@/components/ui/slot";
+import { cn } from "@/modules/shared/cn";
 
-const Label = slot(
-  LabelPrimitive.Root,
-  "label",
-  "flex items-center gap-2 text-sm leading-none font-medium select-none group-data-[disabled=true]:pointer-events-none group-data-[disabled=true]:opacity-50 peer-disabled:cursor-not-allowed peer-disabled:opacity-50",
-);
+function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
+  return (
+    <LabelPrimitive.Root
+      data-slot="label"
+      className={cn(
+        "flex items-center gap-2 text-sm leading-none font-medium select-none group-data-[disabled=true]:pointer-events-none group-data-[disabled=true]:opacity-50 peer-disabled:cursor-not-allowed peer-disabled:opacity-50",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
 
 export { Label };

@@ -1,5 +1,9 @@
-import { slot } from "@/components/ui/slot";
+import type * as React from "react";
 
-const Skeleton = slot("div", "skeleton", "animate-pulse rounded-md bg-accent");
+import { cn } from "@/modules/shared/cn";
+
+function Skeleton({ className, ...props }: React.ComponentProps<"div">) {
+  return <div data-slot="skeleton" className={cn("animate-pulse rounded-md bg-accent", className)} {...props} />;
+}
 
 export { Skeleton };

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-// The tooltip loads Radix's code on first use: until then its trigger is a closed trigger's markup,
-// and what a user does with it (focus from the keyboard, resting the pointer, a press) gives what
-// Radix's tooltip gives.
+// A tooltip as a user meets it: closed until used, then opened by a keyboard focus or by the pointer
+// resting on its trigger for the delay, and not by a press.
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from "./tooltip";
 
 beforeAll(() => {
   // jsdom has no ResizeObserver; Radix's positioning observes the tooltip's arrow with one.
@@ -16,10 +16,7 @@ beforeAll(() => {
 
 afterEach(cleanup);
 
-/** A tooltip from a fresh copy of the module: Radix's code not loaded yet, as on a page's first load. */
-async function renderTooltip() {
-  vi.resetModules();
-  const { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } = await import("./tooltip");
+function renderTooltip() {
   render(
     <TooltipProvider delayDuration={20}>
       <Tooltip>
@@ -35,15 +32,15 @@ async function renderTooltip() {
 
 const wait = (ms: number) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
 
-describe("a tooltip loaded on first use", () => {
-  it("renders its trigger closed and no content before it is used", async () => {
-    const trigger = await renderTooltip();
+describe("a tooltip", () => {
+  it("renders its trigger closed and no content before it is used", () => {
+    const trigger = renderTooltip();
     expect(trigger.dataset.state).toBe("closed");
     expect(screen.queryByRole("tooltip")).toBeNull();
   });
 
   it("opens on keyboard focus, and the focus stays on the (now Radix's) trigger", async () => {
-    const trigger = await renderTooltip();
+    const trigger = renderTooltip();
     act(() => trigger.focus());
     expect(await screen.findByRole("tooltip")).toHaveProperty("textContent", "Copy the address");
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Copy" }));
@@ -51,7 +48,7 @@ describe("a tooltip loaded on first use", () => {
   });
 
   it("opens when the pointer rests on the trigger for the delay, and closes on Escape", async () => {
-    const trigger = await renderTooltip();
+    const trigger = renderTooltip();
     fireEvent.pointerMove(trigger);
     expect(await screen.findByRole("tooltip")).toHaveProperty("textContent", "Copy the address");
     fireEvent.keyDown(document.activeElement ?? document.body, { key: "Escape" });
@@ -60,7 +57,7 @@ describe("a tooltip loaded on first use", () => {
   });
 
   it("does not open when the trigger is pressed before the delay", async () => {
-    const trigger = await renderTooltip();
+    const trigger = renderTooltip();
     fireEvent.pointerMove(trigger);
     fireEvent.pointerDown(trigger);
     act(() => trigger.focus());

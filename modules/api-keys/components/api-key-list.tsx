@@ -4,9 +4,9 @@
 import { KeyRoundIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { LoadError } from "@/modules/shared/components/load-error";

@@ -4,8 +4,8 @@
 import { CheckIcon, CopyIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
 import { copyToClipboard } from "@/modules/shared/components/copy-button";
 
 export const COPIED_LABEL_DURATION_MS = 2000;

@@ -4,8 +4,8 @@
 import { ExternalLinkIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { PLAN_ID } from "@/modules/plans/plans.constants";
 import { TitledCard } from "@/modules/shared/components/titled-card";

@@ -3,8 +3,8 @@
 // contact links, and the checkout button that opens the payment page in a new tab. Back in this tab
 // after checkout, the dialog closes and the plan is read again.
 import { useTranslations } from "next-intl";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { ActionDialog } from "@/modules/shared/components/action-dialog";

@@ -3,8 +3,8 @@
 import { ServerCrashIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 
 export function ServerUnreachable({ onRetry }: { onRetry: () => Promise<{ isError: boolean }> }) {

@@ -2,7 +2,7 @@
 // Copies an email address, then confirms with the toast "Email address copied to clipboard".
 import { useTranslations } from "next-intl";
 import type { ComponentProps } from "react";
-import { toast } from "@/components/ui/sonner";
+import { toast } from "sonner";
 import { CopyButton } from "@/modules/shared/components/copy-button";
 
 export function CopyAddressButton({

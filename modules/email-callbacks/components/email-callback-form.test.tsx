@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within } from "@testing-library/react
 import userEvent from "@testing-library/user-event";
 import { NextIntlClientProvider } from "next-intl";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { TooltipProvider } from "@/components/ui/tooltip";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
 import { ApiError } from "@/modules/shared/api/api-client";
@@ -82,15 +83,18 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
     onLimitReached?: () => void;
   } = {}) {
     render(
+      // The form's tooltips need the provider that every page has, with its delay (app-providers.tsx).
       <NextIntlClientProvider locale={locale} messages={messages}>
-        <EmailCallbackForm
-          mode="create"
-          availableDomains={availableDomains}
-          defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
-          isCreateBlocked={isCreateBlocked}
-          onLimitReached={onLimitReached}
-          onSubmit={onSubmit}
-        />
+        <TooltipProvider delayDuration={700}>
+          <EmailCallbackForm
+            mode="create"
+            availableDomains={availableDomains}
+            defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
+            isCreateBlocked={isCreateBlocked}
+            onLimitReached={onLimitReached}
+            onSubmit={onSubmit}
+          />
+        </TooltipProvider>
       </NextIntlClientProvider>,
     );
     return { user: userEvent.setup(), onSubmit };

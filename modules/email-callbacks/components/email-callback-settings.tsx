@@ -3,8 +3,8 @@
 // creation without the random username; only what changed is sent, the secret only if changed.
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
+import { toast } from "sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { toast } from "@/components/ui/sonner";
 import { useAppConfig } from "@/modules/config/components/config-provider";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";

@@ -1,7 +1,7 @@
 "use client";
 import { useTranslations } from "next-intl";
 import type { RefObject } from "react";
-import { toast } from "@/components/ui/sonner";
+import { toast } from "sonner";
 // Enabling, disabling and deleting an email callback, shared by the list's menu and the detail
 // header: toasts "Email enabled" and "Email disabled" (the latter for 7 s),
 // and deletion only after the user confirms. Render `confirmDialog` next to the controls.

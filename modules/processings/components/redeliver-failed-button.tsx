@@ -4,8 +4,8 @@
 import { RotateCwIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useRef } from "react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { useFailedProcessingsCount, useRedeliverFailedProcessings } from "../processings.queries";

@@ -4,8 +4,8 @@
 // disabled or its allowed senders leave test@<domain> out, like real mail would be).
 import { SendIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
 import { useSendTestMail } from "../processings.queries";
 
 export function SendTestMailButton({ emailCallbackId }: { emailCallbackId: string }) {

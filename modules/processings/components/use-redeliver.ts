@@ -2,7 +2,7 @@
 // Redelivering a processing from the inbox or its attempts view: a toast when the new delivery has
 // started, and the API's error as a translated toast (useApiErrorMessage).
 import { useTranslations } from "next-intl";
-import { toast } from "@/components/ui/sonner";
+import { toast } from "sonner";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useRedeliverEmailProcessing } from "../processings.queries";
 

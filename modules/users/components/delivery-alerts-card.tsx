@@ -3,9 +3,9 @@
 // setting, saved through PUT /api/users/me as soon as it changes.
 import { useTranslations } from "next-intl";
 import { useId } from "react";
+import { toast } from "sonner";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Label } from "@/components/ui/label";
-import { toast } from "@/components/ui/sonner";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { TitledCard } from "@/modules/shared/components/titled-card";
 import { useCurrentUserQuery, useUpdateCurrentUserMutation } from "../users.queries";

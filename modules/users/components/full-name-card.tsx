@@ -3,7 +3,7 @@
 // PUT /api/users/me, then the session is refreshed so every screen shows the new name.
 import { useTranslations } from "next-intl";
 import { useWatch } from "react-hook-form";
-import { toast } from "@/components/ui/sonner";
+import { toast } from "sonner";
 import { refreshSession } from "@/modules/auth/use-session";
 import { apiFetch } from "@/modules/shared/api/api-client";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
