@@ -12,6 +12,7 @@ const ALL_BENCHMARKS = [
   "large-message.ts",
   "inbox-at-scale.ts",
   "dashboard-weight.ts",
+  "page-experience.ts",
   "scale-out.ts",
   "event-loop.ts",
   "processing-events.ts",
