@@ -16,7 +16,7 @@ import { createInvalidMessageError, createMessageTooComplexError, createParseQue
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
 import type { MessageChecks } from "./message-checks";
-import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
+import type { MessageParseOutcome, MessageParser } from "./parse-pool";
 import type { WebhookPayloadRequest } from "./webhook-payload";
 
 export type InboundEnvelope = {
@@ -118,7 +118,7 @@ export async function acceptMessage({
   now = new Date(),
   claimLeaseMs,
   checks,
-  parser = getMessageParser(),
+  parser,
 }: {
   raw: Buffer;
   envelope: InboundEnvelope;
@@ -128,8 +128,8 @@ export async function acceptMessage({
   claimLeaseMs?: number;
   /** What the parsing thread checks and signs (message-checks.ts); nothing when left out. */
   checks?: MessageChecks;
-  /** Parses off the main thread; the process's pool unless given. */
-  parser?: MessageParser;
+  /** Parses off the main thread (the process's pool, parse-pool.ts). */
+  parser: MessageParser;
 }): Promise<AcceptedMessage> {
   const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
   const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
