@@ -23,7 +23,7 @@ import zlib from "node:zlib";
 import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { createTransport } from "nodemailer";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
-import { getLogger } from "@/modules/shared/logging/logger";
+import { createLogger, loggerOptionsFromEnvironment } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { benchMail } from "./common";
 import { BENCH_DOMAIN } from "./settings";
@@ -330,7 +330,7 @@ async function measureAll(server: RunningServer): Promise<RouteFigure[]> {
 async function main() {
   console.log(`Dashboard weight: first-load JS of the signed-in dashboard, gzip (zlib level ${GZIP_LEVEL}; kB = 1000 bytes)`);
   if (isBuildCurrent(projectDir)) log("Build: .next is current");
-  else await buildApp(projectDir, getLogger());
+  else await buildApp(projectDir, createLogger(loggerOptionsFromEnvironment(process.env)));
 
   const server = await startServer();
   let figures: RouteFigure[];

@@ -5,29 +5,30 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { ConfigError, getConfig } from "../modules/config/config";
+import { ConfigError, loadConfig } from "../modules/config/config";
 import { openConfiguredDatabase } from "../modules/db/db";
 import { PGLITE_DIRECTORY } from "../modules/db/earlier-pglite";
 import { MigrationError } from "../modules/db/migrations";
 import { importPgliteDatabase, openPgliteDatabase, PgliteImportError } from "../modules/db/pglite-import";
 import { tightenPrivateTree } from "../modules/shared/fs/private-files";
-import { getLogger } from "../modules/shared/logging/logger";
+import { createLogger, loggerOptionsFromEnvironment } from "../modules/shared/logging/logger";
 
 try {
-  const config = getConfig();
+  const config = loadConfig(process.env);
+  const logger = createLogger(loggerOptionsFromEnvironment(process.env));
   const directory = path.join(config.dataDir, PGLITE_DIRECTORY);
   if (!fs.existsSync(path.join(directory, "PG_VERSION"))) {
     console.error(`No PGlite database in ${directory}: nothing to import.`);
     process.exit(1);
   }
   const source = await openPgliteDatabase(directory);
-  const target = await openConfiguredDatabase(config, getLogger());
+  const target = await openConfiguredDatabase(config, logger);
   try {
     console.log(`Importing ${directory} into ${target.description}…`);
     const tables = await importPgliteDatabase({
       source: source.executor,
       target: target,
-      logger: getLogger(),
+      logger: logger,
     });
     const rows = tables.reduce((sum, table) => sum + table.rows, 0);
     console.log(`Imported ${rows} row(s) from ${tables.length} tables.`);

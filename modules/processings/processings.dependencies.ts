@@ -4,7 +4,11 @@ import type { PrismaClient } from "@/modules/db/generated/client";
 import { createRateLimitRepository, type RateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { createProcessingsRepository, type ProcessingsRepository } from "./processings.repository";
 
-export async function getProcessingsRepository({ database }: { database: () => Promise<Database> }): Promise<ProcessingsRepository> {
+export async function getProcessingsRepository({
+  database,
+}: {
+  database: () => Promise<Database>;
+}): Promise<ProcessingsRepository> {
   return createProcessingsRepository(await database());
 }
 

@@ -4,7 +4,7 @@
 // services `npm start` made here. Nothing else in the code keeps a value for the whole process.
 // This file imports nothing at run time, so the route guard can read the configuration without
 // bundling the rest of the services.
-import type { Services } from "./services";
+import type { Services } from "./services.types";
 
 const SERVICES_KEY = Symbol.for("hookmail.services");
 

@@ -6,61 +6,30 @@
 // the one value this process keeps on globalThis. What must not be made before it is needed (the
 // database during `next build`, the thread pool, a Stripe client) is made on first use, inside the
 // object, never in a module of its own.
-import type Stripe from "stripe";
 import { type Auth, createAuth } from "@/modules/auth/auth.server";
+import { createStripeClient } from "@/modules/billing/stripe-client";
 import { getAuthSecret } from "@/modules/config/auth-secret";
 import { type Config, loadConfig } from "@/modules/config/config";
 import { deriveContentLinkKey } from "@/modules/content-links/content-links";
 import { createDownloadGate, DEFAULT_DOWNLOAD_LIMITS, type DownloadGate } from "@/modules/content-links/download-gate";
 import { type Database, openConfiguredDatabase } from "@/modules/db/db";
-import type { PrismaClient } from "@/modules/db/generated/client";
 import { createDeliveryAlerts } from "@/modules/delivery/delivery-alerts";
 import { createDeliveryAlertsRepository } from "@/modules/delivery/delivery-alerts.repository";
-import { createDeliveryWorker, type DeliveryDispatcher, type DeliveryWorker } from "@/modules/delivery/delivery-worker";
+import { createDeliveryWorker, type DeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { createProcessEventsListener } from "@/modules/events/events.dependencies";
-import type { EventsListener } from "@/modules/events/events-listener";
 import { createParsePool, type MessageParser } from "@/modules/inbound/parse-pool";
+import { createInboundPipeline } from "@/modules/inbound/receive-message";
 import { createRecipientCache } from "@/modules/inbound/recipient-cache";
-import { createInboundPipeline, type InboundPipeline } from "@/modules/inbound/receive-message";
 import { createMailerFromConfig, type Mailer } from "@/modules/mail/mailer";
-import { createProcessMetrics, type ProcessMetrics } from "@/modules/metrics/metrics.registry";
-import { createStripeClient } from "@/modules/billing/stripe-client";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
+import { buildOpenApiDocument } from "@/modules/openapi/openapi.document";
 import { createLogger, type Logger, loggerOptionsFromEnvironment } from "@/modules/shared/logging/logger";
 import { readProcessServices, setServices } from "./process-services";
+import type { Services } from "./services.types";
+
+export type { Services };
 
 export { setServices };
-
-export type Services = {
-  config: Config;
-  logger: Logger;
-  /** Where the project's files are (the parse pool's thread file). */
-  projectDir: string;
-  /** The database, opened on first use unless the process opened (and migrated) it at start. */
-  database: () => Promise<Database>;
-  prisma: () => Promise<PrismaClient>;
-  /** better-auth on the process's database and mailer. */
-  auth: () => Promise<Auth>;
-  mailer: () => Mailer;
-  /** The one prom-client registry of the process (README: Monitoring). */
-  metrics: () => ProcessMetrics;
-  /** The pool of parsing threads (parse-pool.ts). */
-  parser: () => MessageParser;
-  /** Holds downloads of stored content to the process's limits (download-gate.ts). */
-  downloadGate: DownloadGate;
-  /** The delivery worker; it polls for retries only once the worker role starts it (mail-roles.ts). */
-  delivery: () => Promise<DeliveryWorker>;
-  /** Takes the first attempt of accepted mail and of redeliveries: the delivery worker, unless given. */
-  dispatcher: () => Promise<DeliveryDispatcher>;
-  /** SMTP → receive → accept → deliver, as the SMTP role and the ingest routes run it (receive-message.ts). */
-  inbound: () => Promise<InboundPipeline>;
-  /** The one LISTEN connection for live event streams (events-listener.ts). */
-  eventsListener: () => Promise<EventsListener>;
-  stripe: () => Stripe;
-  /** The key of content links, derived from the auth secret. */
-  contentLinkKey: () => string;
-  /** Stops and closes what these services made (not a database, auth or parser they were given). */
-  close: () => Promise<void>;
-};
 
 export type ServicesOptions = {
   config: Config;
@@ -149,6 +118,7 @@ export function createServices(options: ServicesOptions): Services {
     inbound,
     eventsListener,
     stripe: once(() => createStripeClient(config.billing)),
+    openApiDocument: once(() => buildOpenApiDocument({ serverUrl: config.baseUrl })),
     contentLinkKey,
     close: async () => {
       // Last made, first closed: the worker and the listener before the database they use.

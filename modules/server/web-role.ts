@@ -23,7 +23,11 @@ export type RunningRole = { name: string; stop: () => Promise<void> };
  */
 const IDLE_CONNECTION_TIMEOUT_MS = 60_000;
 
-export async function startWebRole({ config, projectDir, auth }: Pick<Services, "config" | "projectDir" | "auth">): Promise<RunningRole> {
+export async function startWebRole({
+  config,
+  projectDir,
+  auth,
+}: Pick<Services, "config" | "projectDir" | "auth">): Promise<RunningRole> {
   const app = next({ dev: false, dir: projectDir, port: config.port });
   await app.prepare();
   const server = http.createServer(createWebRequestListener({ config, auth, handle: app.getRequestHandler() }));

@@ -2,8 +2,8 @@ import { formatApiKeyForApi } from "@/modules/api-keys/api-keys.models";
 import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
 import { createApiKeySchema } from "@/modules/api-keys/api-keys.schemas";
 import { createApiKey, listApiKeys } from "@/modules/api-keys/api-keys.usecases";
-import { parseJsonBody } from "@/modules/shared/api/route-handler";
 import { withCaller } from "@/modules/server/routes";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 

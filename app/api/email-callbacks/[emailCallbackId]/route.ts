@@ -6,8 +6,8 @@ import {
   getEmailCallbackOrThrow,
   updateEmailCallback,
 } from "@/modules/email-callbacks/email-callbacks.usecases";
-import { parseJsonBody } from "@/modules/shared/api/route-handler";
 import { withCaller } from "@/modules/server/routes";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { getBillingDependencies } from "@/modules/billing/billing.dependencies";
 import { createCheckoutSessionSchema } from "@/modules/billing/billing.schemas";
 import { createCheckoutSession } from "@/modules/billing/billing.usecases";
-import { parseJsonBody } from "@/modules/shared/api/route-handler";
 import { withBillingEnabled, withCaller } from "@/modules/server/routes";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,11 @@ export const POST = withBillingEnabled(
   withCaller(
     async ({ request, caller, services }) => {
       const input = await parseJsonBody(request, createCheckoutSessionSchema);
-      const { checkoutUrl } = await createCheckoutSession({ userId: caller.userId, input, ...(await getBillingDependencies(services)) });
+      const { checkoutUrl } = await createCheckoutSession({
+        userId: caller.userId,
+        input,
+        ...(await getBillingDependencies(services)),
+      });
       return Response.json({ checkoutUrl });
     },
     { allow: ["session"] },

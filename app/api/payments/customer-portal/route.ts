@@ -7,7 +7,10 @@ export const dynamic = "force-dynamic";
 export const GET = withBillingEnabled(
   withCaller(
     async ({ caller, services }) => {
-      const { portalUrl } = await createCustomerPortalSession({ userId: caller.userId, ...(await getBillingDependencies(services)) });
+      const { portalUrl } = await createCustomerPortalSession({
+        userId: caller.userId,
+        ...(await getBillingDependencies(services)),
+      });
       return Response.json({ portalUrl });
     },
     { allow: ["session"] },

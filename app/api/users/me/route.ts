@@ -1,10 +1,10 @@
 import { resolveRequestLocale } from "@/modules/i18n/request-locale";
+import { withCaller } from "@/modules/server/routes";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
 import { formatUserForApi } from "@/modules/users/users.models";
 import { createUsersRepository } from "@/modules/users/users.repository";
 import { updateUserSchema } from "@/modules/users/users.schemas";
 import { getUserOrThrow, updateUser } from "@/modules/users/users.usecases";
-import { withCaller } from "@/modules/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { parseContentPart } from "@/modules/content-links/content-links";
 import { createContentLinksRepository } from "@/modules/content-links/content-links.repository";
 import { readLinkedContent, toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
-import { createNotFoundError } from "@/modules/shared/errors/app-error";
 import { withErrors } from "@/modules/server/routes";
+import { createNotFoundError } from "@/modules/shared/errors/app-error";
 
 export const dynamic = "force-dynamic";
 

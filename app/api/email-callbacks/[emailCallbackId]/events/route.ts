@@ -3,8 +3,8 @@ import { EVENT_STREAM_HEADERS } from "@/modules/events/events.constants";
 import { getEventsDependencies } from "@/modules/events/events.dependencies";
 import { eventStreamQuerySchema, parseLastEventId } from "@/modules/events/events.schemas";
 import { openProcessingEventStream } from "@/modules/events/events.usecases";
-import { parseSearchParams } from "@/modules/shared/api/route-handler";
 import { withCaller } from "@/modules/server/routes";
+import { parseSearchParams } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@ import { getProcessingsRepository } from "@/modules/processings/processings.depe
 import { formatProcessingForApi } from "@/modules/processings/processings.models";
 import { listProcessingsQuerySchema } from "@/modules/processings/processings.schemas";
 import { listEmailProcessings } from "@/modules/processings/processings.usecases";
-import { parseSearchParams } from "@/modules/shared/api/route-handler";
 import { withCaller } from "@/modules/server/routes";
+import { parseSearchParams } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { getProcessingsRepository, getRateLimitRepository } from "@/modules/processings/processings.dependencies";
 import { redeliverProcessingsBodySchema } from "@/modules/processings/processings.schemas";
 import { redeliverFailedEmailProcessings } from "@/modules/processings/processings.usecases";
-import { parseJsonBody } from "@/modules/shared/api/route-handler";
 import { withCaller } from "@/modules/server/routes";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@ import { getEmailProcessingDetail } from "@/modules/processings/processing-conte
 import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
 import { formatProcessingDetailForApi } from "@/modules/processings/processings.models";
 import { processingDetailQuerySchema } from "@/modules/processings/processings.schemas";
-import { parseSearchParams } from "@/modules/shared/api/route-handler";
 import { withCaller } from "@/modules/server/routes";
+import { parseSearchParams } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 

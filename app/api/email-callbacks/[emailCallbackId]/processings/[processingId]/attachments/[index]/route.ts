@@ -1,8 +1,8 @@
 import { toDownloadHeaders } from "@/modules/content-links/content-links.usecases";
 import { openStoredAttachment } from "@/modules/processings/processing-content.usecases";
 import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
-import { createNotFoundError } from "@/modules/shared/errors/app-error";
 import { withCaller } from "@/modules/server/routes";
+import { createNotFoundError } from "@/modules/shared/errors/app-error";
 
 export const dynamic = "force-dynamic";
 
