@@ -10,14 +10,22 @@ import { type NextRequest, NextResponse } from "next/server";
 import { AUTH_COOKIE_PREFIX } from "@/modules/auth/auth.constants";
 import { getLoginPath, getRouteAccess, isBillingPath, RETURN_TO_PARAM, toSafeReturnPath } from "@/modules/auth/route-access";
 import { INVALID_SESSION_COOKIES_HEADER, parseInvalidSessionCookiesHeader } from "@/modules/auth/session-cookies";
-import { getConfig } from "@/modules/config/config";
+import { loadConfig } from "@/modules/config/config";
+import { readProcessServices } from "@/modules/server/process-services";
 
 // No page answers here: a rewrite to it shows the 404 page with status 404 (a page's own
 // notFound() would answer 200, its response being already streamed).
 const UNROUTED_PATH = "/_hookmail/not-found";
 
+/**
+ * The configuration of the process's services (modules/server/process-services.ts): read without
+ * bundling the services themselves into the guard; from the environment in a process `npm start`
+ * did not start (`next dev`).
+ */
+const readConfig = () => readProcessServices()?.config ?? loadConfig(process.env);
+
 export function proxy(request: NextRequest) {
-  if (isBillingPath(request.nextUrl.pathname) && !getConfig().billing.isEnabled) {
+  if (isBillingPath(request.nextUrl.pathname) && !readConfig().billing.isEnabled) {
     return NextResponse.rewrite(new URL(UNROUTED_PATH, request.url));
   }
   const access = getRouteAccess(request.nextUrl.pathname);

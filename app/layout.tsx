@@ -4,7 +4,7 @@ import { getLocale } from "next-intl/server";
 import type { ReactNode } from "react";
 import { AnalyticsProvider } from "@/modules/analytics/components/analytics-provider";
 import { AppProviders } from "@/modules/app-shell/components/app-providers";
-import { getConfig } from "@/modules/config/config";
+import { getServices } from "@/modules/server/services";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -16,7 +16,7 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();
   // Read per request (not inlined at build time), so one build serves instances with and without analytics.
-  const { analytics, billing } = getConfig();
+  const { analytics, billing } = getServices().config;
   const { posthogKey, posthogHost } = analytics;
   return (
     <html lang={locale}>

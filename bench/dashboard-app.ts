@@ -17,7 +17,7 @@ import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { createTransport } from "nodemailer";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
-import { getLogger } from "@/modules/shared/logging/logger";
+import { createLogger, loggerOptionsFromEnvironment } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { benchMail } from "./common";
 import { BENCH_DOMAIN } from "./settings";
@@ -46,7 +46,7 @@ export const log = (line: string) => console.log(`  ${line}`);
 /** Builds the app unless `.next` is current, as `npm start` does. */
 export async function ensureBuild() {
   if (isBuildCurrent(projectDir)) log("Build: .next is current");
-  else await buildApp(projectDir, getLogger());
+  else await buildApp(projectDir, createLogger(loggerOptionsFromEnvironment(process.env)));
 }
 
 export function launchChromium(): Promise<Browser> {

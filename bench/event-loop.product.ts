@@ -10,6 +10,7 @@ import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import type { MessageParser } from "@/modules/inbound/parse-pool";
 import { runMessageChecks } from "@/modules/inbound/parsing/message-checks";
 import { parseMail } from "@/modules/inbound/parsing/webhook-payload";
 import { silentLogger } from "@/modules/shared/logging/logger";
@@ -25,11 +26,9 @@ export const SMTP_USER = "loop-smtp";
 export const HTTP_USER = "loop-http";
 
 async function runProduct(mode: BenchMode, sinkUrl: string) {
-  const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
-  const { migrateDatabase, openDatabase, setProcessDatabase } = await import("@/modules/db/db");
-  const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
-  const { isAcceptableRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
-  const { getMessageParser, setMessageParser } = await import("@/modules/inbound/parse-pool");
+  const { loadConfig } = await import("@/modules/config/config");
+  const { migrateDatabase, openDatabase } = await import("@/modules/db/db");
+  const { createServices, setServices } = await import("@/modules/server/services");
   const { buildMessageOutputs } = await import("@/modules/inbound/parsing/webhook-payload");
   const { createId } = await import("@/modules/shared/ids");
   const { isAppError } = await import("@/modules/shared/errors/app-error");
@@ -40,43 +39,53 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-loop-"));
   const config = loadConfig(productSettings(dataDir, { INBOUND_SECRET, MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES) }));
-  setProcessConfig(config);
   const { url, drop } = await createDatabaseOn(process.env.BENCH_SERVER_URL!);
   const database = await openDatabase({ url, poolSize: 10 });
   await migrateDatabase(database, silentLogger);
-  setProcessDatabase(database);
-  const worker = createDeliveryWorker({ database, config, logger: silentLogger });
-  setDeliveryDispatcher(worker);
   const userId = createId("user");
   await seedDatabase(database, {
     users: [{ id: userId, email: "loop@example.com", name: "Bench" }],
     emailCallbacks: [SMTP_USER, HTTP_USER].map((username) => ({ userId, username, webhookUrl: sinkUrl })),
   });
 
-  if (mode === "main") {
-    // The same code, run on this thread: what the pipeline did before the pool.
-    setMessageParser({
-      parse: async (input) => {
-        try {
-          const checked = await runMessageChecks({ raw: input.raw, sender: input.sender, checks: input.checks });
-          const outputs = await buildMessageOutputs({ ...input, ...checked });
-          return { kind: "parsed", raw: input.raw, ...outputs, authentication: checked.authentication, spam: checked.spam };
-        } catch (error) {
-          if (isAppError(error) && error.code === "inbound.invalid_message") return { kind: "invalid", reason: error.message };
-          throw error;
+  // In "main" mode the same code, run on this thread: what the pipeline did before the pool.
+  const mainThreadParser: MessageParser | undefined =
+    mode === "main"
+      ? {
+          parse: async (input) => {
+            try {
+              const checked = await runMessageChecks({ raw: input.raw, sender: input.sender, checks: input.checks });
+              const outputs = await buildMessageOutputs({ ...input, ...checked });
+              return { kind: "parsed", raw: input.raw, ...outputs, authentication: checked.authentication, spam: checked.spam };
+            } catch (error) {
+              if (isAppError(error) && error.code === "inbound.invalid_message")
+                return { kind: "invalid", reason: error.message };
+              throw error;
+            }
+          },
+          extractAttachment: async (raw, index) => {
+            const attachment = (await parseMail(raw)).attachments[index];
+            return attachment
+              ? { bytes: attachment.content, contentType: attachment.contentType, filename: attachment.filename ?? "" }
+              : null;
+          },
+          close: async () => undefined,
         }
-      },
-      extractAttachment: async (raw, index) => {
-        const attachment = (await parseMail(raw)).attachments[index];
-        return attachment
-          ? { bytes: attachment.content, contentType: attachment.contentType, filename: attachment.filename ?? "" }
-          : null;
-      },
-      close: async () => undefined,
-    });
-  } else {
+      : undefined;
+  // The process's services, made by the composition root as `npm start` makes them; the route
+  // handlers called below reach them through its accessor.
+  const services = createServices({
+    config,
+    logger: silentLogger,
+    projectDir: process.cwd(),
+    database,
+    parser: mainThreadParser,
+  });
+  setServices(services);
+  const worker = await services.delivery();
+  if (mode === "pool") {
     // A running process has parsed mail before: its warm thread is ready.
-    await getMessageParser().parse({
+    await services.parser().parse({
       raw: Buffer.from("Subject: warm\r\n\r\nup\r\n"),
       sender: null,
       receivedAt: new Date(),
@@ -84,11 +93,13 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
     });
   }
 
+  const pipeline = await services.inbound();
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isAcceptableRecipientAddress,
-    receive: receiveMessage,
+    isAcceptableRecipient: pipeline.isAcceptableRecipient,
+    receive: pipeline.receive,
     logger: silentLogger,
+    metrics: services.metrics(),
   });
   await listener.listen();
 
@@ -113,7 +124,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
         await server.close();
         await listener.close();
         await worker.stop();
-        await getMessageParser().close();
+        await services.close();
         await database.close();
         await drop();
         fs.rmSync(dataDir, { recursive: true, force: true });

@@ -30,7 +30,7 @@ import pg from "pg";
 import { POSTGRES_DIRECTORY, readServerLock } from "@/modules/db/embedded-server";
 import { buildApp, isBuildCurrent } from "@/modules/server/build";
 import { describeError } from "@/modules/shared/errors/describe-error";
-import { getLogger } from "@/modules/shared/logging/logger";
+import { createLogger, loggerOptionsFromEnvironment } from "@/modules/shared/logging/logger";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { createDatabaseOn, formatSpread, median } from "./bench-database";
 import { now } from "./common";
@@ -308,7 +308,7 @@ async function main() {
   console.log(
     `footprint: \`npm start\` in ${projectDir}, NODE_ENV=production, ${RUNS} starts per side (alternating), idle ${IDLE_MS / 1000} s before measuring; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
   );
-  if (!isBuildCurrent(projectDir)) await buildApp(projectDir, getLogger());
+  if (!isBuildCurrent(projectDir)) await buildApp(projectDir, createLogger(loggerOptionsFromEnvironment(process.env)));
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) console.log("  (DATABASE_URL unset: only the default)");
 

@@ -19,11 +19,12 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { GET as inboxGet } from "@/app/api/email-callbacks/[emailCallbackId]/processings/route";
 import { generateApiKeyToken, getApiKeyDisplayPrefix, hashApiKeyToken } from "@/modules/api-keys/api-keys.models";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, migrateDatabase, openDatabase, setProcessDatabase } from "@/modules/db/db";
+import { loadConfig } from "@/modules/config/config";
+import { type Database, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { PrismaClient } from "@/modules/db/generated/client";
 import type { SqlExecutor } from "@/modules/db/sql-executor";
 import { PLAN_ID } from "@/modules/plans/plans.constants";
+import { createServices, setServices } from "@/modules/server/services";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { createDatabaseOn, findDatabaseUrlServer, startEmbeddedBenchServer } from "./bench-database";
 import { now, percentile } from "./common";
@@ -40,7 +41,11 @@ const RECENT_MAIL = { heavy: 150, typical: 10 };
 const GOAL_P50_MS = 20;
 const BASE_URL = "http://localhost:3000";
 
-setProcessConfig(loadConfig({ DATA_DIR: path.join(os.tmpdir(), "hookmail-bench"), EMAIL_DOMAINS: "hookmail.test" }));
+const config = loadConfig({ DATA_DIR: path.join(os.tmpdir(), "hookmail-bench"), EMAIL_DOMAINS: "hookmail.test" });
+
+/** Makes the process's services (made by the composition root) those of `database`: the routes measured reach them through its accessor. */
+const installServicesOn = (database: Database) =>
+  setServices(createServices({ config, logger: silentLogger, projectDir: process.cwd(), database }));
 
 const callbackId = (index: number) => `ecb_bench${String(index).padStart(6, "0")}`;
 const userId = (index: number) => `usr_bench${String(index).padStart(6, "0")}`;
@@ -223,11 +228,11 @@ async function captureQueries(url: string, inbox: Inbox, pageIndex: number, meas
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), log: [{ emit: "event", level: "query" }] });
   const queries: { sql: string; params: unknown[] }[] = [];
   prisma.$on("query", (event) => queries.push({ sql: event.query, params: JSON.parse(event.params) as unknown[] }));
-  setProcessDatabase({ ...measured, prisma });
+  installServicesOn({ ...measured, prisma });
   try {
     await requestPage(inbox, pageIndex, filter);
   } finally {
-    setProcessDatabase(measured);
+    installServicesOn(measured);
     await prisma.$disconnect();
     await pool.end();
   }
@@ -296,7 +301,7 @@ async function main() {
   const database = await openDatabase({ url, poolSize: 10 });
   try {
     await migrateDatabase(database, silentLogger);
-    setProcessDatabase(database);
+    installServicesOn(database);
     const fillStartedAt = now();
     await fill(database.executor);
     console.log(`  loaded in ${((now() - fillStartedAt) / 1000).toFixed(1)} s`);

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { getLogger } from "@/modules/shared/logging/logger";
+import { createLogger, loggerOptionsFromEnvironment } from "@/modules/shared/logging/logger";
 import { seedDatabase } from "../tests/support/seed";
 import { startRouteServer, toRouteRequest } from "./route-adapter";
 import { productSettings } from "./settings";
@@ -56,10 +56,8 @@ export type Measurement = {
 };
 
 async function runProduct() {
-  const { loadConfig, setProcessConfig } = await import("@/modules/config/config");
-  const { setProcessDatabase } = await import("@/modules/db/db");
-  const { createDeliveryWorker, setDeliveryDispatcher } = await import("@/modules/delivery/delivery-worker");
-  const { isAcceptableRecipientAddress, receiveMessage } = await import("@/modules/inbound/receive-message");
+  const { loadConfig } = await import("@/modules/config/config");
+  const { createServices, setServices } = await import("@/modules/server/services");
   const { createId } = await import("@/modules/shared/ids");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
   const { openBenchDatabase } = await import("./bench-database");
@@ -71,7 +69,7 @@ async function runProduct() {
   const config = loadConfig(
     productSettings(dataDir, { WEBHOOK_TIMEOUT_MS: "60000", INBOUND_SECRET, MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES) }),
   );
-  setProcessConfig(config);
+  const logger = createLogger(loggerOptionsFromEnvironment(process.env));
 
   let closeAll: () => Promise<void> = async () => undefined;
   let countStatuses: () => Promise<Record<string, number>> = async () => ({});
@@ -87,12 +85,14 @@ async function runProduct() {
     const closers: (() => Promise<void>)[] = [];
     const database = await openBenchDatabase(serverUrl, { poolSize: 10 });
     closers.unshift(() => database.close());
-    setProcessDatabase(database);
-    const worker = createDeliveryWorker({ database, config, logger: getLogger() });
-    setDeliveryDispatcher(worker);
+    // The process's services, made by the composition root as `npm start` makes them; the route
+    // handler called below reaches them through its accessor.
+    const services = createServices({ config, logger, projectDir: process.cwd(), database });
+    setServices(services);
+    const worker = await services.delivery();
     closers.unshift(async () => {
-      await worker.stop();
-      setDeliveryDispatcher(undefined);
+      await services.close();
+      setServices(undefined);
     });
     const userId = createId("user");
     await seedDatabase(database, {
@@ -100,15 +100,17 @@ async function runProduct() {
       emailCallbacks: [{ userId, username: "large", webhookUrl: sinkUrl, webhookSecret: WEBHOOK_SECRET }],
     });
 
+    const pipeline = await services.inbound();
     const listener = createSmtpListener({
       config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-      isAcceptableRecipient: isAcceptableRecipientAddress,
+      isAcceptableRecipient: pipeline.isAcceptableRecipient,
       receive: async (args) => {
-        const result = await receiveMessage(args);
+        const result = await pipeline.receive(args);
         noteAcceptance();
         return result;
       },
-      logger: getLogger(),
+      logger,
+      metrics: services.metrics(),
     });
     await listener.listen();
     closers.unshift(() => listener.close());

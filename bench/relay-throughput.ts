@@ -19,11 +19,17 @@ import os from "node:os";
 import path from "node:path";
 import { createTransport } from "nodemailer";
 import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { setProcessDatabase } from "@/modules/db/db";
-import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
-import { getLogger, silentLogger } from "@/modules/shared/logging/logger";
+import { type Config, loadConfig } from "@/modules/config/config";
+import { createInboundRepository } from "@/modules/inbound/inbound.repository";
+import {
+  type InboundPipeline,
+  isAcceptableRecipientAddress,
+  type ReceiveDependencies,
+  receiveMessage,
+} from "@/modules/inbound/receive-message";
+import { createRecipientCache, withRecipientCache } from "@/modules/inbound/recipient-cache";
+import { createServices, setServices } from "@/modules/server/services";
+import { createLogger, loggerOptionsFromEnvironment, silentLogger } from "@/modules/shared/logging/logger";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
@@ -71,7 +77,12 @@ const config = loadConfig({
   // Three pooled senders of CONCURRENCY sessions each keep their sessions open to one listener.
   SMTP_MAX_CLIENTS_PER_IP: "100",
 });
-setProcessConfig(config);
+/** The configuration the product's pipeline receives mail with: a signed path turns the checks on or off. */
+let mailConfig: Config = config;
+const setMailConfig = (next: Config) => {
+  mailConfig = next;
+};
+const logger = createLogger(loggerOptionsFromEnvironment(process.env));
 
 let phaseCounter = 0;
 const idsFor = (tag: string, count: number) => {
@@ -136,7 +147,7 @@ const signedSmtpPath = (label: string, tag: string, port: number, dns: TestDnsSe
     label,
     tag,
     send: async (id) => {
-      setProcessConfig({ ...config, dnsServers: [dns.address], mailChecks: { authentication: checks, rspamdUrl: undefined } });
+      setMailConfig({ ...config, dnsServers: [dns.address], mailChecks: { authentication: checks, rspamdUrl: undefined } });
       await client.sendMail(benchMail(id, BENCH_ADDRESS));
     },
   };
@@ -163,9 +174,24 @@ const rawRoutePath = (label: string, tag: string): Path => ({
 async function startProduct(kind: ServerKind, sink: Sink) {
   const server = await startBenchServer(kind);
   const database = await openBenchDatabase(server.adminUrl, { poolSize: 10 });
-  setProcessDatabase(database);
-  const worker = createDeliveryWorker({ database, config, logger: silentLogger });
-  setDeliveryDispatcher(worker);
+  // The process's services, made by the composition root as `npm start` makes them, with a delivery
+  // worker that logs nothing; the pipeline receives with the configuration of the path being run.
+  const services = createServices({ config, logger: silentLogger, projectDir: process.cwd(), database });
+  const worker = await services.delivery();
+  const receiving = (): ReceiveDependencies => ({
+    config: mailConfig,
+    repository,
+    dispatcher: worker,
+    parser: services.parser(),
+    contentLinkKey: services.contentLinkKey(),
+  });
+  const repository = withRecipientCache(createInboundRepository(database), createRecipientCache());
+  const pipeline: InboundPipeline = {
+    receive: (message) => receiveMessage(receiving(), message),
+    isAcceptableRecipient: (address) => isAcceptableRecipientAddress(receiving(), address),
+  };
+  // The raw route reaches the same pipeline through the services' accessor.
+  setServices({ ...services, inbound: async () => pipeline });
   const { id: userId } = await seedUser(database, { email: "bench@example.com", name: "Bench" });
   await seedEmailCallback(database, {
     userId,
@@ -175,12 +201,13 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   });
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: isAcceptableRecipientAddress,
+    isAcceptableRecipient: pipeline.isAcceptableRecipient,
     receive: (args) => {
       stampEndOfData(args.raw);
-      return receiveMessage(args);
+      return pipeline.receive(args);
     },
-    logger: getLogger(),
+    logger,
+    metrics: services.metrics(),
   });
   await listener.listen();
   const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, listener.getPort());
@@ -202,10 +229,10 @@ async function startProduct(kind: ServerKind, sink: Sink) {
       checksOff.close();
       checksOn.close();
       await dns.close();
-      setProcessConfig(config);
+      setMailConfig(config);
       await listener.close();
-      await worker.stop();
-      setDeliveryDispatcher(undefined);
+      await services.close();
+      setServices(undefined);
       await database.close();
       await server.stop();
     },

@@ -15,12 +15,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as eventsRoute from "@/app/api/email-callbacks/[emailCallbackId]/events/route";
 import * as testMailRoute from "@/app/api/email-callbacks/[emailCallbackId]/test-mail/route";
 import * as emailCallbacksRoute from "@/app/api/email-callbacks/route";
-import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createDeliveryWorker, type DeliveryWorker } from "@/modules/delivery/delivery-worker";
-import { closeProcessEventsListener } from "@/modules/events/events.dependencies";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { HOOKMAIL_CLI, type RunningCli, startCli } from "@/tests/support/cli-process";
 import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
+import { testDispatcher } from "@/tests/support/recording-dispatcher";
 import { type RouteHttpServer, startRouteHttpServer } from "@/tests/support/route-http-server";
 import { type RouteTestApp, startRouteTestApp } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
@@ -54,9 +54,14 @@ beforeAll(async () => {
     webhookUrl: webhook.url("/production"),
     webhookSecret: SECRET,
   }));
-  worker = createDeliveryWorker({ database: app.database, config: app.config, logger: silentLogger });
-  setDeliveryDispatcher(worker);
-  smtp = await startProductSmtpListener(app.config);
+  worker = createDeliveryWorker({
+    metrics: createProcessMetrics(),
+    database: app.database,
+    config: app.config,
+    logger: silentLogger,
+  });
+  testDispatcher.use(worker);
+  smtp = await startProductSmtpListener(app.services);
   server = await startRouteHttpServer([
     { method: "GET", path: "/api/email-callbacks", handler: emailCallbacksRoute.GET },
     { method: "GET", path: "/api/email-callbacks/:emailCallbackId/events", handler: eventsRoute.GET },
@@ -69,9 +74,8 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await closeProcessEventsListener();
   await smtp?.close();
-  setDeliveryDispatcher(undefined);
+  testDispatcher.use(undefined);
   await worker?.stop();
   await webhook?.close();
   await local?.close();

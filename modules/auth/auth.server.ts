@@ -1,20 +1,18 @@
-// The better-auth instance, mounted at /api/auth/*. One per process (kept on globalThis), built
-// from the validated config, the process's database and its mailer.
+// The better-auth instance, mounted at /api/auth/*, built from the validated config, a database and
+// a mailer. The process's one is made by the composition root (docs/architecture.md: The parts).
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { getAuthSecret } from "@/modules/config/auth-secret";
-import { type Config, getConfig } from "@/modules/config/config";
-import { getPrisma } from "@/modules/db/db";
+import type { Config } from "@/modules/config/config";
 import type { PrismaClient } from "@/modules/db/generated/client";
 import { resolveRequestLocale } from "@/modules/i18n/request-locale";
 import { sendPasswordResetMail, sendVerificationMail } from "@/modules/mail/auth-mails";
-import { getMailer, type Mailer } from "@/modules/mail/mailer";
+import type { Mailer } from "@/modules/mail/mailer";
 import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
 import { createRateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { createId, type IdKind } from "@/modules/shared/ids";
-import { getLogger, type Logger } from "@/modules/shared/logging/logger";
-import { processSingleton } from "@/modules/shared/process-singleton";
+import type { Logger } from "@/modules/shared/logging/logger";
 import { applyAccountRulesAfter, applyAccountRulesBefore, isVerificationMailAllowed } from "./account-limits";
 import { AUTH_COOKIE_PREFIX, CLIENT_IP_HEADER } from "./auth.constants";
 import { toBetterAuthLogger } from "./auth-logger";
@@ -138,16 +136,3 @@ export function createAuth({
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-
-const processAuth = processSingleton<Promise<Auth>>("auth");
-
-export function getAuth(): Promise<Auth> {
-  return processAuth.getOrCreate(() =>
-    getPrisma().then((prisma) => createAuth({ config: getConfig(), prisma, mailer: getMailer(), logger: getLogger() })),
-  );
-}
-
-/** Makes a given auth instance the process's (tests). */
-export function setProcessAuth(auth: Auth) {
-  processAuth.set(Promise.resolve(auth));
-}

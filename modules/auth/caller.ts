@@ -6,9 +6,12 @@
 
 import { createApiKeysRepository } from "@/modules/api-keys/api-keys.repository";
 import { findApiKeyOwnerByToken } from "@/modules/api-keys/api-keys.usecases";
-import { getPrisma } from "@/modules/db/db";
+import type { PrismaClient } from "@/modules/db/generated/client";
 import { DEFAULT_PLAN_ID } from "@/modules/plans/plans.constants";
-import { getAuth } from "./auth.server";
+import type { Auth } from "./auth.server";
+
+/** Where callers are looked up: the process's database and auth, each made on first use. */
+export type CallerLookup = { prisma: () => Promise<PrismaClient>; auth: () => Promise<Auth> };
 
 export const CALLER_KINDS = ["session", "api-key"] as const;
 export type CallerKind = (typeof CALLER_KINDS)[number];
@@ -19,10 +22,10 @@ export type Caller =
   | { userId: string; user: CallerUser; via: "session"; sessionId: string }
   | { userId: string; user: CallerUser; via: "api-key"; apiKeyId: string };
 
-export async function findCaller(request: Request): Promise<Caller | null> {
+export async function findCaller(request: Request, lookup: CallerLookup): Promise<Caller | null> {
   const authorization = request.headers.get("authorization");
-  if (authorization !== null) return findApiKeyCaller(authorization);
-  return findSessionCaller(request);
+  if (authorization !== null) return findApiKeyCaller(authorization, await lookup.prisma());
+  return findSessionCaller(request, await lookup.auth());
 }
 
 /** The token of a `Bearer` authorization (scheme case-insensitive), or null for any other value. */
@@ -33,10 +36,9 @@ export function parseBearerToken(authorization: string): string | null {
 
 const CALLER_USER_FIELDS = { id: true, email: true, name: true, planId: true, emailVerified: true } as const;
 
-async function findApiKeyCaller(authorization: string): Promise<Caller | null> {
+async function findApiKeyCaller(authorization: string, prisma: PrismaClient): Promise<Caller | null> {
   const token = parseBearerToken(authorization);
   if (!token) return null;
-  const prisma = await getPrisma();
   const owner = await findApiKeyOwnerByToken({ token, repository: createApiKeysRepository(prisma) });
   if (!owner) return null;
   // The account behind the key (auth owns the user table: better-auth writes it).
@@ -45,8 +47,7 @@ async function findApiKeyCaller(authorization: string): Promise<Caller | null> {
   return { userId: user.id, user, via: "api-key", apiKeyId: owner.apiKeyId };
 }
 
-async function findSessionCaller(request: Request): Promise<Caller | null> {
-  const auth = await getAuth();
+async function findSessionCaller(request: Request, auth: Auth): Promise<Caller | null> {
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   const { user } = session;
@@ -68,8 +69,12 @@ async function findSessionCaller(request: Request): Promise<Caller | null> {
  * Whether the caller's session (not signed out, not expired) or API key (not deleted) still holds:
  * a response that lasts (a live event stream) asks again from time to time (docs/security.md).
  */
-export async function isCallerCurrent(caller: Caller, now = new Date()): Promise<boolean> {
-  const prisma = await getPrisma();
+export async function isCallerCurrent(
+  caller: Caller,
+  { prisma: openPrisma }: Pick<CallerLookup, "prisma">,
+  now = new Date(),
+): Promise<boolean> {
+  const prisma = await openPrisma();
   if (caller.via === "api-key") return (await prisma.apiKey.count({ where: { id: caller.apiKeyId } })) > 0;
   return (await prisma.session.count({ where: { id: caller.sessionId, userId: caller.userId, expiresAt: { gt: now } } })) > 0;
 }

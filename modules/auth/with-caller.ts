@@ -1,11 +1,14 @@
 // Routes for signed-in callers: the caller resolved once, its kind checked against the route, and
 // cookie writes held to the app's own origin and to JSON (docs/security.md).
 import { createApiKeysSessionRequiredError } from "@/modules/api-keys/api-keys.errors";
-import { getConfig } from "@/modules/config/config";
+import type { Config } from "@/modules/config/config";
 import { assertSameOriginJsonWrite } from "@/modules/shared/api/cross-site";
-import { withErrors } from "@/modules/shared/api/route-handler";
+import { type RouteServices, withErrors } from "@/modules/shared/api/route-handler";
 import { AppError, createUnauthorizedError } from "@/modules/shared/errors/app-error";
-import { CALLER_KINDS, type Caller, type CallerKind, findCaller } from "./caller";
+import { CALLER_KINDS, type Caller, type CallerKind, type CallerLookup, findCaller } from "./caller";
+
+/** What a signed-in route needs of the process's services. */
+export type CallerServices = RouteServices & CallerLookup & { config: Pick<Config, "baseUrl"> };
 
 /** API keys reach these paths only; every other call needs a session (docs/security.md). */
 const API_KEY_PATH_PREFIXES = ["/api/email-callbacks", "/api/openapi.json"] as const;
@@ -26,19 +29,20 @@ export type WithCallerOptions = {
  * /api/email-callbacks). A write by the session cookie must come from the app's own origin (else
  * 403 request.cross_site) as JSON (else 415), checked before the handler reads or changes anything.
  */
-export function withCaller<Params = Record<string, never>>(
-  handler: (args: { request: Request; params: Params; caller: Caller }) => Promise<Response>,
+export function withCaller<Params = Record<string, never>, Services extends CallerServices = CallerServices>(
+  getServices: () => Services,
+  handler: (args: { request: Request; params: Params; caller: Caller; services: Services }) => Promise<Response>,
   { allow = CALLER_KINDS }: WithCallerOptions = {},
 ) {
-  return withErrors<Params>(async ({ request, params }) => {
-    const caller = await findCaller(request);
+  return withErrors<Params, Services>(getServices, async ({ request, params, services }) => {
+    const caller = await findCaller(request, services);
     if (!caller) throw createUnauthorizedError();
-    if (caller.via === "session") assertSameOriginJsonWrite(request, getConfig().baseUrl);
+    if (caller.via === "session") assertSameOriginJsonWrite(request, services.config.baseUrl);
     if (!allow.includes(caller.via)) throw createCallerKindNotAllowedError(caller.via);
     if (caller.via === "api-key" && !isApiKeyPath(new URL(request.url).pathname)) {
       throw createApiKeysSessionRequiredError();
     }
-    return handler({ request, params, caller });
+    return handler({ request, params, caller, services });
   });
 }
 

@@ -9,7 +9,8 @@ import * as checkoutSession from "@/app/api/payments/checkout-session/route";
 import * as billingConfigRoute from "@/app/api/payments/config/route";
 import * as customerPortal from "@/app/api/payments/customer-portal/route";
 import * as webhook from "@/app/api/payments/webhook/route";
-import { setProcessConfig } from "@/modules/config/config";
+import type { Config } from "@/modules/config/config";
+import { setServices } from "@/modules/server/services";
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from "@/tests/support/fake-stripe";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { toStripeAddress } from "./stripe-client";
@@ -19,6 +20,9 @@ const PRO_PRICE_ID = "price_pro_monthly";
 
 let fake: FakeStripe;
 let app: RouteTestApp;
+
+/** Makes the process's services answer with `config` (the app's services otherwise). */
+const setProcessConfig = (config: Config) => setServices({ ...app.services, config });
 
 beforeAll(async () => {
   fake = await startFakeStripe({ defaultPriceId: PRO_PRICE_ID });

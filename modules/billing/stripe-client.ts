@@ -1,8 +1,7 @@
-// The process's Stripe client. STRIPE_API_URL points the SDK at another server (a local fake in
+// A Stripe client (the process's one is made by the composition root, docs/architecture.md: The parts). STRIPE_API_URL points the SDK at another server (a local fake in
 // tests); production leaves it unset and the SDK talks to api.stripe.com.
 import Stripe from "stripe";
 import type { Config } from "@/modules/config/config";
-import { processSingleton } from "@/modules/shared/process-singleton";
 import { STRIPE_REQUEST_TIMEOUT_MS } from "./billing.constants";
 
 type BillingConfig = Config["billing"];
@@ -24,17 +23,4 @@ export function toStripeAddress(apiUrl: string): { host: string; port: number; p
   // An IPv6 literal comes bracketed from URL; the HTTP client wants it bare.
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   return { host, port, protocol };
-}
-
-const processStripe = processSingleton<{ key: string; client: Stripe }>("stripe");
-
-/** One client per process (recreated only if the billing settings change, as between test apps). */
-export function getStripeClient(billing: BillingConfig): Stripe {
-  const key = `${billing.secretKey ?? ""}|${billing.apiUrl ?? ""}`;
-  let current = processStripe.get();
-  if (current?.key !== key) {
-    current = { key, client: createStripeClient(billing) };
-    processStripe.set(current);
-  }
-  return current.client;
 }

@@ -2,7 +2,6 @@
 // Config; a bad value raises a ConfigError naming each variable and what it allows.
 import path from "node:path";
 import { PLAN_ID, type PlanId } from "@/modules/plans/plans.constants";
-import { processSingleton } from "@/modules/shared/process-singleton";
 import { type Environment, environmentSchema, HOOKMAIL_ROLES, type HookmailRole } from "./config.schemas";
 
 export type Config = {
@@ -189,16 +188,4 @@ function buildConfig(values: Environment): Config {
     },
     notices,
   };
-}
-
-const processConfig = processSingleton<Config>("config");
-
-/** The process's configuration, parsed from process.env on first use. */
-export function getConfig(): Config {
-  return processConfig.getOrCreate(() => loadConfig(process.env));
-}
-
-/** Makes a given configuration the process's (tests: their environment is the test runner's, not the app's). */
-export function setProcessConfig(config: Config) {
-  processConfig.set(config);
 }

@@ -11,12 +11,12 @@ import * as content from "@/app/api/content/[processingId]/[...part]/route";
 import * as attachmentRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/attachments/[index]/route";
 import * as emailCallbackRoute from "@/app/api/email-callbacks/[emailCallbackId]/route";
 import { getAuthSecret } from "@/modules/config/auth-secret";
-import { getMessageParser } from "@/modules/inbound/parse-pool";
+import { setServices } from "@/modules/server/services";
 import { type RouteHttpServer, startRouteHttpServer } from "@/tests/support/route-http-server";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { seedDatabase } from "@/tests/support/seed";
 import { type ContentLinkSigner, createContentLinkSigner, deriveContentLinkKey } from "./content-links";
-import { createDownloadGate, DEFAULT_DOWNLOAD_LIMITS, type DownloadGate, setDownloadGate } from "./download-gate";
+import { createDownloadGate, DEFAULT_DOWNLOAD_LIMITS, type DownloadGate } from "./download-gate";
 
 const MIB = 1024 * 1024;
 const IDLE_MS = 1_500;
@@ -111,16 +111,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  setDownloadGate(undefined);
   await server?.close();
-  await getMessageParser().close();
   await app?.close();
 });
 
 /** The routes' gate from now on: the default limits, clients cut off after `idleMs`. */
 function useGate(idleMs: number) {
   gate = createDownloadGate({ ...DEFAULT_DOWNLOAD_LIMITS, idleMs });
-  setDownloadGate(gate);
+  setServices({ ...app.services, downloadGate: gate });
 }
 
 /** The content route under the route server's `:name` params (Next.js gives it the catch-all `part`). */

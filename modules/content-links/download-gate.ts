@@ -12,7 +12,6 @@
 // is, an API caller): a request over any cap, or past `waiting` queued requests, is answered 503
 // service.unavailable with Retry-After. Waiting requests hold nothing but their request.
 import { AppError } from "@/modules/shared/errors/app-error";
-import { processSingleton } from "@/modules/shared/process-singleton";
 
 const MIB = 1024 * 1024;
 const RETRY_AFTER_SECONDS = 5;
@@ -159,11 +158,3 @@ export function createDownloadGate(limits: DownloadLimits): DownloadGate {
     counts: () => ({ running, waiting: waiters.length, heldBytes, byHolder: Object.fromEntries(byHolder) }),
   };
 }
-
-const processGate = processSingleton<DownloadGate>("downloadGate");
-
-/** The process's gate for downloads of stored content (content links and the API's downloads). */
-export const getDownloadGate = () => processGate.getOrCreate(() => createDownloadGate(DEFAULT_DOWNLOAD_LIMITS));
-
-/** Puts another gate in place of the process's (tests give theirs shorter times and smaller limits). */
-export const setDownloadGate = (gate: DownloadGate | undefined) => processGate.set(gate);

@@ -1,14 +1,12 @@
 // The database of this process: PostgreSQL through @prisma/adapter-pg, on the server of
-// DATABASE_URL or, when it is unset, on the embedded server in DATA_DIR (embedded-server.ts). One
-// client per process, shared through globalThis so the custom server and Next's separately
-// bundled route handlers use the same connection.
+// DATABASE_URL or, when it is unset, on the embedded server in DATA_DIR (embedded-server.ts). The
+// process's one is opened by the composition root (docs/architecture.md: The parts).
 
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { type Config, getConfig } from "@/modules/config/config";
-import { getLogger, type Logger, silentLogger } from "@/modules/shared/logging/logger";
-import { processSingleton } from "@/modules/shared/process-singleton";
+import type { Config } from "@/modules/config/config";
+import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import { startEmbeddedServer } from "./embedded-server";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrations";
@@ -24,15 +22,20 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-export type DatabaseLocation = { url: string; poolSize?: number };
+export type DatabaseLocation = {
+  url: string;
+  poolSize?: number;
+  /** Where a lost connection is reported. */
+  logger?: Logger;
+};
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
-export async function openDatabase({ url, poolSize = 10 }: DatabaseLocation): Promise<Database> {
+export async function openDatabase({ url, poolSize = 10, logger = silentLogger }: DatabaseLocation): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: "hookmail" });
   // An idle connection the server closes (restart, failover, admin command) is an event, not a
   // crash: the pool drops it and opens a new one on the next query.
-  pool.on("error", (error) => getLogger().error({ err: error }, `PostgreSQL connection lost: ${error.message}`));
+  pool.on("error", (error) => logger.error({ err: error }, `PostgreSQL connection lost: ${error.message}`));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const { hostname, port, pathname } = new URL(url);
   return {
@@ -56,9 +59,9 @@ export async function openConfiguredDatabase(
   config: Pick<Config, "databaseUrl" | "dataDir">,
   logger: Logger = silentLogger,
 ): Promise<Database> {
-  if (config.databaseUrl) return openDatabase({ url: config.databaseUrl });
+  if (config.databaseUrl) return openDatabase({ url: config.databaseUrl, logger });
   const server = await startEmbeddedServer({ dataDir: config.dataDir, logger });
-  const database = await openDatabase({ url: server.url });
+  const database = await openDatabase({ url: server.url, logger });
   return {
     ...database,
     description: `embedded PostgreSQL in ${config.dataDir} (${database.description})`,
@@ -71,22 +74,6 @@ export async function openConfiguredDatabase(
 
 export async function migrateDatabase(database: Database, logger?: Logger) {
   return applyMigrations({ executor: database.executor, migrationsDir: MIGRATIONS_DIR, logger });
-}
-
-const processDatabase = processSingleton<Promise<Database>>("database");
-
-/** The process's database, opened on first use. The server opens and migrates it before listening. */
-export function getDatabase(): Promise<Database> {
-  return processDatabase.getOrCreate(() =>
-    openConfiguredDatabase(getConfig()).catch((error: unknown) => {
-      processDatabase.set(undefined);
-      throw error;
-    }),
-  );
-}
-
-export async function getPrisma(): Promise<PrismaClient> {
-  return (await getDatabase()).prisma;
 }
 
 /** Answers whether the database answers a trivial query (health checks). */
@@ -104,9 +91,4 @@ export async function isDatabaseReachable(database: Database, timeoutMs = 2000):
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Makes an already opened database the process's database (tests, and the server after opening it). */
-export function setProcessDatabase(database: Database) {
-  processDatabase.set(Promise.resolve(database));
 }

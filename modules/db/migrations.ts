@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describeError } from "@/modules/shared/errors/describe-error";
-import { getLogger, type Logger } from "@/modules/shared/logging/logger";
+import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 
 import type { SqlExecutor } from "./sql-executor";
 
@@ -70,7 +70,7 @@ type MigrationRecord = {
 export async function applyMigrations({
   executor,
   migrationsDir,
-  logger = getLogger(),
+  logger = silentLogger,
 }: ApplyMigrationsInput): Promise<{ applied: string[] }> {
   const migrations = await readMigrationScripts(migrationsDir);
   return executor.withConnection((connection) =>

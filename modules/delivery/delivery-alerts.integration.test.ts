@@ -10,6 +10,7 @@ import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
 import type { Database } from "@/modules/db/db";
 import { createMailer, type OutboxMail } from "@/modules/mail/mailer";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
 import { findFreePort } from "@/modules/shared/net/free-port";
@@ -73,6 +74,7 @@ function newWorker(
     logger: memory.logger,
   });
   return createDeliveryWorker({
+    metrics: createProcessMetrics(),
     database: db,
     config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
     logger: memory.logger,

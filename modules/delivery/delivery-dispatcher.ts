@@ -1,9 +1,6 @@
-// The process's delivery dispatcher, shared through globalThis like the database, so route handlers
-// (bundled apart from the custom server) reach the worker the server started. Until one is set,
-// `deliverSoon` does nothing and no claim is offered: the processings stay due and the next worker
-// poll attempts them.
-
-import { processSingleton } from "@/modules/shared/process-singleton";
+// What takes the first attempt of mail a process has just accepted (and of a redelivery): the
+// process's delivery worker, made by the composition root (docs/architecture.md: The parts) and
+// handed to whoever accepts mail. There is no default: a caller without one cannot be written.
 import type { ClaimedDelivery } from "./delivery.repository";
 
 export type DeliveryDispatcher = {
@@ -17,20 +14,3 @@ export type DeliveryDispatcher = {
   /** Attempts processings claimed for this dispatcher when they were written; the caller does not wait. */
   deliverClaimed: (claims: ClaimedDelivery[]) => void;
 };
-
-const noDispatcher: DeliveryDispatcher = {
-  deliverSoon: () => undefined,
-  getClaimLeaseMs: () => null,
-  deliverClaimed: () => undefined,
-};
-
-const processDispatcher = processSingleton<DeliveryDispatcher>("deliveryDispatcher");
-
-export function getDeliveryDispatcher(): DeliveryDispatcher {
-  return processDispatcher.get() ?? noDispatcher;
-}
-
-/** Makes a dispatcher (normally the process's delivery worker) the process's; undefined removes it. */
-export function setDeliveryDispatcher(dispatcher: DeliveryDispatcher | undefined) {
-  processDispatcher.set(dispatcher);
-}

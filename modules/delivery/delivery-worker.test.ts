@@ -2,9 +2,9 @@
 // database, the clean-up runs once a day, deliverSoon does not make its caller wait.
 
 import { describe, expect, it, vi } from "vitest";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createMemoryLogger, silentLogger } from "@/tests/support/memory-logger";
 import type { DeliveryRepository } from "./delivery.repository";
-import { getDeliveryDispatcher, setDeliveryDispatcher } from "./delivery-dispatcher";
 import { createDeliveryWorker } from "./delivery-worker";
 
 const HOUR = 3_600_000;
@@ -35,7 +35,7 @@ describe("createDeliveryWorker", () => {
     const repository = createFakeRepository();
     repository.claimDueDeliveries.mockRejectedValueOnce(new Error("connection reset"));
     const { logger, entries } = createMemoryLogger();
-    const worker = createDeliveryWorker({ repository, config, logger, pollIntervalMs: 5 });
+    const worker = createDeliveryWorker({ metrics: createProcessMetrics(), repository, config, logger, pollIntervalMs: 5 });
     worker.start();
     await waitFor(() => repository.claimDueDeliveries.mock.calls.length >= 3);
     await worker.stop();
@@ -50,7 +50,14 @@ describe("createDeliveryWorker", () => {
   it("leases claims for the attempt's timeout plus a margin, and asks for no more than its free capacity", async () => {
     const repository = createFakeRepository();
     const now = new Date("2026-11-21T10:00:00.000Z");
-    const worker = createDeliveryWorker({ repository, config, logger: silentLogger, clock: () => now, concurrency: 5 });
+    const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
+      repository,
+      config,
+      logger: silentLogger,
+      clock: () => now,
+      concurrency: 5,
+    });
     await worker.deliverDue();
     expect(repository.claimDueDeliveries).toHaveBeenCalledWith({ limit: 5, leaseMs: 61_000, now });
   });
@@ -60,7 +67,14 @@ describe("createDeliveryWorker", () => {
     const repository = createFakeRepository();
     repository.clearMessageContent.mockResolvedValueOnce(500).mockResolvedValueOnce(500).mockResolvedValueOnce(12);
     const { logger, entries } = createMemoryLogger();
-    const worker = createDeliveryWorker({ repository, config, logger, clock: () => now, pollIntervalMs: 5 });
+    const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
+      repository,
+      config,
+      logger,
+      clock: () => now,
+      pollIntervalMs: 5,
+    });
     worker.start();
     await waitFor(() => repository.clearMessageContent.mock.calls.length === 3);
     expect(repository.clearMessageContent).toHaveBeenCalledWith({
@@ -83,7 +97,7 @@ describe("createDeliveryWorker", () => {
     const releaseClaims: ((value: null) => void)[] = [];
     const repository = createFakeRepository();
     repository.claimDelivery.mockImplementation(() => new Promise<null>((resolve) => releaseClaims.push(resolve)));
-    const worker = createDeliveryWorker({ repository, config, logger: silentLogger });
+    const worker = createDeliveryWorker({ metrics: createProcessMetrics(), repository, config, logger: silentLogger });
     expect(worker.deliverSoon(["ep_1", "ep_2"])).toBeUndefined();
     let isIdle = false;
     void worker.whenIdle().then(() => (isIdle = true));
@@ -98,7 +112,14 @@ describe("createDeliveryWorker", () => {
     const repository = createFakeRepository();
     const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
     const now = new Date("2026-11-21T10:00:00.000Z");
-    const worker = createDeliveryWorker({ repository, config, logger: silentLogger, client: { postWebhook }, clock: () => now });
+    const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
+      repository,
+      config,
+      logger: silentLogger,
+      client: { postWebhook },
+      clock: () => now,
+    });
     const target = {
       id: "ep_1",
       status: "pending",
@@ -123,6 +144,7 @@ describe("createDeliveryWorker", () => {
     const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
     const now = new Date("2026-11-21T10:00:00.000Z");
     const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
       repository,
       config,
       logger: silentLogger,
@@ -148,7 +170,14 @@ describe("createDeliveryWorker", () => {
     const repository = createFakeRepository();
     const releases: (() => void)[] = [];
     repository.findDeliveryTarget.mockImplementation(() => new Promise((resolve) => releases.push(() => resolve(null))));
-    const worker = createDeliveryWorker({ repository, config, logger: silentLogger, concurrency: 1, leaseMs: 20_000 });
+    const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
+      repository,
+      config,
+      logger: silentLogger,
+      concurrency: 1,
+      leaseMs: 20_000,
+    });
     const claim = (id: string) => ({ id, lockedUntil: new Date(Date.now() + 20_000) });
     expect(worker.getClaimLeaseMs()).toBe(20_000);
     worker.deliverClaimed([claim("ep_1"), claim("ep_2")]);
@@ -159,18 +188,5 @@ describe("createDeliveryWorker", () => {
     releases[0]!();
     await stopped;
     expect(repository.releaseClaim.mock.calls.map(([{ id }]) => id)).toEqual(["ep_2"]);
-  });
-});
-
-describe("the process's delivery dispatcher", () => {
-  it("does nothing and offers no claim until one is set, then hands ids to the one set", () => {
-    setDeliveryDispatcher(undefined);
-    expect(() => getDeliveryDispatcher().deliverSoon(["ep_1"])).not.toThrow();
-    expect(getDeliveryDispatcher().getClaimLeaseMs()).toBeNull();
-    const deliverSoon = vi.fn();
-    setDeliveryDispatcher({ deliverSoon, getClaimLeaseMs: () => null, deliverClaimed: vi.fn() });
-    getDeliveryDispatcher().deliverSoon(["ep_2"]);
-    expect(deliverSoon).toHaveBeenCalledWith(["ep_2"]);
-    setDeliveryDispatcher(undefined);
   });
 });

@@ -5,6 +5,7 @@
 import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { measureDeliveryAttempt } from "@/modules/metrics/metrics";
+import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
 import type { Logger } from "@/modules/shared/logging/logger";
 import type { HostResolver } from "@/modules/shared/net/webhook-target";
 import { DELIVERY_WORKER_DEFAULTS } from "./delivery.constants";
@@ -14,7 +15,7 @@ import type { DeliveryAlerts } from "./delivery-alerts";
 import type { DeliveryDispatcher } from "./delivery-dispatcher";
 import { postWebhook, type WebhookClient } from "./webhook-client";
 
-export { type DeliveryDispatcher, getDeliveryDispatcher, setDeliveryDispatcher } from "./delivery-dispatcher";
+export type { DeliveryDispatcher } from "./delivery-dispatcher";
 
 /** Where the queue lives: the database, or a repository over it (tests). */
 export type DeliveryStorage =
@@ -24,6 +25,8 @@ export type DeliveryStorage =
 export type DeliveryWorkerOptions = DeliveryStorage & {
   config: Pick<Config, "webhook">;
   logger: Logger;
+  /** Where each attempt's outcome and duration are counted. */
+  metrics: ProcessMetrics;
   clock?: () => Date;
   random?: () => number;
   client?: WebhookClient;
@@ -63,6 +66,7 @@ function getRepository(storage: DeliveryStorage): DeliveryRepository {
 export function createDeliveryWorker({
   config,
   logger,
+  metrics,
   clock = () => new Date(),
   random = Math.random,
   resolve,
@@ -88,7 +92,7 @@ export function createDeliveryWorker({
   let idleWaiters: (() => void)[] = [];
 
   const attempt = async (claim: ClaimedDelivery) => {
-    const outcome = await measureDeliveryAttempt(() =>
+    const outcome = await measureDeliveryAttempt(metrics, () =>
       deliverProcessing({ ...claim, repository, client, config, now: clock, random, logger }),
     );
     await alerts?.afterDelivery({ processingId: claim.id, outcome, now: clock() });

@@ -3,6 +3,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
 import { createMemoryLogger, type MemoryLogger } from "@/tests/support/memory-logger";
@@ -45,6 +46,7 @@ beforeEach(async () => {
 
 function newWorker(overrides: Partial<DeliveryWorkerOptions> = {}) {
   return createDeliveryWorker({
+    metrics: createProcessMetrics(),
     database,
     config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
     logger: memory.logger,

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DatabaseLocation, openDatabase } from "@/modules/db/db";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { startWebhookSink } from "@/tests/support/webhook-sink";
@@ -58,6 +59,7 @@ describe("durability", () => {
     const database = await openDatabase(location);
     cleanUps.push(() => database.close());
     const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
       database,
       config: { webhook: { timeoutMs: 5000, allowPrivateTargets: true } },
       logger: silentLogger,

@@ -1,14 +1,19 @@
 // What the email-callback routes hand to the usecases: the repository on the process's database
 // and the rules from the configuration.
-import { getConfig } from "@/modules/config/config";
-import { getPrisma } from "@/modules/db/db";
+import type { Config } from "@/modules/config/config";
+import type { PrismaClient } from "@/modules/db/generated/client";
 import { createEmailCallbacksRepository } from "./email-callbacks.repository";
 import type { EmailCallbackRules } from "./email-callbacks.usecases";
 
-export async function getEmailCallbackDependencies(): Promise<{
+export async function getEmailCallbackDependencies({
+  config,
+  prisma,
+}: {
+  config: Config;
+  prisma: () => Promise<PrismaClient>;
+}): Promise<{
   repository: ReturnType<typeof createEmailCallbacksRepository>;
   rules: EmailCallbackRules;
 }> {
-  const config = getConfig();
-  return { repository: createEmailCallbacksRepository(await getPrisma()), rules: config };
+  return { repository: createEmailCallbacksRepository(await prisma()), rules: config };
 }

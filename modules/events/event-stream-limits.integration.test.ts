@@ -12,8 +12,8 @@ import * as apiKeyRoute from "@/app/api/api-keys/[apiKeyId]/route";
 import * as eventsRoute from "@/app/api/email-callbacks/[emailCallbackId]/events/route";
 import * as emailCallbacksRoute from "@/app/api/email-callbacks/route";
 import { isCallerCurrent } from "@/modules/auth/caller";
-import { withCaller } from "@/modules/auth/with-caller";
 import { type Database, openDatabase } from "@/modules/db/db";
+import { withCaller } from "@/modules/server/routes";
 import { parseSearchParams } from "@/modules/shared/api/route-handler";
 import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
@@ -27,7 +27,7 @@ import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/sup
 import { seedEmailCallback } from "@/tests/support/seed";
 import { getTestDatabaseServer } from "@/tests/support/test-database";
 import { EVENT_STREAM_HEADERS, EVENT_STREAM_LIMITS, EVENTS_FOLLOW, EVENTS_LISTENER_APPLICATION_NAME } from "./events.constants";
-import { closeProcessEventsListener, getEventsDependencies } from "./events.dependencies";
+import { getEventsDependencies } from "./events.dependencies";
 import { createEventsRepository, followEmailCallbacks } from "./events.repository";
 import { eventStreamQuerySchema, parseLastEventId } from "./events.schemas";
 import { openProcessingEventStream } from "./events.usecases";
@@ -45,8 +45,8 @@ function tunedEventsRoute(limits: Partial<Record<keyof Limits, number>>, logger 
       lastEventId: parseLastEventId(request.headers.get("last-event-id")),
       signal: request.signal,
       apiKeyId: caller.via === "api-key" ? caller.apiKeyId : null,
-      isCallerValid: () => isCallerCurrent(caller),
-      ...(await getEventsDependencies()),
+      isCallerValid: () => isCallerCurrent(caller, app.services),
+      ...(await getEventsDependencies(app.services)),
       logger,
       limits: { ...EVENT_STREAM_LIMITS, ...limits },
     });
@@ -111,7 +111,6 @@ afterAll(async () => {
   await server?.close();
   await nextServer?.close();
   await shortLivedServer?.close();
-  await closeProcessEventsListener();
   await otherProcess?.close();
   await app?.close();
 });
@@ -179,7 +178,7 @@ describe("a client that does not read its event stream", () => {
   it(`is cut off and its connection closed; it counts until then: an 11th stream opens once the ${EVENT_STREAM_LIMITS.maxStreamsPerUser} slow ones are closed, never more at once, each holding at most the bound of what may wait`, async () => {
     const { id } = await seedCallback();
     await insertElsewhere(id, "A large mail", 12_900_000);
-    const { listener } = await getEventsDependencies();
+    const { listener } = await getEventsDependencies(app.services);
     const slow = Array.from({ length: EVENT_STREAM_LIMITS.maxStreamsPerUser }, () =>
       openNonReadingClient(`/api/email-callbacks/${id}/events-stall?include=webhook`, { ...ownerKey, "Last-Event-ID": "0" }),
     );
@@ -314,7 +313,7 @@ describe("the end of a stream's caller", () => {
     // A stream cut off counts until its connection is closed, which the server does next.
     gone.abort();
     expect(elsewhere.countStreams(owner.userId)).toBe(0);
-    await expect.poll(async () => (await getEventsDependencies()).listener.countStreams(owner.userId)).toBe(0);
+    await expect.poll(async () => (await getEventsDependencies(app.services)).listener.countStreams(owner.userId)).toBe(0);
     await insertElsewhere(id, "After the key was deleted");
     expect(here.reader!.pending()).toEqual([]);
     expect(there.pending()).toEqual([]);
@@ -366,7 +365,7 @@ describe("a stream's maximum lifetime", () => {
     const text = await response.text();
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(400);
     expect(text.startsWith(`retry: ${EVENT_STREAM_LIMITS.retryMs}\n`)).toBe(true);
-    await expect.poll(async () => (await getEventsDependencies()).listener.countStreams(owner.userId)).toBe(0);
+    await expect.poll(async () => (await getEventsDependencies(app.services)).listener.countStreams(owner.userId)).toBe(0);
   });
 
   it("hookmail tail resumes with Last-Event-ID after the server ends its stream, and misses no mail", async () => {

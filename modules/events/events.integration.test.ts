@@ -7,19 +7,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as eventsRoute from "@/app/api/email-callbacks/[emailCallbackId]/events/route";
 import * as testMailRoute from "@/app/api/email-callbacks/[emailCallbackId]/test-mail/route";
 import { type Database, openDatabase } from "@/modules/db/db";
-import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createDeliveryWorker, type DeliveryWorker } from "@/modules/delivery/delivery-worker";
-import { receiveMessage } from "@/modules/inbound/receive-message";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { TEST_BASE_URL } from "@/tests/support/auth-client";
 import { readEventStream, type StreamMessage } from "@/tests/support/event-stream-reader";
+import { testDispatcher } from "@/tests/support/recording-dispatcher";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
 import { getTestDatabaseServer } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 import { EVENT_STREAM_LIMITS, EVENTS_LISTENER_APPLICATION_NAME } from "./events.constants";
-import { closeProcessEventsListener, getEventsDependencies } from "./events.dependencies";
+import { getEventsDependencies } from "./events.dependencies";
 import { openProcessingEventStream } from "./events.usecases";
 
 const SECRET = "events-webhook-secret-0123456789";
@@ -38,8 +38,13 @@ beforeAll(async () => {
   app = await startRouteTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "5000" });
   ({ owner, stranger, ownerKey } = await app.signUpOwnerAndStranger("events"));
   sink = await startWebhookSink();
-  worker = createDeliveryWorker({ database: app.database, config: app.config, logger: silentLogger });
-  setDeliveryDispatcher(worker);
+  worker = createDeliveryWorker({
+    metrics: createProcessMetrics(),
+    database: app.database,
+    config: app.config,
+    logger: silentLogger,
+  });
+  testDispatcher.use(worker);
   const [current] = await app.database.executor.query<{ name: string }>("SELECT current_database() AS name");
   const name = current!.name;
   const url = new URL(getTestDatabaseServer().adminUrl);
@@ -50,8 +55,7 @@ afterEach(() => {
   for (const controller of openStreams.splice(0)) controller.abort();
 });
 afterAll(async () => {
-  await closeProcessEventsListener();
-  setDeliveryDispatcher(undefined);
+  testDispatcher.use(undefined);
   await worker?.stop();
   await sink?.close();
   await otherProcess?.close();
@@ -102,8 +106,8 @@ function composeMessage(to: string, subject: string) {
   );
 }
 
-const send = (to: string, subject: string) =>
-  receiveMessage({ raw: composeMessage(to, subject), envelope: { from: "alice@example.org", to: [to] } });
+const send = async (to: string, subject: string) =>
+  (await app.services.inbound()).receive({ raw: composeMessage(to, subject), envelope: { from: "alice@example.org", to: [to] } });
 
 const parse = (message: StreamMessage) => JSON.parse(message.data) as Record<string, any>;
 const isProcessing = (status?: string) => (message: StreamMessage) =>
@@ -262,7 +266,7 @@ describe("GET /api/email-callbacks/{id}/events", () => {
   it("shares one listener connection between streams and lets go of a stream when its client leaves", async () => {
     const { id } = await seedCallback();
     const streams = [await openStream(id), await openStream(id), await openStream(id)];
-    const { listener } = await getEventsDependencies();
+    const { listener } = await getEventsDependencies(app.services);
     expect(listener.countSubscriptions(owner.userId)).toBe(3);
     const [listeners] = await app.database.executor.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
@@ -296,7 +300,7 @@ describe("GET /api/email-callbacks/{id}/events", () => {
       signal: controller.signal,
       apiKeyId: null,
       isCallerValid: async () => true,
-      ...(await getEventsDependencies()),
+      ...(await getEventsDependencies(app.services)),
       logger: silentLogger,
       limits: { ...EVENT_STREAM_LIMITS, heartbeatMs: 50 },
     });

@@ -8,11 +8,13 @@ import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository, type NewProcessing } from "./inbound.repository";
 import { acceptMessage, isAcceptableRecipient } from "./inbound.usecases";
+import { createParsePool } from "./parse-pool";
 import type { WebhookPayload } from "./parsing/webhook-payload";
 
 const rules = { emailDomains: ["hookmail.test", "mail.hookmail.test"] };
 const HOUR_MS = 60 * 60 * 1000;
 
+const parser = createParsePool();
 let database: Database;
 let repository: InboundRepository;
 let userId: string;
@@ -55,11 +57,13 @@ function buildMessage({
   );
 }
 
-type AcceptOptions = Omit<Parameters<typeof acceptMessage>[0], "raw" | "envelope" | "repository" | "rules"> & { raw?: Buffer };
+type AcceptOptions = Omit<Parameters<typeof acceptMessage>[0], "raw" | "envelope" | "repository" | "rules" | "parser"> & {
+  raw?: Buffer;
+};
 
 /** acceptMessage of `raw` (buildMessage() unless given) from bob@example.org to `to`, with this file's repository and rules. */
 const acceptFromBob = (to: string[], { raw = buildMessage(), ...options }: AcceptOptions = {}) =>
-  acceptMessage({ raw, envelope: { from: "bob@example.org", to }, repository, rules, ...options });
+  acceptMessage({ parser, raw, envelope: { from: "bob@example.org", to }, repository, rules, ...options });
 
 const processingsOf = (emailCallbackId: string) =>
   database.prisma.emailProcessing.findMany({ where: { emailCallbackId }, orderBy: { createdAt: "asc" } });
@@ -72,7 +76,10 @@ beforeAll(async () => {
   userId = createId("user");
   await seedUser(database, { id: userId });
 });
-afterAll(() => database?.close());
+afterAll(async () => {
+  await parser.close();
+  await database?.close();
+});
 
 describe("acceptMessage routing", () => {
   it("creates nothing for an address no callback holds, and still answers", async () => {
@@ -108,6 +115,7 @@ describe("acceptMessage routing", () => {
     const raw = buildMessage({ messageId: "<queued-1@example.org>", subject: "Invoice 42" });
     const now = new Date("2026-11-21T10:00:00.000Z");
     const result = await acceptMessage({
+      parser,
       raw,
       envelope: { from: "<Bob@Example.org>", to: [`${callback.username}@hookmail.test`] },
       repository,
@@ -210,8 +218,20 @@ describe("acceptMessage routing", () => {
   it("queues mail from an exactly allowed sender, compared case-insensitively, and refuses any other", async () => {
     const callback = await createCallback({ allowedOrigins: ["bob@example.org"] });
     const to = [`${callback.username}@hookmail.test`];
-    const allowed = await acceptMessage({ raw: buildMessage(), envelope: { from: "BOB@Example.ORG", to }, repository, rules });
-    const refused = await acceptMessage({ raw: buildMessage(), envelope: { from: "eve@example.org", to }, repository, rules });
+    const allowed = await acceptMessage({
+      parser,
+      raw: buildMessage(),
+      envelope: { from: "BOB@Example.ORG", to },
+      repository,
+      rules,
+    });
+    const refused = await acceptMessage({
+      parser,
+      raw: buildMessage(),
+      envelope: { from: "eve@example.org", to },
+      repository,
+      rules,
+    });
     const rows = await processingsOf(callback.id);
     expect(rows.find((row) => row.id === allowed.processingIds[0])).toMatchObject({ status: "pending", error: null });
     expect(rows.find((row) => row.id === refused.processingIds[0])).toMatchObject({
@@ -226,7 +246,7 @@ describe("acceptMessage routing", () => {
   it("queues mail from any sender of an allowed @domain, and refuses its subdomains and other domains", async () => {
     const callback = await createCallback({ allowedOrigins: ["@example.org"] });
     const to = [`${callback.username}@hookmail.test`];
-    const send = (from: string) => acceptMessage({ raw: buildMessage(), envelope: { from, to }, repository, rules });
+    const send = (from: string) => acceptMessage({ parser, raw: buildMessage(), envelope: { from, to }, repository, rules });
     const [domain, subdomain, other] = [
       await send("anyone@example.org"),
       await send("x@sub.example.org"),
@@ -243,6 +263,7 @@ describe("acceptMessage routing", () => {
     const restricted = await createCallback({ allowedOrigins: ["@example.org"] });
     const open = await createCallback();
     await acceptMessage({
+      parser,
       raw: buildMessage({ from: "MAILER-DAEMON@example.org" }),
       envelope: { from: "<>", to: [`${restricted.username}@hookmail.test`, `${open.username}@hookmail.test`] },
       repository,
@@ -321,11 +342,25 @@ describe("acceptMessage deduplication", () => {
     const raw = buildMessage({ messageId: "<retried@example.org>" });
     const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
     const first = new Date("2026-11-21T10:00:00.000Z");
-    expect((await acceptMessage({ raw, envelope, repository, rules, now: first })).accepted).toBe(1);
-    const again = await acceptMessage({ raw, envelope, repository, rules, now: new Date(first.getTime() + 23 * HOUR_MS) });
+    expect((await acceptMessage({ parser, raw, envelope, repository, rules, now: first })).accepted).toBe(1);
+    const again = await acceptMessage({
+      parser,
+      raw,
+      envelope,
+      repository,
+      rules,
+      now: new Date(first.getTime() + 23 * HOUR_MS),
+    });
     expect(again).toEqual({ accepted: 0, processingIds: [], pendingIds: [], claims: [] });
     expect(await processingsOf(callback.id)).toHaveLength(1);
-    const later = await acceptMessage({ raw, envelope, repository, rules, now: new Date(first.getTime() + 25 * HOUR_MS) });
+    const later = await acceptMessage({
+      parser,
+      raw,
+      envelope,
+      repository,
+      rules,
+      now: new Date(first.getTime() + 25 * HOUR_MS),
+    });
     expect(later.accepted).toBe(1);
     expect(await processingsOf(callback.id)).toHaveLength(2);
   });
@@ -334,7 +369,8 @@ describe("acceptMessage deduplication", () => {
     const alice = await createCallback();
     const carol = await createCallback();
     const raw = buildMessage({ messageId: "<shared@example.org>" });
-    const send = (to: string) => acceptMessage({ raw, envelope: { from: "bob@example.org", to: [to] }, repository, rules });
+    const send = (to: string) =>
+      acceptMessage({ parser, raw, envelope: { from: "bob@example.org", to: [to] }, repository, rules });
     expect((await send(`${alice.username}@hookmail.test`)).accepted).toBe(1);
     expect((await send(`${alice.username}+tag@hookmail.test`)).accepted).toBe(1);
     expect((await send(`${carol.username}@hookmail.test`)).accepted).toBe(1);
@@ -345,16 +381,16 @@ describe("acceptMessage deduplication", () => {
     const callback = await createCallback({ isEnabled: false });
     const raw = buildMessage({ messageId: "<disabled-retry@example.org>" });
     const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
-    await acceptMessage({ raw, envelope, repository, rules });
-    expect((await acceptMessage({ raw, envelope, repository, rules })).accepted).toBe(0);
+    await acceptMessage({ parser, raw, envelope, repository, rules });
+    expect((await acceptMessage({ parser, raw, envelope, repository, rules })).accepted).toBe(0);
   });
 
   it("never deduplicates messages without a Message-ID", async () => {
     const callback = await createCallback();
     const raw = buildMessage({ messageId: null });
     const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
-    await acceptMessage({ raw, envelope, repository, rules });
-    await acceptMessage({ raw, envelope, repository, rules });
+    await acceptMessage({ parser, raw, envelope, repository, rules });
+    await acceptMessage({ parser, raw, envelope, repository, rules });
     const rows = await processingsOf(callback.id);
     expect(rows).toHaveLength(2);
     expect(rows.map((row) => row.messageId)).toEqual([null, null]);
@@ -364,7 +400,7 @@ describe("acceptMessage deduplication", () => {
     const callback = await createCallback();
     const raw = buildMessage({ messageId: "<concurrent@example.org>" });
     const envelope = { from: "bob@example.org", to: [`${callback.username}@hookmail.test`] };
-    const results = await Promise.all([1, 2, 3].map(() => acceptMessage({ raw, envelope, repository, rules })));
+    const results = await Promise.all([1, 2, 3].map(() => acceptMessage({ parser, raw, envelope, repository, rules })));
     expect(results.map((result) => result.accepted).sort()).toEqual([0, 0, 1]);
     expect(await processingsOf(callback.id)).toHaveLength(1);
   });

@@ -15,7 +15,7 @@ import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
 import { createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
 import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
-import { getMessageParser, type MessageParseOutcome, type MessageParser } from "./parse-pool";
+import type { MessageParseOutcome, MessageParser } from "./parse-pool";
 import type { MessageChecks } from "./parsing/message-checks";
 import { createInvalidMessageError } from "./parsing/parsing.errors";
 import type { WebhookPayloadRequest } from "./parsing/webhook-payload";
@@ -119,7 +119,7 @@ export async function acceptMessage({
   now = new Date(),
   claimLeaseMs,
   checks,
-  parser = getMessageParser(),
+  parser,
 }: {
   raw: Buffer;
   envelope: InboundEnvelope;
@@ -129,8 +129,8 @@ export async function acceptMessage({
   claimLeaseMs?: number;
   /** What the parsing thread checks and signs (parsing/message-checks.ts); nothing when left out. */
   checks?: MessageChecks;
-  /** Parses off the main thread; the process's pool unless given. */
-  parser?: MessageParser;
+  /** Parses off the main thread (the process's pool, parse-pool.ts). */
+  parser: MessageParser;
 }): Promise<AcceptedMessage> {
   const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
   const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);

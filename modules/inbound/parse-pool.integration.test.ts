@@ -10,6 +10,8 @@ import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { receiveFromProvider } from "@/modules/inbound/providers/inbound-providers.usecases";
+import { createMailgunTokenRegistry } from "@/modules/inbound/test-support/memory-mailgun-tokens";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { withErrors } from "@/modules/shared/api/route-handler";
 import { createId } from "@/modules/shared/ids";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
@@ -23,6 +25,7 @@ import { acceptMessage } from "./inbound.usecases";
 import { createParsePool, type MessageParser } from "./parse-pool";
 import { buildMessageOutputs } from "./parsing/webhook-payload";
 
+const metrics = createProcessMetrics();
 const rules = { emailDomains: ["hookmail.test"] };
 const MAX_MESSAGE_BYTES = 26_214_400;
 /**
@@ -219,6 +222,7 @@ describe("parsing off the main thread", () => {
       isAcceptableRecipient: async () => true,
       receive: accept,
       logger,
+      metrics,
     });
     await listener.listen();
     try {
@@ -232,15 +236,19 @@ describe("parsing off the main thread", () => {
     }
 
     // HTTP: the route's error mapping answers 400 inbound.message_too_complex.
-    const route = withErrors(async ({ request }) =>
-      Response.json(
-        await receiveFromProvider({
-          providerName: "raw",
-          request,
-          settings: { secret: INBOUND_SECRET, mailgunSigningKey: undefined, maxMessageBytes: MAX_MESSAGE_BYTES },
-          receive: accept,
-        }),
-      ),
+    const route = withErrors(
+      () => ({ logger }),
+      async ({ request }) =>
+        Response.json(
+          await receiveFromProvider({
+            providerName: "raw",
+            request,
+            settings: { secret: INBOUND_SECRET, mailgunSigningKey: undefined, maxMessageBytes: MAX_MESSAGE_BYTES },
+            receive: accept,
+            mailgunTokens: createMailgunTokenRegistry(),
+            metrics,
+          }),
+        ),
     );
     const response = await route(
       new Request("http://localhost/api/inbound/raw", {

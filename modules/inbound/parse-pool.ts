@@ -3,17 +3,15 @@
 // loop that serves the dashboard, the API and the other SMTP sessions. The message's memory moves to
 // the thread and back (transferred, not copied); the thread sends back only bytes and the summary.
 // A thread that spends longer than PARSE_TIME_LIMIT_MS on a message is stopped and replaced, and the
-// message refused for good. One pool per process, shared through globalThis by the custom server and
-// Next's separately bundled route handlers (as the database is, modules/db/db.ts).
+// message refused for good. One pool per process, made by the composition root and shared with Next's
+// separately bundled route handlers through its one accessor (docs/architecture.md: The parts).
 import os from "node:os";
 import path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
-import { getLogger, type Logger } from "@/modules/shared/logging/logger";
-import { processSingleton } from "@/modules/shared/process-singleton";
-import { getProjectDir } from "@/modules/shared/project-dir";
+import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
 import type { MessageChecks } from "./parsing/message-checks";
 import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseTask } from "./parsing/parse-worker";
@@ -42,7 +40,7 @@ export type MessageParseOutput = {
 
 /**
  * What parsing gave. Refusals are answered as data, never thrown as errors of this module: the
- * process's pool is shared through globalThis with code bundled apart (Next's route handlers),
+ * process's pool is shared with code bundled apart (Next's route handlers, docs/architecture.md: The parts),
  * whose error classes are not this module's, so the caller makes its own errors from them.
  */
 export type MessageParseOutcome =
@@ -69,7 +67,7 @@ export type MessageParser = {
  * it (Next turns `new URL(…, import.meta.url)` into an asset of its own), and a .mjs entry loads in
  * every process (parsing/parse-worker.mjs).
  */
-const findWorkerFile = () => path.join(getProjectDir(), "modules", "inbound", "parsing", "parse-worker.mjs");
+const findWorkerFile = (projectDir: string) => path.join(projectDir, "modules", "inbound", "parsing", "parse-worker.mjs");
 
 /**
  * Two threads where the machine has two cores or more: one slow message (up to the time limit) then
@@ -82,15 +80,18 @@ export function createParsePool({
   timeLimitMs = PARSE_TIME_LIMIT_MS,
   maxThreads = defaultMaxThreads(),
   queueLimit = PARSE_QUEUE_LIMIT,
-  logger = getLogger(),
+  logger = silentLogger,
+  projectDir = process.cwd(),
 }: {
   timeLimitMs?: number;
   maxThreads?: number;
   queueLimit?: number;
   logger?: Logger;
+  /** Where the project's files are (the thread file is loaded from there); processes run from it by default. */
+  projectDir?: string;
 } = {}): MessageParser & { threadCount: () => number } {
   const pool = new Piscina<ParseTask, ParseResult>({
-    filename: findWorkerFile(),
+    filename: findWorkerFile(projectDir),
     minThreads: 1,
     maxThreads,
     idleTimeout: PARSE_IDLE_TIMEOUT_MS,
@@ -158,15 +159,3 @@ function handOver(raw: Buffer): MovedBytes {
 }
 
 const toBuffer = ({ buffer, byteOffset, byteLength }: MovedBytes) => Buffer.from(buffer, byteOffset, byteLength);
-
-const processParser = processSingleton<MessageParser>("messageParser");
-
-/** The process's parser: the pool, made on first use. */
-export function getMessageParser(): MessageParser {
-  return processParser.getOrCreate(() => createParsePool());
-}
-
-/** Makes a parser the process's parser (benchmarks that compare it with parsing on the main thread). */
-export function setMessageParser(parser: MessageParser | undefined) {
-  processParser.set(parser);
-}

@@ -1,54 +1,85 @@
-// The entry of every inbound route (SMTP, /api/inbound/*): record the message with the process's
-// database, then hand the pending deliveries to this process's dispatcher for their first attempt
+// The entry of every inbound route (SMTP, /api/inbound/*): record the message with the given
+// repository, then hand the pending deliveries to the given dispatcher for their first attempt
 // (after the accepting transaction has committed; the sender does not wait for it). When the
 // dispatcher takes claims, the rows are written claimed by it, so the first attempt starts at once
 // without another read or claim. The callbacks the SMTP RCPT check found are remembered for the
-// message that follows (recipient-cache.ts).
+// message that follows (recipient-cache.ts). The process's pipeline is built by the composition
+// root (docs/architecture.md: The parts) and handed to the SMTP role and the ingest routes.
 import os from "node:os";
-import { getAuthSecret } from "@/modules/config/auth-secret";
-import { type Config, getConfig } from "@/modules/config/config";
-import { deriveContentLinkKey } from "@/modules/content-links/content-links";
-import { getDatabase } from "@/modules/db/db";
-import { getDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
-import { processSingleton } from "@/modules/shared/process-singleton";
-import { createInboundRepository } from "./inbound.repository";
+import type { Config } from "@/modules/config/config";
+import type { Database } from "@/modules/db/db";
+import type { DeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
+import { createInboundRepository, type InboundRepository } from "./inbound.repository";
 import { acceptMessage, type InboundEnvelope, isAcceptableRecipient } from "./inbound.usecases";
+import type { MessageParser } from "./parse-pool";
 import type { MessageChecks } from "./parsing/message-checks";
-import { createRecipientCache, withRecipientCache } from "./recipient-cache";
+import { type RecipientCache, withRecipientCache } from "./recipient-cache";
 
-const recipients = createRecipientCache();
+export type ReceivedMessage = { raw: Buffer; envelope: InboundEnvelope };
 
-/** The key of content links, derived once per process from the auth secret. */
-const contentLinkKey = processSingleton<string>("contentLinkKey");
+/** What receiving a message needs: nothing is looked up elsewhere. */
+export type ReceiveDependencies = {
+  config: Config;
+  repository: InboundRepository;
+  /** Takes the first attempt of what was accepted. */
+  dispatcher: DeliveryDispatcher;
+  parser: MessageParser;
+  /** The key content links are signed with (content-links.ts: deriveContentLinkKey). */
+  contentLinkKey: string;
+};
 
-const getRepository = async () => withRecipientCache(createInboundRepository(await getDatabase()), recipients);
-
-export async function receiveMessage({ raw, envelope }: { raw: Buffer; envelope: InboundEnvelope }) {
-  const repository = await getRepository();
-  const dispatcher = getDeliveryDispatcher();
+export async function receiveMessage(dependencies: ReceiveDependencies, { raw, envelope }: ReceivedMessage) {
+  const { config, repository, dispatcher, parser, contentLinkKey } = dependencies;
   const claimLeaseMs = dispatcher.getClaimLeaseMs() ?? undefined;
-  const config = getConfig();
-  const checks = buildMessageChecks(config, envelope, new Date());
-  const result = await acceptMessage({ raw, envelope, repository, rules: config, claimLeaseMs, checks });
+  const checks = buildMessageChecks(config, envelope, new Date(), contentLinkKey);
+  const result = await acceptMessage({ raw, envelope, repository, rules: config, claimLeaseMs, checks, parser });
   if (result.claims.length > 0) dispatcher.deliverClaimed(result.claims);
   else if (result.pendingIds.length > 0) dispatcher.deliverSoon(result.pendingIds);
   return result;
 }
 
-export async function isAcceptableRecipientAddress(address: string): Promise<boolean> {
-  const repository = await getRepository();
-  return isAcceptableRecipient({ address, repository, rules: getConfig() });
+export async function isAcceptableRecipientAddress(
+  { config, repository }: Pick<ReceiveDependencies, "config" | "repository">,
+  address: string,
+): Promise<boolean> {
+  return isAcceptableRecipient({ address, repository, rules: config });
+}
+
+/** A process's inbound pipeline: the two calls of the SMTP role and the ingest routes, over one repository. */
+export type InboundPipeline = {
+  receive: (message: ReceivedMessage) => ReturnType<typeof receiveMessage>;
+  isAcceptableRecipient: (address: string) => Promise<boolean>;
+};
+
+export function createInboundPipeline({
+  database,
+  recipients,
+  ...dependencies
+}: Omit<ReceiveDependencies, "repository"> & {
+  database: Database;
+  /** The callbacks RCPT TO found, for the DATA that follows (recipient-cache.ts). */
+  recipients: RecipientCache;
+}): InboundPipeline {
+  const receiving: ReceiveDependencies = {
+    ...dependencies,
+    repository: withRecipientCache(createInboundRepository(database), recipients),
+  };
+  return {
+    receive: (message) => receiveMessage(receiving, message),
+    isAcceptableRecipient: (address) => isAcceptableRecipientAddress(receiving, address),
+  };
 }
 
 /**
  * What the parsing thread checks on this message: authentication (unless MAIL_AUTH_CHECKS=false),
- * against the SMTP client when the route knows it; and the links to its content, signed to expire
- * CONTENT_RETENTION_HOURS from now (its content is kept at least that long).
+ * against the SMTP client when the route knows it; and the links to its content, signed with
+ * `contentLinkKey` to expire CONTENT_RETENTION_HOURS from now (its content is kept at least that long).
  */
 export function buildMessageChecks(
-  config: Pick<Config, "mailChecks" | "dnsServers" | "contentRetentionMs" | "baseUrl" | "auth" | "dataDir">,
+  config: Pick<Config, "mailChecks" | "dnsServers" | "contentRetentionMs" | "baseUrl">,
   envelope: InboundEnvelope,
   now: Date,
+  contentLinkKey: string,
 ): MessageChecks {
   return {
     authentication: config.mailChecks.authentication
@@ -57,10 +88,6 @@ export function buildMessageChecks(
     spam: config.mailChecks.rspamdUrl
       ? { url: config.mailChecks.rspamdUrl, client: envelope.client ?? null, recipients: envelope.to }
       : null,
-    links: {
-      baseUrl: config.baseUrl,
-      key: contentLinkKey.getOrCreate(() => deriveContentLinkKey(getAuthSecret(config).secret)),
-      expiresAt: now.getTime() + config.contentRetentionMs,
-    },
+    links: { baseUrl: config.baseUrl, key: contentLinkKey, expiresAt: now.getTime() + config.contentRetentionMs },
   };
 }

@@ -6,10 +6,9 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { createTransport } from "nodemailer";
-import { type Config, getConfig } from "@/modules/config/config";
+import type { Config } from "@/modules/config/config";
 import { createPrivateDirectory, writePrivateFile } from "@/modules/shared/fs/private-files";
-import { getLogger, type Logger } from "@/modules/shared/logging/logger";
-import { processSingleton } from "@/modules/shared/process-singleton";
+import type { Logger } from "@/modules/shared/logging/logger";
 import { createMailSendFailedError } from "./mail.errors";
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
@@ -99,17 +98,10 @@ function findLinksInText(text: string): string[] {
   return [...new Set(links)];
 }
 
-const processMailer = processSingleton<Mailer>("mailer");
-
-/** The process's mailer, built from the configuration on first use. */
-export function getMailer(): Mailer {
-  return processMailer.getOrCreate(() => createMailerFromConfig(getConfig()));
-}
-
 /** The mailer a configuration asks for. */
 export function createMailerFromConfig(
   config: Pick<Config, "isProductionDeployment" | "mail" | "dataDir">,
-  logger: Logger = getLogger(),
+  logger: Logger,
 ): Mailer {
   return createMailer({
     smtpUrl: config.mail.smtpUrl,

@@ -12,12 +12,15 @@ import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { METRIC_NAME, METRICS_SERVER_LIMITS } from "./metrics.constants";
-import { getProcessMetrics } from "./metrics.registry";
+import { createProcessMetrics } from "./metrics.registry";
 import { createMetricsRepository } from "./metrics.repository";
 import { type MetricsServer, startMetricsServer } from "./metrics-server";
 import { findSampleValue, parsePrometheusText } from "./test-support/prometheus-text";
 
 const TOKEN = "metrics-port-token-0123456789abcdef";
+
+/** The process's metrics, as the composition root makes them. */
+const processMetrics = createProcessMetrics();
 
 let database: Database;
 let server: MetricsServer;
@@ -30,6 +33,7 @@ beforeAll(async () => {
     token: TOKEN,
     getRepository: async () => createMetricsRepository(database),
     logger: silentLogger,
+    metrics: processMetrics,
   });
 });
 afterAll(async () => {
@@ -42,7 +46,7 @@ const request = (path: string, init: RequestInit = {}) =>
 
 describe("the METRICS_PORT listener", () => {
   it("serves this process's counters and the queue on /metrics and /api/metrics, in Prometheus's text format", async () => {
-    const metrics = getProcessMetrics();
+    const metrics = processMetrics;
     const route = "smtp";
     const before = findSampleValue(parsePrometheusText(await (await request("/metrics")).text()), METRIC_NAME.MAILS_ACCEPTED, {
       route,
@@ -162,6 +166,7 @@ describe("METRICS_HOST", () => {
       token: TOKEN,
       getRepository: async () => createMetricsRepository(database),
       logger: silentLogger,
+      metrics: processMetrics,
     });
     try {
       const response = await fetch(`http://127.0.0.2:${elsewhere.port}/metrics`, {

@@ -10,6 +10,7 @@ import { createNotFoundError } from "@/modules/shared/errors/app-error";
 import { toErrorResponse } from "@/modules/shared/errors/error-response";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { METRICS_SERVER_LIMITS, METRICS_SERVER_PATHS } from "./metrics.constants";
+import type { ProcessMetrics } from "./metrics.registry";
 import type { MetricsRepository } from "./metrics.repository";
 import { scrapeMetrics } from "./metrics.usecases";
 
@@ -21,6 +22,7 @@ export async function startMetricsServer({
   token,
   getRepository,
   logger,
+  metrics,
 }: {
   /** METRICS_HOST: an address or a host name to listen on (0.0.0.0 or :: for every interface). */
   host: string;
@@ -29,6 +31,8 @@ export async function startMetricsServer({
   token: string;
   getRepository: () => Promise<MetricsRepository>;
   logger: Logger;
+  /** The process's metrics, served with the queue's depth. */
+  metrics: ProcessMetrics;
 }): Promise<MetricsServer> {
   async function answer(request: http.IncomingMessage): Promise<Response> {
     try {
@@ -40,6 +44,7 @@ export async function startMetricsServer({
         token,
         getRepository,
         logger,
+        metrics,
       });
       return new Response(text, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
     } catch (error) {

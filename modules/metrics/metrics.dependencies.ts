@@ -1,5 +1,7 @@
-// How GET /api/metrics gets its repository: over the process's database, opened on first use.
-import { getDatabase } from "@/modules/db/db";
+// How GET /api/metrics and the metrics listener get their repository: over the process's database,
+// opened on first use.
+import type { Database } from "@/modules/db/db";
 import { createMetricsRepository, type MetricsRepository } from "./metrics.repository";
 
-export const getMetricsRepository = async (): Promise<MetricsRepository> => createMetricsRepository(await getDatabase());
+export const getMetricsRepository = async (database: () => Promise<Database>): Promise<MetricsRepository> =>
+  createMetricsRepository(await database());

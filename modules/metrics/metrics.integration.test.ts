@@ -6,8 +6,9 @@ import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postInbound } from "@/app/api/inbound/[provider]/route";
 import { GET } from "@/app/api/metrics/route";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
+import { loadConfig } from "@/modules/config/config";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { setServices } from "@/modules/server/services";
 import { type MailPipeline, mailPipelineEnvironment, startMailPipeline } from "@/tests/support/mail-pipeline";
 import { seedDatabase, seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { METRIC_NAME } from "./metrics.constants";
@@ -20,9 +21,12 @@ const ENVIRONMENT = { WEBHOOK_TIMEOUT_MS: "5000", INBOUND_SECRET, METRICS_TOKEN 
 
 let pipeline: MailPipeline;
 
-/** Sets the process's config to the pipeline's, changed by `environment`. */
+/** Sets the config of the process's services to the pipeline's, changed by `environment`. */
 function useConfig(environment: Record<string, string> = {}) {
-  setProcessConfig(loadConfig(mailPipelineEnvironment("metrics", { ...ENVIRONMENT, ...environment })));
+  setServices({
+    ...pipeline.services,
+    config: loadConfig(mailPipelineEnvironment("metrics", { ...ENVIRONMENT, ...environment })),
+  });
 }
 
 beforeAll(async () => {

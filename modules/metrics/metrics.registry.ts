@@ -1,11 +1,9 @@
-// The metrics of this process (README: Monitoring), in one prom-client registry kept on globalThis
-// (shared/process-singleton.ts): under `npm start` the SMTP listener and the delivery worker, loaded
-// by the custom server, and the /api/metrics route, bundled by Next.js, each load their own copy of
-// this module, and must count in and serve the same registry. Along with Hookmail's metrics it
+// The metrics of this process (README: Monitoring), in one prom-client registry made by the
+// composition root (docs/architecture.md: The parts) and handed to the SMTP listener, the delivery
+// worker, the HTTP ingest and the /api/metrics route, which count in and serve the same registry. Along with Hookmail's metrics it
 // holds prom-client's default ones: process CPU, memory, file descriptors, garbage collection and
 // the event loop's delay (nodejs_eventloop_lag_seconds and its percentiles).
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { processSingleton } from "@/modules/shared/process-singleton";
 import {
   DELIVERY_ATTEMPT_BUCKETS,
   DELIVERY_OUTCOMES,
@@ -16,7 +14,7 @@ import {
 
 export type ProcessMetrics = ReturnType<typeof createProcessMetrics>;
 
-function createProcessMetrics() {
+export function createProcessMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -60,11 +58,4 @@ function createProcessMetrics() {
   for (const outcome of DELIVERY_OUTCOMES) deliveries.inc({ outcome }, 0);
   for (const state of DELIVERY_QUEUE_STATES) queueDepth.set({ state }, 0);
   return { registry, mailsAccepted, mailsRefused, deliveries, attemptDuration, queueDepth, oldestDueAge };
-}
-
-const processMetrics = processSingleton<ProcessMetrics>("metrics");
-
-/** This process's metrics, made on first use. */
-export function getProcessMetrics(): ProcessMetrics {
-  return processMetrics.getOrCreate(createProcessMetrics);
 }

@@ -4,11 +4,14 @@ import { createInvalidMessageError } from "@/modules/inbound/parsing/parsing.err
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { findRefusalReason, measureDeliveryAttempt } from "./metrics";
 import { METRIC_NAME } from "./metrics.constants";
-import { getProcessMetrics } from "./metrics.registry";
+import { createProcessMetrics } from "./metrics.registry";
 import { isMetricsTokenValid, scrapeMetrics } from "./metrics.usecases";
 import { findSampleValue, parsePrometheusText } from "./test-support/prometheus-text";
 
 const TOKEN = "a-metrics-token-0123456789";
+
+/** The process's metrics, as the composition root makes them. */
+const processMetrics = createProcessMetrics();
 
 describe("the metrics token", () => {
   it("is accepted only as `Bearer <token>`, the scheme in any case", () => {
@@ -32,6 +35,7 @@ describe("scrapeMetrics", () => {
         throw new Error("connection refused");
       },
       logger: memory.logger,
+      metrics: processMetrics,
     });
     const samples = parsePrometheusText(text);
     expect(findSampleValue(samples, METRIC_NAME.DELIVERY_QUEUE, { state: "due" })).toBeNaN();
@@ -54,14 +58,14 @@ describe("the counting calls", () => {
   });
 
   it("count a delivery attempt's outcome, and time only the attempts that sent a request", async () => {
-    const metrics = getProcessMetrics();
+    const metrics = processMetrics;
     const count = async (outcome: string) =>
       (await metrics.deliveries.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
     const timed = async () =>
       (await metrics.attemptDuration.get()).values.find((v) => v.metricName?.endsWith("_count"))?.value ?? 0;
     const [delivered, skipped, durations] = [await count("delivered"), await count("skipped"), await timed()];
-    await measureDeliveryAttempt(async () => ({ kind: "success" }));
-    await measureDeliveryAttempt(async () => ({ kind: "skipped", reason: "claim-lost" }));
+    await measureDeliveryAttempt(processMetrics, async () => ({ kind: "success" }));
+    await measureDeliveryAttempt(processMetrics, async () => ({ kind: "skipped", reason: "claim-lost" }));
     expect(await count("delivered")).toBe(delivered + 1);
     expect(await count("skipped")).toBe(skipped + 1);
     expect(await timed()).toBe(durations + 1);

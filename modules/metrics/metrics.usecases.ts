@@ -6,7 +6,7 @@ import { createNotFoundError } from "@/modules/shared/errors/app-error";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { DELIVERY_QUEUE_STATES } from "./metrics.constants";
 import { createMetricsUnauthorizedError } from "./metrics.errors";
-import { getProcessMetrics, type ProcessMetrics } from "./metrics.registry";
+import type { ProcessMetrics } from "./metrics.registry";
 import type { MetricsRepository } from "./metrics.repository";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
@@ -24,7 +24,7 @@ export async function scrapeMetrics({
   getRepository,
   logger,
   now = new Date(),
-  metrics = getProcessMetrics(),
+  metrics,
 }: {
   authorization: string | null;
   /** METRICS_TOKEN. */
@@ -32,7 +32,7 @@ export async function scrapeMetrics({
   getRepository: () => Promise<MetricsRepository>;
   logger: Logger;
   now?: Date;
-  metrics?: ProcessMetrics;
+  metrics: ProcessMetrics;
 }): Promise<{ contentType: string; text: string }> {
   if (!token) throw createNotFoundError();
   if (!isMetricsTokenValid(authorization, token)) throw createMetricsUnauthorizedError();

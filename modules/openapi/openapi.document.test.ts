@@ -6,8 +6,10 @@ import path from "node:path";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/openapi.json/route";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
+import { loadConfig } from "@/modules/config/config";
+import { setServices } from "@/modules/server/services";
 import { ERROR_HTTP_STATUSES, type ErrorCode } from "@/modules/shared/errors/error-codes";
+import { createTestServices } from "@/tests/support/test-services";
 import { buildOpenApiDocument } from "./openapi.document";
 import { HTTP_METHODS } from "./openapi.operations";
 
@@ -173,7 +175,9 @@ type ErrorSchema = { properties: { error: { properties: { code: { enum: ErrorCod
 
 describe("GET /api/openapi.json", () => {
   it("answers the document without credentials, and the same with an API key", async () => {
-    setProcessConfig(loadConfig({ DATA_DIR: "/tmp/hookmail-test", BASE_URL: "http://localhost:3000" }));
+    setServices(
+      createTestServices({ config: loadConfig({ DATA_DIR: "/tmp/hookmail-test", BASE_URL: "http://localhost:3000" }) }),
+    );
     const context = { params: Promise.resolve({}) };
     const anonymous = await GET(new Request("http://localhost:3000/api/openapi.json"), context);
     expect(anonymous.status).toBe(200);

@@ -72,11 +72,3 @@ export function buildOpenApiDocument({ serverUrl }: { serverUrl: string }) {
     },
   };
 }
-
-let cached: { serverUrl: string; document: OpenApiDocument } | undefined;
-
-/** The document for this server's URL, built on first use and kept for the life of the process. */
-export function getOpenApiDocument({ serverUrl }: { serverUrl: string }): OpenApiDocument {
-  if (cached?.serverUrl !== serverUrl) cached = { serverUrl, document: buildOpenApiDocument({ serverUrl }) };
-  return cached.document;
-}

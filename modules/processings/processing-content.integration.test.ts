@@ -7,7 +7,6 @@ import * as attachmentRoute from "@/app/api/email-callbacks/[emailCallbackId]/pr
 import * as rawRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/raw/route";
 import * as detailRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/route";
 import * as webhookBodyRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/webhook-body/route";
-import { getMessageParser } from "@/modules/inbound/parse-pool";
 import { TEST_BASE_URL } from "@/tests/support/auth-client";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
 import { seedDatabase } from "@/tests/support/seed";
@@ -77,7 +76,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await getMessageParser().close();
   await app.close();
 });
 

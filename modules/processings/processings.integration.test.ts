@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as attemptsRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/attempts/route";
 import * as redeliverRoute from "@/app/api/email-callbacks/[emailCallbackId]/processings/[processingId]/redeliver/route";
 import * as testMailRoute from "@/app/api/email-callbacks/[emailCallbackId]/test-mail/route";
-import { setDeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
-import { recordDispatchedDeliveries } from "@/tests/support/recording-dispatcher";
+import { recordDispatchedDeliveries, testDispatcher } from "@/tests/support/recording-dispatcher";
 import { setUpOwnerAndStranger } from "@/tests/support/route-test-app";
 import { seedEmailCallback } from "@/tests/support/seed";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
@@ -263,11 +263,12 @@ describe("redelivery through the delivery worker", () => {
 
   it("makes a new attempt at once: success after an earlier failure, both attempts listed newest first", async () => {
     const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
       database: suite.app.database,
       config: { webhook: { timeoutMs: 2000, allowPrivateTargets: true } },
       logger: silentLogger,
     });
-    setDeliveryDispatcher(worker);
+    testDispatcher.use(worker);
     const callbackId = await seedCallback({ webhookUrl: sink.url() });
     const id = await seedProcessing(callbackId, { status: "error" });
     await seedAttempt(id, new Date(Date.now() - 60_000).toISOString(), { statusCode: 400 });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { toErrorResponse } from "@/modules/shared/errors/error-response";
+import { silentLogger } from "@/modules/shared/logging/logger";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createRateLimitRepository, type RateLimitRepository } from "./rate-limit.repository";
 import { consumeRateLimit, ensureWithinRateLimit, getRateLimitKey, refundRateLimit } from "./rate-limit.usecases";
@@ -56,7 +57,7 @@ describe("the action rate limiter", () => {
   it("refuses over the limit with 429 request.rate_limited and a Retry-After header in seconds", async () => {
     for (let index = 0; index < 5; index += 1) await ensureWithinRateLimit({ rule, subject: "refused", repository });
     const error = await ensureWithinRateLimit({ rule, subject: "refused", repository }).catch((caught: unknown) => caught);
-    const response = toErrorResponse(error);
+    const response = toErrorResponse(error, silentLogger);
     expect(response.status).toBe(429);
     expect((await response.json()).error.code).toBe("request.rate_limited");
     expect(Number(response.headers.get("Retry-After"))).toBeGreaterThanOrEqual(59);

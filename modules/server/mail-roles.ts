@@ -1,57 +1,38 @@
 // The mail roles of a process: `smtp` (the built-in MX) and `worker` (the delivery loop, the
 // clean-up of delivered message content, and the daily retention sweep). Every process that accepts mail (web or smtp) also makes the first delivery attempt
-// of what it accepted, through its delivery dispatcher; only the worker role polls for retries.
-import type { Config } from "@/modules/config/config";
-import type { Database } from "@/modules/db/db";
-import { createDeliveryAlerts } from "@/modules/delivery/delivery-alerts";
-import { createDeliveryAlertsRepository } from "@/modules/delivery/delivery-alerts.repository";
-import { createDeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
-import { createMailerFromConfig } from "@/modules/mail/mailer";
+// of what it accepted, through its delivery worker (services.ts); only the worker role polls for retries.
 import { createRetentionRepository } from "@/modules/retention/retention.repository";
 import { startRetentionSweeps } from "@/modules/retention/retention.usecases";
-import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
+import type { Services } from "./services";
 import type { RunningRole } from "./web-role";
 
-export function startDeliveryDispatch({
-  config,
-  database,
-  logger,
-}: {
-  config: Config;
-  database: Database;
-  logger: Logger;
-}): RunningRole {
-  const alerts = createDeliveryAlerts({
-    repository: createDeliveryAlertsRepository(database),
-    mailer: createMailerFromConfig(config, logger),
-    baseUrl: config.baseUrl,
-    logger,
-  });
-  const worker = createDeliveryWorker({ config, database, logger, alerts, contentRetentionMs: config.contentRetentionMs });
-  setDeliveryDispatcher(worker);
+export async function startDeliveryDispatch(services: Services): Promise<RunningRole> {
+  const { config, logger } = services;
+  const worker = await services.delivery();
   const isWorker = config.roles.includes("worker");
   if (isWorker) worker.start();
   const retention = isWorker
-    ? startRetentionSweeps({ repository: createRetentionRepository(database.executor), logger })
+    ? startRetentionSweeps({ repository: createRetentionRepository((await services.database()).executor), logger })
     : undefined;
   return {
     name: "delivery",
     stop: async () => {
-      setDeliveryDispatcher(undefined);
       await retention?.stop();
       await worker.stop();
     },
   };
 }
 
-export async function startSmtpRole({ config, logger }: { config: Config; logger: Logger }): Promise<RunningRole> {
+/** The MX: each message goes SMTP → the inbound pipeline (receive-message.ts) → the delivery worker. */
+export async function startSmtpRole(services: Services): Promise<RunningRole> {
+  const pipeline = await services.inbound();
   const listener = createSmtpListener({
-    config,
-    isAcceptableRecipient: isAcceptableRecipientAddress,
-    receive: receiveMessage,
-    logger,
+    config: services.config,
+    isAcceptableRecipient: pipeline.isAcceptableRecipient,
+    receive: pipeline.receive,
+    logger: services.logger,
+    metrics: services.metrics(),
   });
   await listener.listen();
   return { name: "smtp", stop: listener.close };

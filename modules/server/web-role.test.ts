@@ -15,6 +15,7 @@ beforeAll(async () => {
   server = http.createServer(
     createWebRequestListener({
       config,
+      auth: () => Promise.reject(new Error("no session is checked in these tests")),
       handle: async (request, response) => {
         reachedNext.push(request.url ?? "");
         response.end("answered by Next.js");

@@ -4,13 +4,14 @@
 import http from "node:http";
 import next from "next";
 import { CLIENT_IP_HEADER } from "@/modules/auth/auth.constants";
-import { getAuth } from "@/modules/auth/auth.server";
+import type { Auth } from "@/modules/auth/auth.server";
 import { getRouteAccess } from "@/modules/auth/route-access";
 import { findSessionCookieNames, INVALID_SESSION_COOKIES_HEADER, removeSessionCookies } from "@/modules/auth/session-cookies";
 import type { Config } from "@/modules/config/config";
 import { DOWNLOAD_LENGTH_HEADER } from "@/modules/shared/api/download-length";
 import { answerMalformedPath } from "./malformed-path";
 import { buildSecurityHeaders } from "./security-headers";
+import type { Services } from "./services";
 
 export type RunningRole = { name: string; stop: () => Promise<void> };
 
@@ -22,10 +23,14 @@ export type RunningRole = { name: string; stop: () => Promise<void> };
  */
 const IDLE_CONNECTION_TIMEOUT_MS = 60_000;
 
-export async function startWebRole({ config, projectDir }: { config: Config; projectDir: string }): Promise<RunningRole> {
+export async function startWebRole({
+  config,
+  projectDir,
+  auth,
+}: Pick<Services, "config" | "projectDir" | "auth">): Promise<RunningRole> {
   const app = next({ dev: false, dir: projectDir, port: config.port });
   await app.prepare();
-  const server = http.createServer(createWebRequestListener({ config, handle: app.getRequestHandler() }));
+  const server = http.createServer(createWebRequestListener({ config, auth, handle: app.getRequestHandler() }));
   server.timeout = IDLE_CONNECTION_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -44,9 +49,12 @@ export async function startWebRole({ config, projectDir }: { config: Config; pro
 /** What the web role's server does with each request before and around Next.js's `handle`. */
 export function createWebRequestListener({
   config,
+  auth,
   handle,
 }: {
   config: Config;
+  /** The process's auth, made on first use (services.ts). */
+  auth: () => Promise<Auth>;
   handle: (request: http.IncomingMessage, response: http.ServerResponse) => Promise<void>;
 }): http.RequestListener {
   const securityHeaders = Object.entries(buildSecurityHeaders(config));
@@ -55,7 +63,7 @@ export function createWebRequestListener({
     if (answerMalformedPath(request, response)) return;
     // The rate limiter keys on the connecting address; a client cannot choose it.
     request.headers[CLIENT_IP_HEADER] = request.socket.remoteAddress ?? "";
-    void dropInvalidSessionCookies(request)
+    void dropInvalidSessionCookies(request, auth)
       .catch(() => undefined)
       .then(() => handle(request, response));
   };
@@ -88,7 +96,7 @@ function setDefaultHeaders(response: http.ServerResponse, headers: [string, stri
  * (proxy.ts) reads to clear them in the browser. The session is read without refreshing it, so
  * this check never changes a valid session. API routes verify the session themselves.
  */
-async function dropInvalidSessionCookies(request: http.IncomingMessage) {
+async function dropInvalidSessionCookies(request: http.IncomingMessage, openAuth: () => Promise<Auth>) {
   delete request.headers[INVALID_SESSION_COOKIES_HEADER];
   const cookieHeader = request.headers.cookie;
   const sessionCookies = findSessionCookieNames(cookieHeader);
@@ -97,7 +105,7 @@ async function dropInvalidSessionCookies(request: http.IncomingMessage) {
   if (getRouteAccess(pathname) === "any") return;
   let session: unknown;
   try {
-    const auth = await getAuth();
+    const auth = await openAuth();
     session = await auth.api.getSession({ headers: new Headers({ cookie: cookieHeader }), query: { disableRefresh: true } });
   } catch {
     return; // The database is unreachable: the page's own calls will tell.

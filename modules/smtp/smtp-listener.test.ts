@@ -3,11 +3,15 @@
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { AppError } from "@/modules/shared/errors/app-error";
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import type { SmtpClientLimitsConfig } from "./client-limits";
 import { createSmtpListener, MAX_RECIPIENTS_PER_MESSAGE, type SmtpListenerDependencies } from "./smtp-listener";
 import { connectRawSmtpClient, type RawSmtpClient } from "./test-support/raw-smtp-client";
+
+/** The metrics the listener counts in. */
+const testMetrics = createProcessMetrics();
 
 type Received = { raw: Buffer; envelope: { from: string | null; to: string[] } };
 
@@ -50,6 +54,7 @@ async function startListener(
       return { accepted: message.envelope.to.length };
     },
     logger: memory.logger,
+    metrics: testMetrics,
     ...overrides,
   });
   clients = [];

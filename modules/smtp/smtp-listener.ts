@@ -9,6 +9,7 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "s
 import type { Config } from "@/modules/config/config";
 import { countAcceptedMail, countRefusedMail, findRefusalReason } from "@/modules/metrics/metrics";
 import { MAIL_REFUSAL_REASON as REFUSED } from "@/modules/metrics/metrics.constants";
+import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { isAppError } from "@/modules/shared/errors/app-error";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpClientLimits } from "./client-limits";
@@ -24,6 +25,8 @@ export type SmtpListenerDependencies = {
     envelope: { from: string | null; to: string[]; client: { ip: string; helo: string | null } };
   }) => Promise<{ accepted: number }>;
   logger: Logger;
+  /** Where accepted and refused mail is counted. */
+  metrics: ProcessMetrics;
 };
 
 type SmtpReplyError = Error & { responseCode: number };
@@ -32,7 +35,7 @@ function createReply(responseCode: number, message: string): SmtpReplyError {
   return Object.assign(new Error(message), { responseCode });
 }
 
-export function createSmtpListener({ config, isAcceptableRecipient, receive, logger }: SmtpListenerDependencies) {
+export function createSmtpListener({ config, isAcceptableRecipient, receive, logger, metrics }: SmtpListenerDependencies) {
   const maxBytes = config.inbound.maxMessageBytes;
   const tls = config.smtp.tls
     ? { key: fs.readFileSync(config.smtp.tls.keyPath), cert: fs.readFileSync(config.smtp.tls.certPath) }
@@ -71,7 +74,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
       const refusal = clientLimits.admitSession(session.id, session.remoteAddress);
       if (!refusal) return callback();
       logger.warn({ remoteAddress: session.remoteAddress, reason: refusal.reason }, "SMTP: refused a session");
-      countRefusedMail("smtp", REFUSED.TOO_MANY_SESSIONS);
+      countRefusedMail(metrics, "smtp", REFUSED.TOO_MANY_SESSIONS);
       callback(createReply(refusal.responseCode, refusal.message));
     },
 
@@ -81,7 +84,7 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
 
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS_PER_MESSAGE) {
-        countRefusedMail("smtp", REFUSED.TOO_MANY_RECIPIENTS);
+        countRefusedMail(metrics, "smtp", REFUSED.TOO_MANY_RECIPIENTS);
         return callback(createReply(452, "4.5.3 Too many recipients"));
       }
       isAcceptableRecipient(address.address)
@@ -92,15 +95,15 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
               { remoteAddress: session.remoteAddress, maxUnknownRecipients: config.smtp.maxUnknownRecipients },
               "SMTP: closed a session after too many unknown recipients (SMTP_MAX_UNKNOWN_RECIPIENTS)",
             );
-            countRefusedMail("smtp", REFUSED.TOO_MANY_UNKNOWN_RECIPIENTS);
+            countRefusedMail(metrics, "smtp", REFUSED.TOO_MANY_UNKNOWN_RECIPIENTS);
             return callback(createReply(421, "4.7.0 Too many unknown recipients, closing connection"));
           }
-          countRefusedMail("smtp", REFUSED.UNKNOWN_RECIPIENT);
+          countRefusedMail(metrics, "smtp", REFUSED.UNKNOWN_RECIPIENT);
           callback(createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`));
         })
         .catch((error: unknown) => {
           logger.error({ err: error, recipient: address.address }, "SMTP: cannot check a recipient");
-          countRefusedMail("smtp", REFUSED.RECIPIENT_CHECK_FAILED);
+          countRefusedMail(metrics, "smtp", REFUSED.RECIPIENT_CHECK_FAILED);
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
         });
     },
@@ -110,22 +113,22 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
       readMessage(stream, readDeclaredSize(session, maxBytes))
         .then(async (raw) => {
           if (stream.sizeExceeded) {
-            countRefusedMail("smtp", REFUSED.MESSAGE_TOO_LARGE);
+            countRefusedMail(metrics, "smtp", REFUSED.MESSAGE_TOO_LARGE);
             return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
           }
           const { accepted } = await receive({ raw, envelope: readEnvelope(session) });
-          countAcceptedMail("smtp");
+          countAcceptedMail(metrics, "smtp");
           callback(null, `2.0.0 Accepted for ${accepted} address(es)`);
         })
         .catch((error: unknown) => {
           // The connection closed before the end of the message (the client left, or its session
           // was ended): nothing was accepted, and there is no one to answer.
           if (stream.destroyed && (error as { code?: unknown }).code === "ECONNECTION") {
-            countRefusedMail("smtp", REFUSED.CONNECTION_CLOSED);
+            countRefusedMail(metrics, "smtp", REFUSED.CONNECTION_CLOSED);
             return callback(createReply(451, "4.3.0 Connection closed before the end of the message"));
           }
           // The reason of the answer below: invalid_message, message_too_complex, busy or internal_error.
-          countRefusedMail("smtp", findRefusalReason(error));
+          countRefusedMail(metrics, "smtp", findRefusalReason(error));
           if (isAppError(error) && error.code === "inbound.invalid_message") {
             return callback(createReply(554, "5.6.0 Message could not be parsed"));
           }

@@ -118,7 +118,7 @@ describe("SMTP to webhook", () => {
   });
 
   it("delivers a mail accepted earlier in a session that is then closed with 421 4.7.0 for probing unknown recipients", async () => {
-    const limited = await startProductSmtpListener(pipeline.config, { maxUnknownRecipients: 2 });
+    const limited = await startProductSmtpListener(pipeline.services, { maxUnknownRecipients: 2 });
     try {
       const before = pipeline.sink.requests.length;
       const client = await connectRawSmtpClient({ host: "127.0.0.1", port: limited.getPort() });

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { openDatabase } from "@/modules/db/db";
 import { createDeliveryWorker } from "@/modules/delivery/delivery-worker";
 import { postWebhook } from "@/modules/delivery/webhook-client";
+import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createLogger } from "@/modules/shared/logging/logger";
 
 const [url = "", name = "worker", pollIntervalArg = "100"] = process.argv.slice(2);
@@ -15,6 +16,7 @@ if (!url) throw new Error("usage: worker-process.ts <postgres url> <name> [pollI
 const database = await openDatabase({ url, poolSize: 4 });
 await database.executor.query("SELECT 1");
 const worker = createDeliveryWorker({
+  metrics: createProcessMetrics(),
   database,
   config: { webhook: { timeoutMs: 10_000, allowPrivateTargets: true } },
   logger: createLogger({ destination: process.stderr }).child({ worker: name }),

@@ -5,6 +5,7 @@
 import { type DatabaseLocation, migrateDatabase, openDatabase } from "@/modules/db/db";
 import { createInboundRepository } from "@/modules/inbound/inbound.repository";
 import { acceptMessage } from "@/modules/inbound/inbound.usecases";
+import { createParsePool } from "@/modules/inbound/parse-pool";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { seedEmailCallback, seedUser } from "./seed";
 
@@ -22,6 +23,7 @@ const { pendingIds } = await acceptMessage({
   envelope: { from: "bob@example.org", to: ["durable@hookmail.test"] },
   repository: createInboundRepository(database),
   rules: { emailDomains: ["hookmail.test"] },
+  parser: createParsePool(),
 });
 process.stdout.write(`accepted ${pendingIds[0]}\n`);
 setInterval(() => undefined, 1000);

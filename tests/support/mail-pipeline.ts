@@ -1,23 +1,25 @@
 // The product's mail path in one process on loopback, for tests that send real mail through it: the
-// process's config and a fresh migrated database, a webhook sink, the delivery worker as the
-// process's dispatcher, and the SMTP listener wired as the smtp role wires it (product-smtp.ts).
+// process's services (test-services.ts) on a fresh migrated database, a webhook sink, their delivery
+// worker as the dispatcher, and the SMTP listener wired as the smtp role wires it (product-smtp.ts).
 import os from "node:os";
 import path from "node:path";
-import { type Config, loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
-import { createDeliveryWorker, type DeliveryWorker, setDeliveryDispatcher } from "@/modules/delivery/delivery-worker";
-import { silentLogger } from "@/modules/shared/logging/logger";
+import { type Config, loadConfig } from "@/modules/config/config";
+import type { Database } from "@/modules/db/db";
+import type { DeliveryWorker } from "@/modules/delivery/delivery-worker";
+import { type Services, setServices } from "@/modules/server/services";
 import { type ProductSmtpListener, startProductSmtpListener } from "./product-smtp";
 import { createTestDatabase } from "./test-database";
+import { installTestServices } from "./test-services";
 import { startWebhookSink, type WebhookSink } from "./webhook-sink";
 
 export type MailPipeline = {
   config: Config;
   database: Database;
+  services: Services;
   sink: WebhookSink;
   worker: DeliveryWorker;
   listener: ProductSmtpListener;
-  /** Stops what started, last first, and unsets the process's dispatcher. */
+  /** Stops what started, last first, and takes the services away. */
   close: () => Promise<void>;
 };
 
@@ -47,7 +49,6 @@ export async function startMailPipeline({
   sink?: Parameters<typeof startWebhookSink>[0];
 }): Promise<MailPipeline> {
   const config = loadConfig(mailPipelineEnvironment(name, environment));
-  setProcessConfig(config);
   const stops: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
@@ -55,18 +56,17 @@ export async function startMailPipeline({
   try {
     const database = await createTestDatabase();
     stops.push(() => database.close());
-    setProcessDatabase(database);
     const sink = await startWebhookSink(sinkOptions);
     stops.push(() => sink.close());
-    const worker = createDeliveryWorker({ database, config, logger: silentLogger });
-    setDeliveryDispatcher(worker);
+    const services = installTestServices({ config, database });
     stops.push(async () => {
-      await worker.stop();
-      setDeliveryDispatcher(undefined);
+      setServices(undefined);
+      await services.close();
     });
-    const listener = await startProductSmtpListener(config);
+    const worker = await services.delivery();
+    const listener = await startProductSmtpListener(services);
     stops.push(() => listener.close());
-    return { config, database, sink, worker, listener, close };
+    return { config, database, services, sink, worker, listener, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,21 +1,24 @@
-// The product's SMTP listener on a loopback port, wired to the process's pipeline (receiveMessage)
-// as the smtp role wires it, for tests that send real mail through it.
+// The product's SMTP listener on a loopback port, wired to the services' inbound pipeline
+// (receive-message.ts) as the smtp role wires it (modules/server/mail-roles.ts), for tests that send
+// real mail through it.
 import type { Config } from "@/modules/config/config";
-import { isAcceptableRecipientAddress, receiveMessage } from "@/modules/inbound/receive-message";
-import { silentLogger } from "@/modules/shared/logging/logger";
+import type { Services } from "@/modules/server/services";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 
 export type ProductSmtpListener = ReturnType<typeof createSmtpListener>;
 
 export async function startProductSmtpListener(
-  config: Pick<Config, "smtp" | "inbound">,
+  services: Pick<Services, "config" | "inbound" | "logger" | "metrics">,
   smtp: Partial<Config["smtp"]> = {},
 ): Promise<ProductSmtpListener> {
+  const { config } = services;
+  const pipeline = await services.inbound();
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0, ...smtp } },
-    isAcceptableRecipient: isAcceptableRecipientAddress,
-    receive: receiveMessage,
-    logger: silentLogger,
+    isAcceptableRecipient: pipeline.isAcceptableRecipient,
+    receive: pipeline.receive,
+    logger: services.logger,
+    metrics: services.metrics(),
   });
   await listener.listen();
   return listener;

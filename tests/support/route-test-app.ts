@@ -1,14 +1,18 @@
-// An app for route-handler integration tests: a fresh migrated database, the process config and
-// auth set to it, users signed up through better-auth, and a helper calling route handlers.
+// An app for route-handler integration tests: a fresh migrated database, the process's services
+// made for it (config, auth, the test dispatcher) and installed, users signed up through
+// better-auth, and a helper calling route handlers.
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import * as apiKeys from "@/app/api/api-keys/route";
-import { type Auth, createAuth, setProcessAuth } from "@/modules/auth/auth.server";
-import { type Config, loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
+import { type Auth, createAuth } from "@/modules/auth/auth.server";
+import { type Config, loadConfig } from "@/modules/config/config";
+import type { Database } from "@/modules/db/db";
+import { setServices } from "@/modules/server/services";
 import { createAuthTestClient, TEST_BASE_URL } from "./auth-client";
+import { testDispatcher } from "./recording-dispatcher";
 import { createTestDatabase } from "./test-database";
+import { installTestServices } from "./test-services";
 
 export type RouteHandler<Params> = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
 
@@ -24,17 +28,16 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
     MAIL_AUTH_CHECKS: "false",
     ...environment,
   });
-  setProcessConfig(config);
   const database: Database = await createTestDatabase();
-  setProcessDatabase(database);
   const auth: Auth = createAuth({ config, prisma: database.prisma, mailer: { send: async () => undefined } });
-  setProcessAuth(auth);
+  const services = installTestServices({ config, database, auth, dispatcher: testDispatcher.dispatcher });
   let userCounter = 0;
 
   return {
     config,
     database,
     auth,
+    services,
     async signUp(label = "user"): Promise<TestUser> {
       userCounter += 1;
       const email = `${label}-${userCounter}-${Date.now()}@example.com`;
@@ -89,7 +92,11 @@ export async function startRouteTestApp(environment: Record<string, string> = {}
         body: text ? (JSON.parse(text) as Record<string, any>) : null,
       };
     },
-    close: () => database.close(),
+    close: async () => {
+      setServices(undefined);
+      await services.close();
+      await database.close();
+    },
   };
 }
 

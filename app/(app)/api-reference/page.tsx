@@ -1,11 +1,10 @@
-import { getConfig } from "@/modules/config/config";
 import { pageTitle } from "@/modules/i18n/page-title";
 import { buildReferenceSections } from "@/modules/openapi/api-reference.models";
 import { ApiReference } from "@/modules/openapi/components/api-reference";
-import { getOpenApiDocument } from "@/modules/openapi/openapi.document";
+import { getServices } from "@/modules/server/services";
 
 export const generateMetadata = pageTitle("apiReference");
 
 export default function ApiReferencePage() {
-  return <ApiReference sections={buildReferenceSections(getOpenApiDocument({ serverUrl: getConfig().baseUrl }))} />;
+  return <ApiReference sections={buildReferenceSections(getServices().openApiDocument())} />;
 }

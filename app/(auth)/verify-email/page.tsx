@@ -1,7 +1,7 @@
-import { getAuth } from "@/modules/auth/auth.server";
 import { VerificationLinkNotice } from "@/modules/auth/components/verification-link-notice";
 import { isVerifiedThroughLink } from "@/modules/auth/verified-link";
 import { pageTitle } from "@/modules/i18n/page-title";
+import { getServices } from "@/modules/server/services";
 
 export const generateMetadata = pageTitle("verifyEmail");
 
@@ -11,6 +11,6 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
   const { error, token } = await searchParams;
   const isVerified =
     error === undefined &&
-    (await isVerifiedThroughLink({ auth: await getAuth(), token: typeof token === "string" ? token : undefined }));
+    (await isVerifiedThroughLink({ auth: await getServices().auth(), token: typeof token === "string" ? token : undefined }));
   return <VerificationLinkNotice isVerified={isVerified} />;
 }

@@ -1,7 +1,6 @@
-import { getConfig } from "@/modules/config/config";
 import { formatPublicConfig } from "@/modules/config/config.models";
-import { withErrors } from "@/modules/shared/api/route-handler";
+import { withErrors } from "@/modules/server/routes";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withErrors(async () => Response.json(formatPublicConfig(getConfig())));
+export const GET = withErrors(async ({ services }) => Response.json(formatPublicConfig(services.config)));

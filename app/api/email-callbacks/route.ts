@@ -1,22 +1,22 @@
-import { withCaller } from "@/modules/auth/with-caller";
 import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
 import { createEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
 import { createEmailCallback, listEmailCallbacks } from "@/modules/email-callbacks/email-callbacks.usecases";
+import { withCaller } from "@/modules/server/routes";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withCaller(async ({ caller }) => {
-  const { repository, rules } = await getEmailCallbackDependencies();
+export const GET = withCaller(async ({ caller, services }) => {
+  const { repository, rules } = await getEmailCallbackDependencies(services);
   const owner = { userId: caller.userId, planId: caller.user.planId };
   const { emailCallbacks, maxEmailCallbacks } = await listEmailCallbacks({ owner, rules, repository });
   return Response.json({ emailCallbacks: emailCallbacks.map(formatEmailCallbackForApi), maxEmailCallbacks });
 });
 
-export const POST = withCaller(async ({ request, caller }) => {
+export const POST = withCaller(async ({ request, caller, services }) => {
   const input = await parseJsonBody(request, createEmailCallbackSchema);
-  const { repository, rules } = await getEmailCallbackDependencies();
+  const { repository, rules } = await getEmailCallbackDependencies(services);
   const owner = { userId: caller.userId, planId: caller.user.planId };
   const { emailCallback } = await createEmailCallback({ owner, input, rules, repository });
   return Response.json({ emailCallback: formatEmailCallbackForApi(emailCallback) }, { status: 201 });

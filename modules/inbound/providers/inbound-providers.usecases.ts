@@ -1,7 +1,8 @@
 // The HTTP ingest routes' one usecase: pick the provider, check the route is configured, let the
 // provider authenticate and read the request, and hand the message to the pipeline.
-import { getDatabase } from "@/modules/db/db";
+import type { Database } from "@/modules/db/db";
 import { countMailAnswer } from "@/modules/metrics/metrics";
+import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
 import type { MailgunTokenRegistry } from "./inbound-auth";
 import { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
 import { createInboundNotConfiguredError, createInboundUnknownProviderError } from "./inbound-providers.errors";
@@ -33,8 +34,8 @@ export function getInboundProviderOrThrow(name: string): InboundProvider {
  * The Mailgun tokens already used, in the database every process shares (the database is opened
  * on first use, so the other routes never wait for it here).
  */
-export function getSharedMailgunTokens(): MailgunTokenRegistry {
-  const repository = async () => createMailgunTokenRepository(await getDatabase());
+export function getSharedMailgunTokens(database: () => Promise<Database>): MailgunTokenRegistry {
+  const repository = async () => createMailgunTokenRepository(await database());
   return {
     has: async (token, nowMs) => (await repository()).has(token, nowMs),
     claim: async (token, nowMs) => (await repository()).claim(token, nowMs),
@@ -48,7 +49,10 @@ type ReceiveFromProviderInput = {
   settings: InboundSettings;
   receive: ReceiveMessage;
   nowMs?: number;
-  mailgunTokens?: MailgunTokenRegistry;
+  /** The Mailgun tokens already used (getSharedMailgunTokens). */
+  mailgunTokens: MailgunTokenRegistry;
+  /** Where each answer is counted. */
+  metrics: ProcessMetrics;
 };
 
 /**
@@ -59,12 +63,12 @@ type ReceiveFromProviderInput = {
  */
 export async function receiveFromProvider(input: ReceiveFromProviderInput): Promise<{ accepted: number }> {
   const provider = getInboundProviderOrThrow(input.providerName);
-  return countMailAnswer(provider.name, receiveThroughProvider(provider, input));
+  return countMailAnswer(input.metrics, provider.name, receiveThroughProvider(provider, input));
 }
 
 async function receiveThroughProvider(
   provider: InboundProvider,
-  { request, settings, receive, nowMs = Date.now(), mailgunTokens = getSharedMailgunTokens() }: ReceiveFromProviderInput,
+  { request, settings, receive, nowMs = Date.now(), mailgunTokens }: ReceiveFromProviderInput,
 ): Promise<{ accepted: number }> {
   const { secret } = settings;
   if (!secret) throw createInboundNotConfiguredError("INBOUND_SECRET");

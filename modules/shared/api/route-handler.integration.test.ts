@@ -1,24 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { getAuth } from "@/modules/auth/auth.server";
 import { withCaller } from "@/modules/auth/with-caller";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { type Database, setProcessDatabase } from "@/modules/db/db";
+import { loadConfig } from "@/modules/config/config";
+import type { Database } from "@/modules/db/db";
+import type { Services } from "@/modules/server/services";
 import { createTestDatabase } from "@/tests/support/test-database";
+import { createTestServices } from "@/tests/support/test-services";
 import { parseJsonBody, parseSearchParams, withErrors } from "./route-handler";
 
 let database: Database;
+let services: Services;
+const getServices = () => services;
 const noParams = { params: Promise.resolve({}) };
 
 beforeAll(async () => {
-  setProcessConfig(loadConfig({ DATA_DIR: "/tmp/hookmail-test", AUTH_SECRET: "test-secret-".padEnd(40, "x") }));
+  const config = loadConfig({ DATA_DIR: "/tmp/hookmail-test", AUTH_SECRET: "test-secret-".padEnd(40, "x") });
   database = await createTestDatabase();
-  setProcessDatabase(database);
+  services = createTestServices({ config, database });
 });
-afterAll(() => database.close());
+afterAll(async () => {
+  await services.close();
+  await database.close();
+});
 
 async function signUpAndGetCookie(email: string) {
-  const auth = await getAuth();
+  const auth = await services.auth();
   const response = await auth.handler(
     new Request("http://localhost:3000/api/auth/sign-up/email", {
       method: "POST",
@@ -33,7 +39,9 @@ async function signUpAndGetCookie(email: string) {
     .join("; ");
 }
 
-const echoCaller = withCaller(async ({ caller }) => Response.json({ userId: caller.userId, email: caller.user.email }));
+const echoCaller = withCaller(getServices, async ({ caller }) =>
+  Response.json({ userId: caller.userId, email: caller.user.email }),
+);
 
 describe("withCaller", () => {
   it("answers 401 auth.unauthorized when the request has no session", async () => {
@@ -62,7 +70,7 @@ describe("withCaller", () => {
 
   it("answers an invalid body with 400 and the invalid fields", async () => {
     const cookie = await signUpAndGetCookie("body@example.com");
-    const route = withCaller(async ({ request }) => {
+    const route = withCaller(getServices, async ({ request }) => {
       const input = await parseJsonBody(request, z.object({ name: z.string().min(2, "too short") }));
       return Response.json(input);
     });
@@ -92,7 +100,7 @@ describe("withCaller", () => {
 
   it("turns an unexpected failure into internal.error without details", async () => {
     const cookie = await signUpAndGetCookie("boom@example.com");
-    const route = withCaller(async () => {
+    const route = withCaller(getServices, async () => {
       throw new Error("secret internals");
     });
     const originalError = console.error;
@@ -105,7 +113,7 @@ describe("withCaller", () => {
 });
 
 describe("NUL bytes", () => {
-  const echoBody = withErrors(async ({ request }) =>
+  const echoBody = withErrors(getServices, async ({ request }) =>
     Response.json(
       await parseJsonBody(
         request,
@@ -142,7 +150,9 @@ describe("NUL bytes", () => {
   });
 
   it("in a query parameter answer 400 request.invalid_query", async () => {
-    const route = withErrors(async ({ request }) => Response.json(parseSearchParams(request, z.object({ q: z.string() }))));
+    const route = withErrors(getServices, async ({ request }) =>
+      Response.json(parseSearchParams(request, z.object({ q: z.string() }))),
+    );
     const response = await route(new Request("http://localhost:3000/api/x?q=a%00b"), noParams);
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe("request.invalid_query");
@@ -157,7 +167,7 @@ describe("NUL bytes", () => {
     ["an over-long id", "x".repeat(129)],
   ])("in a path id answer 404 before the handler runs: %s", async (_, id) => {
     let reached = false;
-    const route = withErrors<{ id: string }>(async () => {
+    const route = withErrors<{ id: string }>(getServices, async () => {
       reached = true;
       return Response.json({});
     });
@@ -168,7 +178,7 @@ describe("NUL bytes", () => {
   });
 
   it("let well-formed ids through", async () => {
-    const route = withErrors<{ id: string; index: string }>(async ({ params }) => Response.json(params));
+    const route = withErrors<{ id: string; index: string }>(getServices, async ({ params }) => Response.json(params));
     const params = { id: "ecb_0123456789ABCDEFabcdef", index: "0" };
     const response = await route(new Request("http://localhost:3000/api/x"), { params: Promise.resolve(params) });
     expect(await response.json()).toEqual(params);

@@ -1,9 +1,12 @@
 // The thin edge of every API route: errors mapped once, path segments checked, and the request's
 // body or query parsed with the feature's zod schema (docs/security.md). Routes for signed-in
-// callers wrap their handler in withCaller (modules/auth/with-caller.ts), built on withErrors.
+// callers wrap their handler in withCaller (modules/auth/with-caller.ts), built on withErrors. Routes
+// use both through modules/server/routes.ts, which hands them the process's services
+// (docs/architecture.md: The parts).
 import type { z } from "zod";
 import { createInvalidBodyError, createInvalidQueryError, createNotFoundError, type FieldIssue } from "../errors/app-error";
 import { toErrorResponse, toFieldIssues } from "../errors/error-response";
+import type { Logger } from "../logging/logger";
 
 type RouteContext<Params> = { params: Promise<Params> };
 
@@ -13,17 +16,26 @@ type RouteContext<Params> = { params: Promise<Params> };
  */
 export const PATH_SEGMENT_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** A public route: any thrown error becomes the API's error body. */
-export function withErrors<Params = Record<string, never>>(
-  handler: (args: { request: Request; params: Params }) => Promise<Response>,
+/** What every route needs of the process's services: where an internal error is logged. */
+export type RouteServices = { logger: Logger };
+
+/**
+ * A public route: any thrown error becomes the API's error body. The handler is given the services
+ * `getServices` answers at the time of the request (not when the route module loads: `next build`
+ * loads it too).
+ */
+export function withErrors<Params = Record<string, never>, Services extends RouteServices = RouteServices>(
+  getServices: () => Services,
+  handler: (args: { request: Request; params: Params; services: Services }) => Promise<Response>,
 ) {
   return async (request: Request, context: RouteContext<Params>) => {
+    const services = getServices();
     try {
       const params = await context.params;
       ensurePathSegmentsAreWellFormed(params);
-      return await handler({ request, params });
+      return await handler({ request, params, services });
     } catch (error) {
-      return toErrorResponse(error);
+      return toErrorResponse(error, services.logger);
     }
   };
 }

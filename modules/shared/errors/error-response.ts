@@ -2,7 +2,7 @@
 // Unknown and internal errors become internal.error / 500 and leak nothing; they are logged.
 
 import { ZodError } from "zod";
-import { getLogger, type Logger } from "../logging/logger";
+import type { Logger } from "../logging/logger";
 import { AppError, createInternalError, createInvalidBodyError, type FieldIssue, type ValidationIssue } from "./app-error";
 import { translateToEnglish } from "./validation-messages";
 
@@ -38,7 +38,7 @@ export function formatErrorBody(error: AppError): ErrorBody {
   };
 }
 
-export function toErrorResponse(error: unknown, logger: Logger = getLogger()): Response {
+export function toErrorResponse(error: unknown, logger: Logger): Response {
   const appError = normalizeError(error);
   if (appError.isInternal) logger.error({ err: appError.cause ?? appError }, "Unhandled error while serving a request");
   const status = appError.isInternal ? 500 : appError.httpStatus;

@@ -6,7 +6,6 @@
 // the tokens of links in any text).
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
 import pretty from "pino-pretty";
-import { processSingleton } from "../process-singleton";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "./logging.constants";
 import { REDACTED, REDACTED_PATHS, redactValue } from "./redaction";
 
@@ -56,13 +55,6 @@ export function loggerOptionsFromEnvironment(
   const requested = LOG_FORMATS.find((candidate) => candidate === environment.LOG_FORMAT?.trim().toLowerCase());
   const format = requested ?? (environment.NODE_ENV === "production" && !isTerminal ? "json" : "pretty");
   return { level, format };
-}
-
-const processLogger = processSingleton<Logger>("logger");
-
-/** The process's logger, made from the environment on first use. */
-export function getLogger(): Logger {
-  return processLogger.getOrCreate(() => createLogger(loggerOptionsFromEnvironment(process.env)));
 }
 
 /** A logger that writes nothing (for callers that have nothing to say to anyone). */

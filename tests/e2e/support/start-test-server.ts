@@ -51,9 +51,9 @@ async function readJson(request: http.IncomingMessage): Promise<unknown> {
 }
 
 async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: string; count: number }) {
-  const { getDatabase } = await import("../../../modules/db/db");
+  const { getServices } = await import("../../../modules/server/services");
   const { createId } = await import("../../../modules/shared/ids");
-  const { prisma } = await getDatabase();
+  const { prisma } = await getServices().database();
   const now = Date.now();
   const statuses: { status: string; error: string | null; webhookResponseStatusCode: number | null }[] = [
     { status: "success", error: null, webhookResponseStatusCode: 200 },

@@ -1,9 +1,9 @@
-import { getAuth } from "@/modules/auth/auth.server";
+import { getServices } from "@/modules/server/services";
 
 export const dynamic = "force-dynamic";
 
 async function handle(request: Request) {
-  const auth = await getAuth();
+  const auth = await getServices().auth();
   return auth.handler(request);
 }
 

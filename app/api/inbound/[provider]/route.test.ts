@@ -1,12 +1,15 @@
 // The route's HTTP answers to the letter of README: Receiving mail; the pipeline behind it is replaced by a
 // stand-in (its own tests run it on a database).
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { loadConfig, setProcessConfig } from "@/modules/config/config";
-import { receiveMessage } from "@/modules/inbound/receive-message";
+import { type Config, loadConfig } from "@/modules/config/config";
+import type { InboundPipeline } from "@/modules/inbound/receive-message";
 import { basicAuth, createCountingStream, readFixture } from "@/modules/inbound/test-support/inbound-test-helpers";
+import { setServices } from "@/modules/server/services";
+import { createTestServices } from "@/tests/support/test-services";
 import { POST } from "./route";
 
-vi.mock("@/modules/inbound/receive-message", () => ({ receiveMessage: vi.fn() }));
+/** The stand-in for the services' inbound pipeline. */
+const receiveMessage = vi.fn<InboundPipeline["receive"]>();
 
 const SECRET = "route-test-inbound-secret";
 
@@ -14,6 +17,12 @@ const post = (provider: string, init: RequestInit) =>
   POST(new Request(`http://localhost:3000/api/inbound/${provider}`, { method: "POST", ...init }), {
     params: Promise.resolve({ provider }),
   });
+
+/** Makes the process's services those of `config`, with the stand-in pipeline. */
+function setProcessConfig(config: Config) {
+  const services = createTestServices({ config });
+  setServices({ ...services, inbound: async () => ({ receive: receiveMessage, isAcceptableRecipient: async () => true }) });
+}
 
 beforeEach(() => {
   vi.mocked(receiveMessage).mockReset();

@@ -1,19 +1,19 @@
 // POST /api/inbound/{raw|postmark|mailgun|sendgrid}: a provider hands over a message (README: Receiving mail).
 // 200 {"accepted": N} once stored; 400 not mail, 401 bad credentials, 404 unknown provider,
 // 413 over MAX_MESSAGE_BYTES, 503 INBOUND_SECRET (or, for Mailgun, MAILGUN_SIGNING_KEY) unset.
-import { getConfig } from "@/modules/config/config";
-import { receiveFromProvider } from "@/modules/inbound/providers/inbound-providers.usecases";
-import { receiveMessage } from "@/modules/inbound/receive-message";
-import { withErrors } from "@/modules/shared/api/route-handler";
+import { getSharedMailgunTokens, receiveFromProvider } from "@/modules/inbound/providers/inbound-providers.usecases";
+import { withErrors } from "@/modules/server/routes";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withErrors<{ provider: string }>(async ({ request, params }) => {
+export const POST = withErrors<{ provider: string }>(async ({ request, params, services }) => {
   const { accepted } = await receiveFromProvider({
     providerName: params.provider,
     request,
-    settings: getConfig().inbound,
-    receive: receiveMessage,
+    settings: services.config.inbound,
+    receive: (await services.inbound()).receive,
+    mailgunTokens: getSharedMailgunTokens(services.database),
+    metrics: services.metrics(),
   });
   return Response.json({ accepted });
 });

@@ -1,8 +1,6 @@
-import { withBillingEnabled } from "@/modules/billing/billing.dependencies";
 import { getBillingPlans } from "@/modules/billing/billing.usecases";
-import { getConfig } from "@/modules/config/config";
-import { withErrors } from "@/modules/shared/api/route-handler";
+import { withBillingEnabled, withErrors } from "@/modules/server/routes";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withBillingEnabled(withErrors(async () => Response.json(getBillingPlans(getConfig()))));
+export const GET = withBillingEnabled(withErrors(async ({ services }) => Response.json(getBillingPlans(services.config))));

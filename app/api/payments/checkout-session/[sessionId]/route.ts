@@ -1,16 +1,16 @@
-import { withCaller } from "@/modules/auth/with-caller";
-import { getBillingDependencies, withBillingEnabled } from "@/modules/billing/billing.dependencies";
+import { getBillingDependencies } from "@/modules/billing/billing.dependencies";
 import { getCheckoutSessionStatus } from "@/modules/billing/billing.usecases";
+import { withBillingEnabled, withCaller } from "@/modules/server/routes";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withBillingEnabled(
   withCaller<{ sessionId: string }>(
-    async ({ params, caller }) => {
+    async ({ params, caller, services }) => {
       const { isPaid, status } = await getCheckoutSessionStatus({
         userId: caller.userId,
         sessionId: params.sessionId,
-        ...(await getBillingDependencies()),
+        ...(await getBillingDependencies(services)),
       });
       return Response.json({ isPaid, status });
     },
