@@ -73,4 +73,20 @@ describe("the session hook", () => {
     expect(screen.getByText("top bar: Ada Lovelace")).toBeTruthy();
     expect(urls).toEqual(["/api/auth/get-session", "/api/auth/get-session?disableCookieCache=true"]);
   });
+
+  it("shows the session the server handed in at once, and confirms it with one request in the background", async () => {
+    const urls = answerSessions(null);
+    const { useSession, SessionSeedProvider } = await loadSessionModule();
+    render(
+      <SessionSeedProvider session={sessionFor("Ada")}>
+        <UserName label="top bar" useSession={useSession} />
+        <UserName label="page" useSession={useSession} />
+      </SessionSeedProvider>,
+    );
+    expect(screen.getByText("top bar: Ada")).toBeTruthy();
+    expect(screen.getByText("page: Ada")).toBeTruthy();
+    // Signed out meanwhile (another tab): the browser's answer wins.
+    expect(await screen.findByText("top bar: signed out")).toBeTruthy();
+    expect(urls).toEqual(["/api/auth/get-session"]);
+  });
 });

@@ -4,8 +4,10 @@
 // plan changed), when the tab is shown again (at most every 5 s, as better-auth's own client does:
 // a log-out in another tab shows) and when the browser is back online. better-auth's browser client
 // (auth.client.ts, ~12 kB gzip) serves the auth pages' forms; the signed-in pages read the session
-// here, so that it is not part of their first load.
-import { useEffect, useSyncExternalStore } from "react";
+// here, so that it is not part of their first load. The signed-in layout reads the session on the
+// server and hands it in (SessionSeedProvider): the first render shows it, and one request in the
+// background confirms it (and lets better-auth extend the session's cookie, as it did on load).
+import { createContext, createElement, type ReactNode, useContext, useEffect, useMemo, useSyncExternalStore } from "react";
 
 export type SessionUser = { id: string; name: string; email: string; emailVerified: boolean; planId?: string | null };
 
@@ -23,7 +25,8 @@ const GET_SESSION_PATH = "/api/auth/get-session";
 /** Showing the tab again does not ask sooner than this after the last request. */
 const REFETCH_ON_SHOW_MIN_INTERVAL_MS = 5_000;
 
-let state: SessionState = { data: null, isPending: true, error: null };
+const INITIAL_STATE: SessionState = { data: null, isPending: true, error: null };
+let state: SessionState = INITIAL_STATE;
 const listeners = new Set<() => void>();
 /** The latest request: an older one's answer is dropped. */
 let requestNumber = 0;
@@ -83,17 +86,31 @@ function subscribe(listener: () => void) {
   };
 }
 
-const SERVER_STATE: SessionState = { data: null, isPending: true, error: null };
+const SessionSeedContext = createContext<SessionState | null>(null);
 
-/** The session, fetched on first use. */
+/** Hands the session the server read to every useSession() below, until the browser has asked itself. */
+export function SessionSeedProvider({ session, children }: { session: Session; children: ReactNode }) {
+  const seed = useMemo<SessionState>(() => ({ data: session, isPending: false, error: null }), [session]);
+  return createElement(SessionSeedContext.Provider, { value: seed }, children);
+}
+
+/** The session: the server's seed when there is one, fetched on first use. */
 export function useSession(): SessionState {
+  const seed = useContext(SessionSeedContext);
   const current = useSyncExternalStore(
     subscribe,
-    () => state,
-    () => SERVER_STATE,
+    // Until the browser has an answer of its own (after a sign-in, its request may still be on the way).
+    () => (seed && state.isPending && state.data === null ? seed : state),
+    () => seed ?? INITIAL_STATE,
   );
   useEffect(() => {
+    if (seed && state === INITIAL_STATE) {
+      // The store starts from the seed (the same value, so nothing re-renders), then confirms it.
+      state = seed;
+      void fetchSession();
+      return;
+    }
     if (state.isPending && !inFlight) void fetchSession();
-  }, []);
+  }, [seed]);
   return current;
 }

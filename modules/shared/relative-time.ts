@@ -33,12 +33,15 @@ export function formatRelativeTime({
   date,
   now,
   locale,
+  format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }),
   justNow,
   fewSecondsAgo,
 }: {
   date: Date;
   now: Date;
   locale: string;
+  /** The locale's formatter, when the caller keeps one (made once rather than per call). */
+  format?: Intl.RelativeTimeFormat;
   /** The localized "just now" and "a few seconds ago". */
   justNow: string;
   fewSecondsAgo: string;
@@ -46,7 +49,7 @@ export function formatRelativeTime({
   const relativeTime = describeRelativeTime(date, now);
   if (relativeTime.kind === "justNow") return justNow;
   if (relativeTime.kind === "fewSecondsAgo") return fewSecondsAgo;
-  return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-relativeTime.value, relativeTime.unit);
+  return format.format(-relativeTime.value, relativeTime.unit);
 }
 
 /** The full date and time, for the tooltip of a relative time. */

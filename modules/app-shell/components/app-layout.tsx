@@ -1,9 +1,19 @@
 "use client";
-// The signed-in pages' frame: the session guard of auth with the app's top bar.
+// The signed-in pages' frame: the session guard of auth with the app's top bar, and the instance's
+// public config, both read by the server for the first render.
 import type { ReactNode } from "react";
 import { AuthenticatedLayout } from "@/modules/auth/components/authenticated-layout";
+import type { Session } from "@/modules/auth/use-session";
+import { ConfigProvider } from "@/modules/config/components/config-provider";
+import type { PublicConfig } from "@/modules/config/config.models";
 import { AppTopBar } from "./app-top-bar";
 
-export function AppLayout({ children }: { children: ReactNode }) {
-  return <AuthenticatedLayout topBar={(user) => <AppTopBar user={user} />}>{children}</AuthenticatedLayout>;
+export function AppLayout({ session, config, children }: { session: Session; config: PublicConfig; children: ReactNode }) {
+  return (
+    <ConfigProvider config={config}>
+      <AuthenticatedLayout session={session} topBar={(user) => <AppTopBar user={user} />}>
+        {children}
+      </AuthenticatedLayout>
+    </ConfigProvider>
+  );
 }

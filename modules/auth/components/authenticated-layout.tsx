@@ -1,14 +1,30 @@
 "use client";
-// The private pages' layout: a spinner while the session is pending, /login when there is none,
-// else the top bar (the app shell's, handed in) and the page.
+// The private pages' layout: the top bar (the app shell's, handed in) and the page, for the session
+// the server read; /login (and a spinner until then) when it no longer holds.
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect } from "react";
 import { PageSpinner } from "@/modules/shared/components/page-spinner";
-import { useSession } from "../use-session";
+import { type Session, SessionSeedProvider, useSession } from "../use-session";
 
 export type SessionUser = { name: string; email: string; planId?: string | null };
 
-export function AuthenticatedLayout({ topBar, children }: { topBar: (user: SessionUser) => ReactNode; children: ReactNode }) {
+export function AuthenticatedLayout({
+  session,
+  topBar,
+  children,
+}: {
+  session: Session;
+  topBar: (user: SessionUser) => ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <SessionSeedProvider session={session}>
+      <SessionGuard topBar={topBar}>{children}</SessionGuard>
+    </SessionSeedProvider>
+  );
+}
+
+function SessionGuard({ topBar, children }: { topBar: (user: SessionUser) => ReactNode; children: ReactNode }) {
   const router = useRouter();
   const { data: session, isPending } = useSession();
 

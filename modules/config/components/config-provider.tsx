@@ -1,5 +1,6 @@
 "use client";
-// Loads the instance configuration before anything renders: a spinner while loading, the
+// The instance configuration for what it wraps: the one the server handed in (the signed-in pages'
+// layout reads it there), else loaded before anything renders: a spinner while loading, the
 // "server unreachable" screen when it fails.
 import { useQuery } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext } from "react";
@@ -10,7 +11,12 @@ import { ServerUnreachable } from "./server-unreachable";
 
 const ConfigContext = createContext<PublicConfig | null>(null);
 
-export function ConfigProvider({ children }: { children: ReactNode }) {
+export function ConfigProvider({ config, children }: { config?: PublicConfig; children: ReactNode }) {
+  if (config) return <ConfigContext.Provider value={config}>{children}</ConfigContext.Provider>;
+  return <LoadedConfigProvider>{children}</LoadedConfigProvider>;
+}
+
+function LoadedConfigProvider({ children }: { children: ReactNode }) {
   const query = useQuery({ queryKey: configQueryKeys.all, queryFn: fetchPublicConfig, staleTime: Infinity });
   if (query.isPending) {
     return <PageSpinner />;

@@ -25,7 +25,12 @@ export function EmailCallbackCard({ emailCallback }: { emailCallback: ApiEmailCa
     <Card className="flex-row items-center gap-4 px-5 py-4">
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex min-w-0 items-center gap-1">
-          <Link href={emailCallbackPath(emailCallback.id, "inbox")} className="truncate font-medium hover:underline">
+          {/* One per address: prefetching every inbox of the list would compete with the page's own requests. */}
+          <Link
+            href={emailCallbackPath(emailCallback.id, "inbox")}
+            prefetch={false}
+            className="truncate font-medium hover:underline"
+          >
             {emailCallback.address}
           </Link>
           <CopyAddressButton address={emailCallback.address} className="text-muted-foreground" />

@@ -12,7 +12,7 @@ import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { NativeSelect } from "@/components/ui/native-select";
 import { ApiError } from "@/modules/shared/api/api-client";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { CopyButton } from "@/modules/shared/components/copy-button";
@@ -158,25 +158,19 @@ export function EmailCallbackForm({
                 name="domain"
                 render={({ field }) => (
                   <FormItem className="min-w-0 flex-1 sm:flex-none">
-                    <Select value={field.value} onValueChange={field.onChange} name={field.name}>
-                      <FormControl>
-                        <SelectTrigger
-                          ref={field.ref}
-                          onBlur={field.onBlur}
-                          aria-label={t("form.domain")}
-                          className="w-full min-w-40 sm:w-fit"
-                        >
-                          <SelectValue placeholder={t("form.domainPlaceholder")} />
-                        </SelectTrigger>
-                      </FormControl>
-                      <SelectContent>
+                    {/* The browser's own select: a plain choice of domain needs no script of its own. */}
+                    <FormControl>
+                      <NativeSelect {...field} aria-label={t("form.domain")} className="w-full min-w-40 sm:w-fit">
+                        <option value="" disabled>
+                          {t("form.domainPlaceholder")}
+                        </option>
                         {domainOptions.map((domain) => (
-                          <SelectItem key={domain} value={domain}>
+                          <option key={domain} value={domain}>
                             {domain}
-                          </SelectItem>
+                          </option>
                         ))}
-                      </SelectContent>
-                    </Select>
+                      </NativeSelect>
+                    </FormControl>
                     <TranslatedFormMessage />
                   </FormItem>
                 )}

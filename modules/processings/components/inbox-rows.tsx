@@ -122,7 +122,8 @@ function InboxList({ emailCallbackId, address, processings }: RowsProps) {
 function SubjectLink({ emailCallbackId, processing }: { emailCallbackId: string; processing: ApiEmailProcessing }) {
   const t = useTranslations("processing.inbox");
   return (
-    <Link href={messagePath(emailCallbackId, processing.id)} className="hover:underline">
+    // One per row: prefetching every mail's page would compete with the inbox's own requests.
+    <Link href={messagePath(emailCallbackId, processing.id)} prefetch={false} className="hover:underline">
       {processing.subject || <span className="text-muted-foreground italic">{t("noSubject")}</span>}
     </Link>
   );

@@ -1,27 +1,52 @@
 "use client";
-// A date shown as how long ago it was (kept up to date), with the full date in a tooltip.
+// A date shown as how long ago it was (kept up to date), with the full date in a tooltip. All the
+// dates on a page follow one clock: one interval, whatever the number of rows.
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
+import { useMemo, useState, useSyncExternalStore } from "react";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { formatFullDate, formatRelativeTime } from "../relative-time";
 
 const REFRESH_INTERVAL_MS = 5000;
 
-function useNow(intervalMs: number): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const interval = setInterval(() => setNow(new Date()), intervalMs);
-    return () => clearInterval(interval);
-  }, [intervalMs]);
-  return now;
+// The shared clock of the browser: it ticks while at least one date is shown (nothing subscribes on
+// the server, where each date reads the time of its render).
+const clock = { now: 0, listeners: new Set<() => void>(), interval: undefined as ReturnType<typeof setInterval> | undefined };
+
+function subscribeToClock(listener: () => void) {
+  clock.listeners.add(listener);
+  if (clock.listeners.size === 1) {
+    clock.interval = setInterval(() => {
+      clock.now = Date.now();
+      for (const notify of clock.listeners) notify();
+    }, REFRESH_INTERVAL_MS);
+  }
+  return () => {
+    clock.listeners.delete(listener);
+    if (clock.listeners.size > 0) return;
+    clearInterval(clock.interval);
+    clock.interval = undefined;
+  };
+}
+
+function useNow(): number {
+  const [renderedAt] = useState(() => Date.now());
+  const tick = useSyncExternalStore(
+    subscribeToClock,
+    () => clock.now,
+    () => 0,
+  );
+  // A date mounted between two ticks starts from its own time.
+  return Math.max(renderedAt, tick);
 }
 
 export function RelativeTime({ date }: { date: string | Date }) {
   const t = useTranslations("common.relativeTime");
   const locale = useLocale();
-  const now = useNow(REFRESH_INTERVAL_MS);
-  const value = typeof date === "string" ? new Date(date) : date;
-  const fullDate = formatFullDate(value, locale);
+  const now = useNow();
+  const value = useMemo(() => (typeof date === "string" ? new Date(date) : date), [date]);
+  // Formatted once, not at every tick.
+  const relativeFormat = useMemo(() => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }), [locale]);
+  const fullDate = useMemo(() => formatFullDate(value, locale), [value, locale]);
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -33,8 +58,9 @@ export function RelativeTime({ date }: { date: string | Date }) {
         >
           {formatRelativeTime({
             date: value,
-            now,
+            now: new Date(now),
             locale,
+            format: relativeFormat,
             justNow: t("justNow"),
             fewSecondsAgo: t("fewSecondsAgo"),
           })}
