@@ -1,11 +1,10 @@
 // The signed-in user's session read on the server, for a page's first render: the same answer as
 // GET /api/auth/get-session, in the shape the browser's session store holds (use-session.ts).
-import { getAuth } from "./auth.server";
+import type { Auth } from "./auth.server";
 import type { Session } from "./use-session";
 
 /** The session of the request's cookie, or null when there is none (or it no longer holds). */
-export async function readRequestSession(headers: Headers): Promise<Session | null> {
-  const auth = await getAuth();
+export async function readRequestSession(auth: Auth, headers: Headers): Promise<Session | null> {
   const found = await auth.api.getSession({ headers });
   if (!found) return null;
   const { user, session } = found;
