@@ -1,49 +1,36 @@
 "use client";
-// The public layout's language dropdown.
+// The public layout's language dropdown (its menu: language-switcher-dropdown.tsx, loaded when first
+// opened).
 import { LanguagesIcon } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useLocale, useTranslations } from "next-intl";
+import type { ComponentProps } from "react";
 import { Button } from "@/components/ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu";
-import { LOCALE_NATIVE_NAMES, LOCALES } from "../i18n.constants";
-import { isLocale } from "../locale.models";
-import { useChangeLocale } from "../use-change-locale";
-import { LocaleLabel } from "./locale-label";
+import { MenuOnDemand } from "@/modules/shared/components/menu-on-demand";
+import { LOCALE_NATIVE_NAMES } from "../i18n.constants";
+
+const loadLanguageSwitcherDropdown = () => import("./language-switcher-dropdown");
+const LanguageSwitcherDropdown = dynamic(() => loadLanguageSwitcherDropdown().then((module) => module.LanguageSwitcherDropdown), {
+  ssr: false,
+});
 
 export function LanguageSwitcher() {
-  const t = useTranslations("languages");
-  const locale = useLocale();
-  const { changeLocale, isPending } = useChangeLocale();
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={t("label")} disabled={isPending}>
-          <LanguagesIcon aria-hidden />
-          {LOCALE_NATIVE_NAMES[locale]}
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel>{t("label")}</DropdownMenuLabel>
-        <LocaleRadioItems value={locale} onChange={changeLocale} />
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <MenuOnDemand
+      trigger={<LanguageSwitcherButton />}
+      preload={loadLanguageSwitcherDropdown}
+      menu={<LanguageSwitcherDropdown />}
+    />
   );
 }
 
-export function LocaleRadioItems({ value, onChange }: { value: string; onChange: (locale: (typeof LOCALES)[number]) => void }) {
+export function LanguageSwitcherButton(props: ComponentProps<typeof Button>) {
+  const t = useTranslations("languages");
+  const locale = useLocale();
   return (
-    <DropdownMenuRadioGroup value={value} onValueChange={(next) => isLocale(next) && onChange(next)}>
-      {LOCALES.map((locale) => (
-        <DropdownMenuRadioItem key={locale} value={locale}>
-          <LocaleLabel locale={locale} />
-        </DropdownMenuRadioItem>
-      ))}
-    </DropdownMenuRadioGroup>
+    <Button variant="ghost" size="sm" aria-label={t("label")} {...props}>
+      <LanguagesIcon aria-hidden />
+      {LOCALE_NATIVE_NAMES[locale]}
+    </Button>
   );
 }

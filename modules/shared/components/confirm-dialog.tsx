@@ -1,20 +1,14 @@
 "use client";
 // A confirmation dialog: a title, a description, a confirm button (red when
 // the action destroys something) and Cancel. `useConfirmDialog().confirm(…)` resolves true on
-// confirm, false on cancel or dismissal.
-import { useTranslations } from "next-intl";
+// confirm, false on cancel or dismissal. Its code (Radix's alert dialog: confirm-alert-dialog.tsx)
+// is out of the page's first load: it loads with the first question (docs/architecture.md: Page weight).
+import dynamic from "next/dynamic";
 import { type ReactNode, type RefObject, useCallback, useRef, useState } from "react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
-import { returnFocusTo } from "./return-focus";
+
+const ConfirmDialog = dynamic(() => import("./confirm-alert-dialog").then((module) => module.ConfirmDialog), {
+  ssr: false,
+});
 
 export type ConfirmDialogOptions = {
   title: ReactNode;
@@ -26,40 +20,6 @@ export type ConfirmDialogOptions = {
   /** Where focus goes back when the dialog closes (the menu button it was opened from). */
   returnFocus?: RefObject<HTMLElement | null>;
 };
-
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  onConfirm,
-  title,
-  description,
-  confirmLabel,
-  cancelLabel,
-  isDestructive = false,
-  returnFocus,
-}: ConfirmDialogOptions & {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  onConfirm: () => void;
-}) {
-  const t = useTranslations("common");
-  return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent onCloseAutoFocus={returnFocusTo(returnFocus)}>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{cancelLabel ?? t("cancel")}</AlertDialogCancel>
-          <AlertDialogAction variant={isDestructive ? "destructive" : "default"} onClick={onConfirm}>
-            {confirmLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
-  );
-}
 
 /** Render `dialog` somewhere in the component; `confirm(options)` opens it and waits for the answer. */
 export function useConfirmDialog(): {

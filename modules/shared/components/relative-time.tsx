@@ -1,8 +1,8 @@
 "use client";
-// A date shown as how long ago it was (kept up to date), with the full date in a tooltip.
+// A date shown as how long ago it was (kept up to date), with the full date in a tooltip (the
+// browser's own, `title`: docs/architecture.md, Decisions and their reasons: page weight).
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { formatFullDate, formatRelativeTime } from "../relative-time";
 
 const REFRESH_INTERVAL_MS = 5000;
@@ -23,24 +23,14 @@ export function RelativeTime({ date }: { date: string | Date }) {
   const value = typeof date === "string" ? new Date(date) : date;
   const fullDate = formatFullDate(value, locale);
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <time
-          dateTime={value.toISOString()}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so that keyboard users get the full date's tooltip too
-          tabIndex={0}
-          className="rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-ring/50"
-        >
-          {formatRelativeTime({
-            date: value,
-            now,
-            locale,
-            justNow: t("justNow"),
-            fewSecondsAgo: t("fewSecondsAgo"),
-          })}
-        </time>
-      </TooltipTrigger>
-      <TooltipContent>{fullDate}</TooltipContent>
-    </Tooltip>
+    <time dateTime={value.toISOString()} title={fullDate}>
+      {formatRelativeTime({
+        date: value,
+        now,
+        locale,
+        justNow: t("justNow"),
+        fewSecondsAgo: t("fewSecondsAgo"),
+      })}
+    </time>
   );
 }
