@@ -13,7 +13,7 @@ import {
 import { LOCALES } from "../i18n.constants";
 import { isLocale } from "../locale.models";
 import { useChangeLocale } from "../use-change-locale";
-import { LanguageSwitcherButton } from "./language-switcher";
+import { LanguageSwitcherButton } from "./language-switcher-button";
 import { LocaleLabel } from "./locale-label";
 
 export function LanguageSwitcherDropdown() {

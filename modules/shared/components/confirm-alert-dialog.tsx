@@ -2,6 +2,7 @@
 // The confirmation dialog itself (Radix's alert dialog), loaded when it first opens
 // (confirm-dialog.tsx).
 import { useTranslations } from "next-intl";
+import type { ReactNode, RefObject } from "react";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -12,8 +13,18 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
-import type { ConfirmDialogOptions } from "./confirm-dialog";
 import { returnFocusTo } from "./return-focus";
+
+export type ConfirmDialogOptions = {
+  title: ReactNode;
+  description: ReactNode;
+  confirmLabel: ReactNode;
+  /** Defaults to "Cancel". */
+  cancelLabel?: ReactNode;
+  isDestructive?: boolean;
+  /** Where focus goes back when the dialog closes (the menu button it was opened from). */
+  returnFocus?: RefObject<HTMLElement | null>;
+};
 
 export function ConfirmDialog({
   open,

@@ -2,24 +2,17 @@
 // A confirmation dialog: a title, a description, a confirm button (red when
 // the action destroys something) and Cancel. `useConfirmDialog().confirm(…)` resolves true on
 // confirm, false on cancel or dismissal. Its code (Radix's alert dialog: confirm-alert-dialog.tsx)
-// is out of the page's first load: it loads with the first question (docs/architecture.md: Page weight).
+// is out of the page's first load: it loads with the first question (docs/architecture.md,
+// Decisions and their reasons: page weight).
 import dynamic from "next/dynamic";
-import { type ReactNode, type RefObject, useCallback, useRef, useState } from "react";
+import { type ReactNode, useCallback, useRef, useState } from "react";
+import type { ConfirmDialogOptions } from "./confirm-alert-dialog";
 
 const ConfirmDialog = dynamic(() => import("./confirm-alert-dialog").then((module) => module.ConfirmDialog), {
   ssr: false,
 });
 
-export type ConfirmDialogOptions = {
-  title: ReactNode;
-  description: ReactNode;
-  confirmLabel: ReactNode;
-  /** Defaults to "Cancel". */
-  cancelLabel?: ReactNode;
-  isDestructive?: boolean;
-  /** Where focus goes back when the dialog closes (the menu button it was opened from). */
-  returnFocus?: RefObject<HTMLElement | null>;
-};
+export type { ConfirmDialogOptions };
 
 /** Render `dialog` somewhere in the component; `confirm(options)` opens it and waits for the answer. */
 export function useConfirmDialog(): {

@@ -1,9 +1,9 @@
 "use client";
 // A menu that is closed on first paint, with its code (Radix's dropdown menu) out of the page's
-// first load (docs/architecture.md: Page weight): a plain button stands in for the menu's trigger,
-// with the same name, role and look; pointing at it or focusing it starts loading the menu, and
-// opening it (a click, Enter or Space, or the Down arrow as on Radix's trigger) mounts the menu open.
-// From then on the menu, with its own trigger, stays mounted.
+// first load (docs/architecture.md, Decisions and their reasons: page weight): a plain button stands
+// in for the menu's trigger, with the same name, role and look; pointing at it or focusing it starts
+// loading the menu, and opening it (a click, Enter or Space, or the Down arrow as on Radix's trigger)
+// mounts the menu open. From then on the menu, with its own trigger, stays mounted.
 import { type ComponentProps, cloneElement, type ReactElement, type ReactNode, useState } from "react";
 
 export function MenuOnDemand({
