@@ -1,24 +1,26 @@
 "use client";
-import { EllipsisVerticalIcon, InboxIcon, PowerIcon, PowerOffIcon, SettingsIcon, Trash2Icon, WebhookIcon } from "lucide-react";
+// One email callback in the list: its address (linking to its detail) with a copy button, the
+// "Disabled" badge when switched off, its webhook URL, and a menu of actions (its dropdown:
+// email-callback-menu-dropdown.tsx, loaded when first opened).
+import { EllipsisVerticalIcon, WebhookIcon } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-// One email callback in the list: its address (linking to its detail) with a copy button, the
-// "Disabled" badge when switched off, its webhook URL, and a menu of actions.
 import { useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu";
 import { emailCallbackPath } from "@/modules/shared/app-paths";
+import { MenuOnDemand } from "@/modules/shared/components/menu-on-demand";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { CopyAddressButton } from "./copy-address-button";
 import { DisabledBadge } from "./disabled-badge";
 import { useEmailCallbackActions } from "./use-email-callback-actions";
+
+const loadEmailCallbackMenuDropdown = () => import("./email-callback-menu-dropdown");
+const EmailCallbackMenuDropdown = dynamic(
+  () => loadEmailCallbackMenuDropdown().then((module) => module.EmailCallbackMenuDropdown),
+  { ssr: false },
+);
 
 export function EmailCallbackCard({ emailCallback }: { emailCallback: ApiEmailCallback }) {
   return (
@@ -50,45 +52,23 @@ export function EmailCallbackCard({ emailCallback }: { emailCallback: ApiEmailCa
 
 function EmailCallbackMenu({ emailCallback }: { emailCallback: ApiEmailCallback }) {
   const t = useTranslations("emailCallbacks.menu");
-  const { setEnabled, deleteWithConfirmation, isUpdating, isDeleting, confirmDialog } = useEmailCallbackActions();
+  const actions = useEmailCallbackActions();
   const menuButton = useRef<HTMLButtonElement>(null);
+  const trigger = (
+    <Button ref={menuButton} variant="ghost" size="icon" aria-label={t("label", { address: emailCallback.address })}>
+      <EllipsisVerticalIcon aria-hidden />
+    </Button>
+  );
   return (
     <>
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button ref={menuButton} variant="ghost" size="icon" aria-label={t("label", { address: emailCallback.address })}>
-            <EllipsisVerticalIcon aria-hidden />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end" className="w-48">
-          <DropdownMenuItem disabled={isUpdating} onSelect={() => void setEnabled(emailCallback, !emailCallback.isEnabled)}>
-            {emailCallback.isEnabled ? <PowerOffIcon aria-hidden /> : <PowerIcon aria-hidden />}
-            {emailCallback.isEnabled ? t("disable") : t("enable")}
-          </DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <Link href={emailCallbackPath(emailCallback.id, "inbox")}>
-              <InboxIcon aria-hidden />
-              {t("viewHistory")}
-            </Link>
-          </DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <Link href={emailCallbackPath(emailCallback.id, "settings")}>
-              <SettingsIcon aria-hidden />
-              {t("settings")}
-            </Link>
-          </DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem
-            variant="destructive"
-            disabled={isDeleting}
-            onSelect={() => void deleteWithConfirmation(emailCallback, menuButton)}
-          >
-            <Trash2Icon aria-hidden />
-            {t("delete")}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-      {confirmDialog}
+      <MenuOnDemand
+        trigger={trigger}
+        preload={loadEmailCallbackMenuDropdown}
+        menu={
+          <EmailCallbackMenuDropdown emailCallback={emailCallback} actions={actions} trigger={trigger} menuButton={menuButton} />
+        }
+      />
+      {actions.confirmDialog}
     </>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
-// An icon-only button whose label is both its accessible name and its tooltip.
+// An icon-only button whose label is both its accessible name and its tooltip (the browser's own,
+// `title`: docs/architecture.md, Decisions and their reasons: page weight).
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 
 export function IconButtonWithTooltip({
   label,
@@ -16,13 +16,8 @@ export function IconButtonWithTooltip({
   children: ReactNode;
 }) {
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button type="button" variant={variant} size="icon" aria-label={label} onClick={onClick} className="shrink-0">
-          {children}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
+    <Button type="button" variant={variant} size="icon" aria-label={label} title={label} onClick={onClick} className="shrink-0">
+      {children}
+    </Button>
   );
 }

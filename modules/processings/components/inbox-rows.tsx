@@ -1,21 +1,28 @@
 "use client";
 // The mails of one inbox page, two ways: a table from 640px up, and on phones a list of stacked
 // blocks (subject, sender, time, status, actions) that fits the width without sideways scrolling.
-// Each mail's menu opens its delivery attempts and redelivers it.
-import { EllipsisVerticalIcon, HistoryIcon, RotateCwIcon } from "lucide-react";
+// Each mail's menu opens its delivery attempts and redelivers it (its dropdown:
+// processing-menu-dropdown.tsx, loaded when first opened).
+import { EllipsisVerticalIcon } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { messagePath } from "@/modules/shared/app-paths";
+import { MenuOnDemand } from "@/modules/shared/components/menu-on-demand";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiEmailProcessing } from "../processings.models";
 import { DeliveryAttemptsDialog } from "./delivery-attempts-dialog";
 import { ProcessingStatusBadge } from "./processing-status-badge";
 import { useRedeliver } from "./use-redeliver";
+
+const loadProcessingMenuDropdown = () => import("./processing-menu-dropdown");
+const ProcessingMenuDropdown = dynamic(() => loadProcessingMenuDropdown().then((module) => module.ProcessingMenuDropdown), {
+  ssr: false,
+});
 
 type RowsProps = { emailCallbackId: string; address: string; processings: ApiEmailProcessing[] };
 
@@ -140,28 +147,25 @@ function ProcessingActions({ emailCallbackId, processing }: { emailCallbackId: s
   const [isAttemptsOpen, setIsAttemptsOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const { redeliver, isRedelivering } = useRedeliver(emailCallbackId);
+  const trigger = (
+    <Button ref={menuButton} variant="ghost" size="icon" className="size-8 shrink-0" aria-label={t("label")}>
+      <EllipsisVerticalIcon aria-hidden />
+    </Button>
+  );
   return (
     <>
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button ref={menuButton} variant="ghost" size="icon" className="size-8 shrink-0" aria-label={t("label")}>
-            <EllipsisVerticalIcon aria-hidden />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end" className="w-52">
-          <DropdownMenuItem onSelect={() => setIsAttemptsOpen(true)}>
-            <HistoryIcon aria-hidden />
-            {t("viewAttempts")}
-          </DropdownMenuItem>
-          <DropdownMenuItem
-            disabled={processing.status === PROCESSING_STATUS.PENDING || isRedelivering}
-            onSelect={() => void redeliver(processing.id)}
-          >
-            <RotateCwIcon aria-hidden />
-            {t("redeliver")}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <MenuOnDemand
+        trigger={trigger}
+        preload={loadProcessingMenuDropdown}
+        menu={
+          <ProcessingMenuDropdown
+            trigger={trigger}
+            canRedeliver={processing.status !== PROCESSING_STATUS.PENDING && !isRedelivering}
+            onViewAttempts={() => setIsAttemptsOpen(true)}
+            onRedeliver={() => void redeliver(processing.id)}
+          />
+        }
+      />
       <DeliveryAttemptsDialog
         emailCallbackId={emailCallbackId}
         processing={processing}

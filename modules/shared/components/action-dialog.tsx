@@ -1,64 +1,19 @@
 "use client";
 // A dialog with a title and its description, the content, and a footer: an outlined button that
-// closes the dialog, then the dialog's own action (the checkout, a redelivery).
-import type { ReactNode, RefObject } from "react";
-import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
-import { returnFocusTo } from "./return-focus";
+// closes the dialog, then the dialog's own action (the checkout, a redelivery). Its code (Radix's
+// dialog: action-dialog-frame.tsx) is out of the page's first load: it loads when the dialog first
+// opens, and stays mounted from then on (docs/architecture.md, Decisions and their reasons: page
+// weight).
+import dynamic from "next/dynamic";
+import { useState } from "react";
+import type { ActionDialogProps } from "./action-dialog-frame";
 
-export function ActionDialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  descriptionClassName,
-  className,
-  closeLabel,
-  dismissLabel,
-  action,
-  returnFocus,
-  children,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: ReactNode;
-  description: ReactNode;
-  descriptionClassName?: string;
-  /** The dialog box's classes (its width and height). */
-  className?: string;
-  /** Screen-reader text of the close (X) button. */
-  closeLabel: string;
-  /** Text of the footer's outlined button that closes the dialog. */
-  dismissLabel: ReactNode;
-  /** The footer's main button. */
-  action: ReactNode;
-  /** Where focus goes back on close (the button of the menu the dialog was opened from). */
-  returnFocus?: RefObject<HTMLElement | null>;
-  children: ReactNode;
-}) {
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className={className} closeLabel={closeLabel} onCloseAutoFocus={returnFocusTo(returnFocus)}>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription className={descriptionClassName}>{description}</DialogDescription>
-        </DialogHeader>
-        {children}
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">{dismissLabel}</Button>
-          </DialogClose>
-          {action}
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
-  );
+const ActionDialogFrame = dynamic(() => import("./action-dialog-frame").then((module) => module.ActionDialogFrame), {
+  ssr: false,
+});
+
+export function ActionDialog(props: ActionDialogProps) {
+  const [hasOpened, setHasOpened] = useState(props.open);
+  if (props.open && !hasOpened) setHasOpened(true);
+  return hasOpened ? <ActionDialogFrame {...props} /> : null;
 }

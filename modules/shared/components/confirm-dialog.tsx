@@ -1,65 +1,18 @@
 "use client";
 // A confirmation dialog: a title, a description, a confirm button (red when
 // the action destroys something) and Cancel. `useConfirmDialog().confirm(…)` resolves true on
-// confirm, false on cancel or dismissal.
-import { useTranslations } from "next-intl";
-import { type ReactNode, type RefObject, useCallback, useRef, useState } from "react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
-import { returnFocusTo } from "./return-focus";
+// confirm, false on cancel or dismissal. Its code (Radix's alert dialog: confirm-alert-dialog.tsx)
+// is out of the page's first load: it loads with the first question (docs/architecture.md,
+// Decisions and their reasons: page weight).
+import dynamic from "next/dynamic";
+import { type ReactNode, useCallback, useRef, useState } from "react";
+import type { ConfirmDialogOptions } from "./confirm-alert-dialog";
 
-export type ConfirmDialogOptions = {
-  title: ReactNode;
-  description: ReactNode;
-  confirmLabel: ReactNode;
-  /** Defaults to "Cancel". */
-  cancelLabel?: ReactNode;
-  isDestructive?: boolean;
-  /** Where focus goes back when the dialog closes (the menu button it was opened from). */
-  returnFocus?: RefObject<HTMLElement | null>;
-};
+const ConfirmDialog = dynamic(() => import("./confirm-alert-dialog").then((module) => module.ConfirmDialog), {
+  ssr: false,
+});
 
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  onConfirm,
-  title,
-  description,
-  confirmLabel,
-  cancelLabel,
-  isDestructive = false,
-  returnFocus,
-}: ConfirmDialogOptions & {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  onConfirm: () => void;
-}) {
-  const t = useTranslations("common");
-  return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent onCloseAutoFocus={returnFocusTo(returnFocus)}>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{cancelLabel ?? t("cancel")}</AlertDialogCancel>
-          <AlertDialogAction variant={isDestructive ? "destructive" : "default"} onClick={onConfirm}>
-            {confirmLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
-  );
-}
+export type { ConfirmDialogOptions };
 
 /** Render `dialog` somewhere in the component; `confirm(options)` opens it and waits for the answer. */
 export function useConfirmDialog(): {

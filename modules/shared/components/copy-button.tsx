@@ -1,12 +1,12 @@
 "use client";
 // An icon button that copies a value to the clipboard: its icon turns into a check for 2 seconds
-// and `onCopied` runs (e.g. to show a toast).
+// and `onCopied` runs (e.g. to show a toast). Its tooltip is the browser's own (`title`:
+// docs/architecture.md, Decisions and their reasons: page weight).
 import { CheckIcon, CopyIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { type ComponentProps, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 
 const COPIED_STATE_MS = 2000;
 
@@ -65,13 +65,16 @@ export function CopyButton({
   }
 
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button type="button" variant={variant} size={size} aria-label={label} onClick={copy} className={className}>
-          {isCopied ? <CheckIcon aria-hidden /> : <CopyIcon aria-hidden />}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{isCopied ? t("copied") : label}</TooltipContent>
-    </Tooltip>
+    <Button
+      type="button"
+      variant={variant}
+      size={size}
+      aria-label={label}
+      title={isCopied ? t("copied") : label}
+      onClick={copy}
+      className={className}
+    >
+      {isCopied ? <CheckIcon aria-hidden /> : <CopyIcon aria-hidden />}
+    </Button>
   );
 }

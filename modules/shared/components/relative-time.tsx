@@ -1,9 +1,9 @@
 "use client";
-// A date shown as how long ago it was (kept up to date), with the full date in a tooltip. All the
+// A date shown as how long ago it was (kept up to date), with the full date in a tooltip (the
+// browser's own, `title`: docs/architecture.md, Decisions and their reasons: page weight). All the
 // dates on a page follow one clock: one interval, whatever the number of rows.
 import { useLocale, useTranslations } from "next-intl";
 import { useMemo, useState, useSyncExternalStore } from "react";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { formatFullDate, formatRelativeTime } from "../relative-time";
 
 const REFRESH_INTERVAL_MS = 5000;
@@ -48,25 +48,15 @@ export function RelativeTime({ date }: { date: string | Date }) {
   const relativeFormat = useMemo(() => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }), [locale]);
   const fullDate = useMemo(() => formatFullDate(value, locale), [value, locale]);
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <time
-          dateTime={value.toISOString()}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so that keyboard users get the full date's tooltip too
-          tabIndex={0}
-          className="rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-ring/50"
-        >
-          {formatRelativeTime({
-            date: value,
-            now: new Date(now),
-            locale,
-            format: relativeFormat,
-            justNow: t("justNow"),
-            fewSecondsAgo: t("fewSecondsAgo"),
-          })}
-        </time>
-      </TooltipTrigger>
-      <TooltipContent>{fullDate}</TooltipContent>
-    </Tooltip>
+    <time dateTime={value.toISOString()} title={fullDate}>
+      {formatRelativeTime({
+        date: value,
+        now: new Date(now),
+        locale,
+        format: relativeFormat,
+        justNow: t("justNow"),
+        fewSecondsAgo: t("fewSecondsAgo"),
+      })}
+    </time>
   );
 }
