@@ -89,6 +89,8 @@ test.describe("with email verification required", () => {
     await page.goto(link.toString());
     await expect(page).toHaveURL(/\/email-callbacks$/);
 
+    // Off the signed-in page first, so that its background session check cannot race the navigation.
+    await page.goto("about:blank");
     await page.context().clearCookies();
     await page.goto(link.toString());
     await expect(page).toHaveURL(/\/verify-email(\?token=[^&]+)?$/);

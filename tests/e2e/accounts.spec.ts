@@ -29,6 +29,9 @@ test.describe("with email verification required", () => {
     await page.goto(findLink(mail, "/api/auth/verify-email"));
     await expect(page).toHaveURL(/\/email-callbacks$/);
 
+    // Off the signed-in page first: its background session check would otherwise send it to
+    // /login on its own once the cookies are gone, racing the navigation below.
+    await page.goto("about:blank");
     await page.context().clearCookies();
     await page.goto("/login");
     await logIn(page, email, "correct-horse-battery");

@@ -61,6 +61,8 @@ test.describe("returning after signing in (docs/security.md: Signing in)", () =>
       "javascript:alert(1)",
       "/\t/evil.example",
     ]) {
+      // Off the signed-in page first, so that its background session check cannot race the navigation.
+      await page.goto("about:blank");
       await context.clearCookies();
       await page.goto(`/login?returnTo=${encodeURIComponent(returnTo)}`);
       await logIn(page, account);
