@@ -64,8 +64,12 @@ test("a session cookie with a bad signature leads to /login, is cleared, and sig
 
 test("a 401 from a data call while the cookie is still there leads to /login once, with no loop", async ({ page, context }) => {
   await signUpThroughApi(page.request);
+  // The page shows the session the server read, then confirms it once in the background: wait for
+  // that check, so that the session ending below is met by the data call, not by the check.
+  const confirmed = page.waitForResponse((response) => response.url().includes("/api/auth/get-session"));
   await page.goto("/settings");
   await expect(page.getByLabel("Full name")).toHaveValue("Test User");
+  await confirmed;
 
   // The session ends elsewhere (signed out on another device): the browser keeps its cookie.
   const cookie = await findSessionCookie(context);
