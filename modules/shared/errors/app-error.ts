@@ -50,8 +50,16 @@ export function defineError(code: ErrorCode, message: string, field?: FieldIssue
   return () => new AppError({ code, message, ...(field ? { fields: [field] } : {}) });
 }
 
+/**
+ * Whether `error` is an AppError, from this copy of the module or another: Next bundles route
+ * handlers apart from the custom server, whose services (the inbound pipeline above all) throw the
+ * server's own copy of the class (docs/architecture.md: The parts).
+ */
 export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
+  if (error instanceof AppError) return true;
+  if (!(error instanceof Error) || error.name !== "AppError") return false;
+  const { code, httpStatus } = error as Partial<AppError>;
+  return typeof code === "string" && isErrorCode(code) && httpStatus === getHttpStatusForCode(code);
 }
 
 export const createUnauthorizedError = () =>
