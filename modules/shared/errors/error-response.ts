@@ -3,7 +3,14 @@
 
 import { ZodError } from "zod";
 import type { Logger } from "../logging/logger";
-import { AppError, createInternalError, createInvalidBodyError, type FieldIssue, type ValidationIssue } from "./app-error";
+import {
+  type AppError,
+  createInternalError,
+  createInvalidBodyError,
+  type FieldIssue,
+  isAppError,
+  type ValidationIssue,
+} from "./app-error";
 import { translateToEnglish } from "./validation-messages";
 
 export type ErrorBody = { error: { code: string; message: string; fields?: FieldIssue[] } };
@@ -22,7 +29,7 @@ export function toFieldIssues(error: ZodError): ValidationIssue[] {
 }
 
 export function normalizeError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  if (isAppError(error)) return error;
   if (error instanceof ZodError) return createInvalidBodyError(toFieldIssues(error));
   return createInternalError(error);
 }
