@@ -59,6 +59,19 @@ export function launchChromium(): Promise<Browser> {
 export type RunningServer = { url: string; smtpPort: number; output: () => string; stop: () => Promise<void> };
 
 /** `node --import tsx server.ts` as `npm start` runs it, on its own ports and database. */
+/** Starts the app, runs `measure` against it, and stops it; the app's output is printed if `measure` fails. */
+export async function measureWithServer<T>(measure: (server: RunningServer) => Promise<T>): Promise<T> {
+  const server = await startServer();
+  try {
+    return await measure(server);
+  } catch (error) {
+    console.error(server.output());
+    throw error;
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function startServer(): Promise<RunningServer> {
   const [port, smtpPort] = [await findFreePort(), await findFreePort()];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-weight-"));

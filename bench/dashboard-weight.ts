@@ -21,12 +21,12 @@ import {
   ensureBuild,
   launchChromium,
   log,
+  measureWithServer,
   PAGE_TIMEOUT_MS,
   projectDir,
   type RunningServer,
   type SeededAccount,
   seedAccount,
-  startServer,
 } from "./dashboard-app";
 
 const GOAL_KB = 200;
@@ -212,16 +212,7 @@ async function measureAll(server: RunningServer): Promise<RouteFigure[]> {
 async function main() {
   console.log(`Dashboard weight: first-load JS of the signed-in dashboard, gzip (zlib level ${GZIP_LEVEL}; kB = 1000 bytes)`);
   await ensureBuild();
-  const server = await startServer();
-  let figures: RouteFigure[];
-  try {
-    figures = await measureAll(server);
-  } catch (error) {
-    console.error(server.output());
-    throw error;
-  } finally {
-    await server.stop();
-  }
+  const figures = await measureWithServer(measureAll);
 
   for (const { route, scripts, totalGzip, totalBytes, inlineScriptGzipBytes } of figures) {
     console.log(`\n  ${route.label}: script files requested by Chromium (signed in, empty cache): ${scripts.length}`);

@@ -36,11 +36,11 @@ import {
   experiencePages,
   launchChromium,
   log,
+  measureWithServer,
   PAGE_TIMEOUT_MS,
   type RunningServer,
   type SeededAccount,
   seedAccount,
-  startServer,
 } from "./dashboard-app";
 import { endOfBusyTime, median, type Task, totalBlockingTime } from "./page-metrics";
 
@@ -199,16 +199,7 @@ async function main() {
   );
   await ensureBuild();
   log(`Load average before: ${loadAverage()} (${os.cpus().length} cores)`);
-  const server = await startServer();
-  let figures: PageFigures[];
-  try {
-    figures = await measureAll(server);
-  } catch (error) {
-    console.error(server.output());
-    throw error;
-  } finally {
-    await server.stop();
-  }
+  const figures = await measureWithServer(measureAll);
   log(`Load average after: ${loadAverage()}`);
 
   for (const { target, loads } of figures) {
