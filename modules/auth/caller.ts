@@ -49,8 +49,13 @@ async function findApiKeyCaller(authorization: string, prisma: PrismaClient): Pr
 
 async function findSessionCaller(request: Request, auth: Auth): Promise<Caller | null> {
   const session = await auth.api.getSession({ headers: request.headers });
-  if (!session) return null;
-  const { user } = session;
+  return session ? callerOfSession(session) : null;
+}
+
+type FoundSession = NonNullable<Awaited<ReturnType<Auth["api"]["getSession"]>>>;
+
+/** The caller of a session auth has found (a request's cookie, or a page's on the server). */
+export function callerOfSession({ user, session }: FoundSession): Caller {
   return {
     userId: user.id,
     user: {
@@ -61,7 +66,7 @@ async function findSessionCaller(request: Request, auth: Auth): Promise<Caller |
       emailVerified: user.emailVerified,
     },
     via: "session",
-    sessionId: session.session.id,
+    sessionId: session.id,
   };
 }
 

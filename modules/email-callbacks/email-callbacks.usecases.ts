@@ -20,7 +20,7 @@ export type EmailCallbackRules = Pick<Config, "emailDomains" | "plans"> & {
   webhook: Pick<Config["webhook"], "allowPrivateTargets">;
 };
 
-type Owner = { userId: string; planId: string };
+export type Owner = { userId: string; planId: string };
 
 export function getMaxEmailCallbacks(rules: EmailCallbackRules, planId: string): number {
   return getPlanLimits(planId, rules).maxEmails;

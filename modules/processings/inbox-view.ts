@@ -38,3 +38,12 @@ export function writeInboxView({ pageIndex, pageSize, status, q }: InboxView): s
 }
 
 export const isInboxFiltered = ({ status, q }: InboxFilter) => Boolean(status || q);
+
+/** A page's `searchParams` (Next's record of the query string) as the browser's URLSearchParams reads them. */
+export function searchParamsOf(record: Record<string, string | string[] | undefined>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(record)) {
+    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) params.append(name, item);
+  }
+  return params;
+}

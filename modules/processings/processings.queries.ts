@@ -97,9 +97,12 @@ export function useEmailProcessings(emailCallbackId: string, page: InboxPageRequ
   });
 }
 
+/** The inbox page whose count is how many of the address's mails failed (status error). */
+export const FAILED_COUNT_PAGE: InboxPageRequest = { pageIndex: 0, pageSize: 1, status: PROCESSING_STATUS.ERROR };
+
 /** How many of the address's mails failed (status error), refreshed like the inbox. */
 export function useFailedProcessingsCount(emailCallbackId: string) {
-  const page = { pageIndex: 0, pageSize: 1, status: PROCESSING_STATUS.ERROR } as const;
+  const page = FAILED_COUNT_PAGE;
   const isLive = useIsInboxLive(emailCallbackId);
   return useQuery({
     queryKey: processingQueryKeys.page(emailCallbackId, page),

@@ -1,17 +1,16 @@
+import { answerEmailCallbackList } from "@/modules/email-callbacks/email-callbacks.answers";
 import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
 import { createEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
-import { createEmailCallback, listEmailCallbacks } from "@/modules/email-callbacks/email-callbacks.usecases";
+import { createEmailCallback } from "@/modules/email-callbacks/email-callbacks.usecases";
 import { withCaller } from "@/modules/server/routes";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withCaller(async ({ caller, services }) => {
-  const { repository, rules } = await getEmailCallbackDependencies(services);
   const owner = { userId: caller.userId, planId: caller.user.planId };
-  const { emailCallbacks, maxEmailCallbacks } = await listEmailCallbacks({ owner, rules, repository });
-  return Response.json({ emailCallbacks: emailCallbacks.map(formatEmailCallbackForApi), maxEmailCallbacks });
+  return Response.json(await answerEmailCallbackList({ owner, services }));
 });
 
 export const POST = withCaller(async ({ request, caller, services }) => {

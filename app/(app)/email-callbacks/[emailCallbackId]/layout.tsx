@@ -1,6 +1,9 @@
 import type { ReactNode } from "react";
 import { EmailCallbackDetailLayout } from "@/modules/email-callbacks/components/email-callback-detail-layout";
+import { answerEmailCallback } from "@/modules/email-callbacks/email-callbacks.answers";
+import { emailCallbackQueryKeys } from "@/modules/email-callbacks/email-callbacks.queries";
 import { SendTestMailButton } from "@/modules/processings/components/send-test-mail-button";
+import { PageData } from "@/modules/server/page-data";
 
 export default async function EmailCallbackLayout({
   params,
@@ -11,11 +14,20 @@ export default async function EmailCallbackLayout({
 }) {
   const { emailCallbackId } = await params;
   return (
-    <EmailCallbackDetailLayout
-      emailCallbackId={emailCallbackId}
-      actions={<SendTestMailButton emailCallbackId={emailCallbackId} />}
+    <PageData
+      queries={({ caller, services }) => [
+        {
+          queryKey: emailCallbackQueryKeys.detail(emailCallbackId),
+          answer: async () => (await answerEmailCallback({ emailCallbackId, userId: caller.userId, services })).emailCallback,
+        },
+      ]}
     >
-      {children}
-    </EmailCallbackDetailLayout>
+      <EmailCallbackDetailLayout
+        emailCallbackId={emailCallbackId}
+        actions={<SendTestMailButton emailCallbackId={emailCallbackId} />}
+      >
+        {children}
+      </EmailCallbackDetailLayout>
+    </PageData>
   );
 }

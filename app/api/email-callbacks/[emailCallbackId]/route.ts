@@ -1,11 +1,8 @@
+import { answerEmailCallback } from "@/modules/email-callbacks/email-callbacks.answers";
 import { getEmailCallbackDependencies } from "@/modules/email-callbacks/email-callbacks.dependencies";
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
 import { updateEmailCallbackSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
-import {
-  deleteEmailCallback,
-  getEmailCallbackOrThrow,
-  updateEmailCallback,
-} from "@/modules/email-callbacks/email-callbacks.usecases";
+import { deleteEmailCallback, updateEmailCallback } from "@/modules/email-callbacks/email-callbacks.usecases";
 import { withCaller } from "@/modules/server/routes";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
@@ -14,9 +11,7 @@ export const dynamic = "force-dynamic";
 type Params = { emailCallbackId: string };
 
 export const GET = withCaller<Params>(async ({ caller, params, services }) => {
-  const { repository } = await getEmailCallbackDependencies(services);
-  const emailCallback = await getEmailCallbackOrThrow({ id: params.emailCallbackId, userId: caller.userId, repository });
-  return Response.json({ emailCallback: formatEmailCallbackForApi(emailCallback) });
+  return Response.json(await answerEmailCallback({ emailCallbackId: params.emailCallbackId, userId: caller.userId, services }));
 });
 
 export const PUT = withCaller<Params>(async ({ request, caller, params, services }) => {

@@ -1,5 +1,8 @@
 import { pageTitle } from "@/modules/i18n/page-title";
 import { MessagePage } from "@/modules/processings/components/message-page";
+import { answerProcessingDetail } from "@/modules/processings/processings.answers";
+import { processingQueryKeys } from "@/modules/processings/processings.queries";
+import { PageData } from "@/modules/server/page-data";
 
 export const generateMetadata = pageTitle("message");
 
@@ -9,5 +12,18 @@ export default async function EmailProcessingPage({
   params: Promise<{ emailCallbackId: string; processingId: string }>;
 }) {
   const { emailCallbackId, processingId } = await params;
-  return <MessagePage emailCallbackId={emailCallbackId} processingId={processingId} />;
+  return (
+    <PageData
+      queries={({ caller, services }) => [
+        {
+          queryKey: processingQueryKeys.detail(emailCallbackId, processingId),
+          // The message page's form of the mail: its webhook body shortened (useEmailProcessing).
+          answer: () =>
+            answerProcessingDetail({ emailCallbackId, processingId, userId: caller.userId, isShortened: true, services }),
+        },
+      ]}
+    >
+      <MessagePage emailCallbackId={emailCallbackId} processingId={processingId} />
+    </PageData>
+  );
 }
