@@ -3,14 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/modules/shared/api/api-client";
 import type { ApiEmailCallback } from "./email-callbacks.models";
+import { emailCallbackQueryKeys } from "./email-callbacks.query-keys";
 import type { CreateEmailCallbackInput, UpdateEmailCallbackInput } from "./email-callbacks.schemas";
-
-export const emailCallbackQueryKeys = {
-  all: ["email-callbacks"] as const,
-  list: () => [...emailCallbackQueryKeys.all, "list"] as const,
-  details: () => [...emailCallbackQueryKeys.all, "detail"] as const,
-  detail: (emailCallbackId: string) => [...emailCallbackQueryKeys.details(), emailCallbackId] as const,
-};
 
 const emailCallbackPath = (emailCallbackId: string) => `/api/email-callbacks/${encodeURIComponent(emailCallbackId)}`;
 

@@ -3,7 +3,7 @@
 // falls back to its default; written with defaults left out.
 
 import { INBOX_SEARCH_MAX_LENGTH, PROCESSING_STATUSES, type ProcessingStatus } from "./processings.constants";
-import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, type InboxPageRequest } from "./processings.queries";
+import { DEFAULT_INBOX_PAGE_SIZE, INBOX_PAGE_SIZES, type InboxPageRequest } from "./processings.query-keys";
 import type { InboxFilter } from "./processings.schemas";
 
 export type InboxView = InboxPageRequest;

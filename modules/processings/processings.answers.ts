@@ -4,7 +4,8 @@
 import { getEmailProcessingDetail } from "./processing-content.usecases";
 import { getProcessingsRepository } from "./processings.dependencies";
 import { type ApiProcessingsPage, formatProcessingDetailForApi, formatProcessingForApi } from "./processings.models";
-import type { EmailProcessingDetailAnswer, InboxPageRequest } from "./processings.queries";
+import type { EmailProcessingDetailAnswer } from "./processings.queries";
+import type { InboxPageRequest } from "./processings.query-keys";
 import { listEmailProcessings } from "./processings.usecases";
 
 type ReadServices = Parameters<typeof getProcessingsRepository>[0];

@@ -6,10 +6,8 @@ import { apiFetch } from "@/modules/shared/api/api-client";
 import { useIsInboxLive } from "./live-inbox";
 import { PROCESSING_STATUS } from "./processings.constants";
 import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiEmailProcessingDetail, ApiProcessingsPage } from "./processings.models";
-import type { InboxFilter } from "./processings.schemas";
+import { FAILED_COUNT_PAGE, type InboxPageRequest, processingQueryKeys } from "./processings.query-keys";
 
-export const INBOX_PAGE_SIZES = [15, 50, 100] as const;
-export const DEFAULT_INBOX_PAGE_SIZE = INBOX_PAGE_SIZES[0];
 /**
  * Without a live events stream (live-inbox.ts), the inbox polls so new mail and pending deliveries
  * still show up without a reload.
@@ -17,17 +15,6 @@ export const DEFAULT_INBOX_PAGE_SIZE = INBOX_PAGE_SIZES[0];
 const INBOX_REFRESH_INTERVAL_MS = 15_000;
 /** While a row shows pending, its outcome usually follows within seconds: poll sooner. */
 const INBOX_PENDING_REFRESH_INTERVAL_MS = 3_000;
-
-export const processingQueryKeys = {
-  all: ["email-processings"] as const,
-  ofEmailCallback: (emailCallbackId: string) => [...processingQueryKeys.all, emailCallbackId] as const,
-  page: (emailCallbackId: string, page: InboxPageRequest) =>
-    [...processingQueryKeys.ofEmailCallback(emailCallbackId), { ...page }] as const,
-  detail: (emailCallbackId: string, processingId: string) =>
-    [...processingQueryKeys.ofEmailCallback(emailCallbackId), "detail", processingId] as const,
-  attempts: (emailCallbackId: string, processingId: string) =>
-    [...processingQueryKeys.ofEmailCallback(emailCallbackId), "attempts", processingId] as const,
-};
 
 const processingPath = (emailCallbackId: string, processingId: string) =>
   `/api/email-callbacks/${encodeURIComponent(emailCallbackId)}/processings/${encodeURIComponent(processingId)}`;
@@ -64,9 +51,6 @@ export function useEmailProcessing(emailCallbackId: string, processingId: string
   });
 }
 
-/** One page of the inbox, filtered or not; `pageIndex` is zero-based. */
-export type InboxPageRequest = InboxFilter & { pageIndex: number; pageSize: number };
-
 export async function fetchEmailProcessings({
   emailCallbackId,
   pageIndex,
@@ -96,9 +80,6 @@ export function useEmailProcessings(emailCallbackId: string, page: InboxPageRequ
     },
   });
 }
-
-/** The inbox page whose count is how many of the address's mails failed (status error). */
-export const FAILED_COUNT_PAGE: InboxPageRequest = { pageIndex: 0, pageSize: 1, status: PROCESSING_STATUS.ERROR };
 
 /** How many of the address's mails failed (status error), refreshed like the inbox. */
 export function useFailedProcessingsCount(emailCallbackId: string) {

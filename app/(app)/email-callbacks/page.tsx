@@ -1,6 +1,6 @@
 import { EmailCallbackList } from "@/modules/email-callbacks/components/email-callback-list";
 import { answerEmailCallbackList } from "@/modules/email-callbacks/email-callbacks.answers";
-import { emailCallbackQueryKeys } from "@/modules/email-callbacks/email-callbacks.queries";
+import { emailCallbackQueryKeys } from "@/modules/email-callbacks/email-callbacks.query-keys";
 import { pageTitle } from "@/modules/i18n/page-title";
 import { PageData } from "@/modules/server/page-data";
 

@@ -15,7 +15,8 @@ import { DataTablePagination, getPageCount } from "@/modules/shared/components/d
 import { EmptyState } from "@/modules/shared/components/empty-state";
 import { LoadError } from "@/modules/shared/components/load-error";
 import { isInboxFiltered } from "../inbox-view";
-import { INBOX_PAGE_SIZES, useEmailProcessings } from "../processings.queries";
+import { useEmailProcessings } from "../processings.queries";
+import { INBOX_PAGE_SIZES } from "../processings.query-keys";
 import { InboxRows } from "./inbox-rows";
 import { InboxToolbar } from "./inbox-toolbar";
 import { useInboxView } from "./use-inbox-view";

@@ -7,7 +7,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { markInboxLive } from "../live-inbox";
-import { processingQueryKeys } from "../processings.queries";
+import { processingQueryKeys } from "../processings.query-keys";
 
 /** Events close together (a batch of mail) cause one refresh. */
 const REFRESH_DELAY_MS = 250;

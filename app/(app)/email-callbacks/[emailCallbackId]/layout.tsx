@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { EmailCallbackDetailLayout } from "@/modules/email-callbacks/components/email-callback-detail-layout";
 import { answerEmailCallback } from "@/modules/email-callbacks/email-callbacks.answers";
-import { emailCallbackQueryKeys } from "@/modules/email-callbacks/email-callbacks.queries";
+import { emailCallbackQueryKeys } from "@/modules/email-callbacks/email-callbacks.query-keys";
 import { SendTestMailButton } from "@/modules/processings/components/send-test-mail-button";
 import { PageData } from "@/modules/server/page-data";
 

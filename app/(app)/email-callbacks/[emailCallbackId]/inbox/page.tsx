@@ -2,7 +2,7 @@ import { pageTitle } from "@/modules/i18n/page-title";
 import { EmailCallbackInbox } from "@/modules/processings/components/email-callback-inbox";
 import { readInboxView, searchParamsOf } from "@/modules/processings/inbox-view";
 import { answerProcessingsPage } from "@/modules/processings/processings.answers";
-import { FAILED_COUNT_PAGE, processingQueryKeys } from "@/modules/processings/processings.queries";
+import { FAILED_COUNT_PAGE, processingQueryKeys } from "@/modules/processings/processings.query-keys";
 import { PageData } from "@/modules/server/page-data";
 
 export const generateMetadata = pageTitle("inbox");

@@ -1,7 +1,7 @@
 import { pageTitle } from "@/modules/i18n/page-title";
 import { MessagePage } from "@/modules/processings/components/message-page";
 import { answerProcessingDetail } from "@/modules/processings/processings.answers";
-import { processingQueryKeys } from "@/modules/processings/processings.queries";
+import { processingQueryKeys } from "@/modules/processings/processings.query-keys";
 import { PageData } from "@/modules/server/page-data";
 
 export const generateMetadata = pageTitle("message");
