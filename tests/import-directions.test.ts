@@ -1,9 +1,10 @@
 // Import directions (docs/architecture.md: Directions): no file imports itself back through others,
 // no two features import each other, neither modules/shared nor components/ (the UI primitives
 // and what is built on them alone) imports a feature, and the parsing threads' code
-// (modules/inbound/parsing) reaches nothing of the pipeline. Type-only and dynamic imports
-// count: they are dependencies as much as the others. Tests are left out (a test may reach
-// anywhere).
+// (modules/inbound/parsing) reaches nothing of the pipeline, and sonner is imported only by the
+// shadcn toaster and the toasts loaded on demand (docs/architecture.md, Decisions and their reasons:
+// page weight). Type-only and dynamic imports count: they are dependencies as much as the others.
+// Tests are left out (a test may reach anywhere).
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -33,19 +34,34 @@ function resolveImport(from: string, specifier: string): string | null {
   return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile()) ?? null;
 }
 
-/** Every source file and the source files it imports (relative to the project). */
-function buildImportGraph(): Map<string, Set<string>> {
+/** Every source file (relative to the project) and the specifiers it imports, as written. */
+function readImports(): Map<string, string[]> {
   const files = SOURCE_DIRECTORIES.flatMap((directory) => listSourceFiles(path.join(ROOT, directory)));
+  return new Map(
+    files.map((file) => {
+      const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true);
+      return [path.relative(ROOT, file), importedFiles.map(({ fileName }) => fileName)];
+    }),
+  );
+}
+
+/** Every source file and the source files it imports (relative to the project). */
+function buildImportGraph(imports: Map<string, string[]>): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
-  for (const file of files) {
-    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true);
-    const targets = importedFiles
-      .map(({ fileName }) => resolveImport(file, fileName))
+  for (const [file, specifiers] of imports) {
+    const targets = specifiers
+      .map((specifier) => resolveImport(path.join(ROOT, file), specifier))
       .filter((target): target is string => target !== null)
       .map((target) => path.relative(ROOT, target));
-    graph.set(path.relative(ROOT, file), new Set(targets));
+    graph.set(file, new Set(targets));
   }
   return graph;
+}
+
+/** The source files that import the package `name` (or a path inside it). */
+function findImportersOf(imports: Map<string, string[]>, name: string): string[] {
+  const isPackage = (specifier: string) => specifier === name || specifier.startsWith(`${name}/`);
+  return [...imports].filter(([, specifiers]) => specifiers.some(isPackage)).map(([file]) => file);
 }
 
 /** The groups of nodes that reach each other (strongly connected components of more than one node). */
@@ -112,7 +128,8 @@ function findPipelineReached(graph: Map<string, Set<string>>): string[] {
   return [...chains].filter(([file]) => isPipeline(file)).map(([, chain]) => chain.join(" -> "));
 }
 
-const graph = buildImportGraph();
+const imports = readImports();
+const graph = buildImportGraph(imports);
 
 describe("import directions", () => {
   it("reads the project's sources", () => {
@@ -148,6 +165,13 @@ describe("import directions", () => {
         : [],
     );
     expect(sharedImports).toEqual([]);
+  });
+
+  it("has sonner imported only by the shadcn toaster and the toasts loaded on demand (docs/architecture.md: page weight)", () => {
+    expect(findImportersOf(imports, "sonner").sort()).toEqual([
+      "components/ui/sonner.tsx",
+      "modules/shared/components/toasts-on-demand.tsx",
+    ]);
   });
 
   it("has the parsing threads' code reach nothing of the pipeline (docs/architecture.md: Directions)", () => {

@@ -4,12 +4,12 @@
 import { KeyRoundIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { LoadError } from "@/modules/shared/components/load-error";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { type ApiKeySummary, useApiKeysQuery, useDeleteApiKeyMutation } from "../api-keys.queries";
 import { ApiKeysPageHeader } from "./api-keys-page-header";
 
@@ -80,6 +80,7 @@ export function ApiKeyList() {
 /** Asks for confirmation, then deletes the key (the list is refetched) and says so in a toast. */
 function useDeleteApiKey() {
   const t = useTranslations("apiKeys.list.delete");
+  const toast = useToast();
   const { confirm, dialog } = useConfirmDialog();
   const deleteMutation = useDeleteApiKeyMutation();
 

@@ -4,14 +4,15 @@
 import { CheckIcon, CopyIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { copyToClipboard } from "@/modules/shared/components/copy-button";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 
 export const COPIED_LABEL_DURATION_MS = 2000;
 
 export function CopyApiKeyButton({ token }: { token: string }) {
   const t = useTranslations("apiKeys.create.success");
+  const toast = useToast();
   const [isCopied, setIsCopied] = useState(false);
   const resetTimeout = useRef<ReturnType<typeof setTimeout>>(undefined);
 

@@ -8,6 +8,7 @@ import en from "@/messages/en.json";
 import { ConfigProvider } from "@/modules/config/components/config-provider";
 import { configQueryKeys, DEFAULT_PUBLIC_CONFIG } from "@/modules/config/config.queries";
 import { useZodForm } from "@/modules/shared/components/submit-form";
+import { ToastsOnDemandProvider } from "@/modules/shared/components/toasts-on-demand";
 import { AuthMethodsCard } from "./auth-methods-card";
 
 afterEach(cleanup);
@@ -28,7 +29,9 @@ function renderCard(namespace: "login" | "register", auth: Partial<typeof DEFAUL
     <QueryClientProvider client={queryClient}>
       <NextIntlClientProvider locale="en" messages={en}>
         <ConfigProvider>
-          <Card namespace={namespace} />
+          <ToastsOnDemandProvider>
+            <Card namespace={namespace} />
+          </ToastsOnDemandProvider>
         </ConfigProvider>
       </NextIntlClientProvider>
     </QueryClientProvider>,

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import en from "@/messages/en.json";
 import { ConfigProvider } from "@/modules/config/components/config-provider";
 import { configQueryKeys, DEFAULT_PUBLIC_CONFIG } from "@/modules/config/config.queries";
+import { ToastsOnDemandProvider } from "@/modules/shared/components/toasts-on-demand";
 import { AuthMethods } from "./auth-methods";
 
 afterEach(cleanup);
@@ -22,13 +23,15 @@ function renderWithGithub() {
     <QueryClientProvider client={queryClient}>
       <NextIntlClientProvider locale="en" messages={en}>
         <ConfigProvider>
-          <AuthMethods emailButtonLabel="Login with email">
-            <form>
-              <label>
-                Email <input type="email" />
-              </label>
-            </form>
-          </AuthMethods>
+          <ToastsOnDemandProvider>
+            <AuthMethods emailButtonLabel="Login with email">
+              <form>
+                <label>
+                  Email <input type="email" />
+                </label>
+              </form>
+            </AuthMethods>
+          </ToastsOnDemandProvider>
         </ConfigProvider>
       </NextIntlClientProvider>
     </QueryClientProvider>,

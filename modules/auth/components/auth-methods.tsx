@@ -5,11 +5,11 @@
 import { MailIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { Spinner } from "@/components/ui/spinner";
 import { useAppConfig } from "@/modules/config/components/config-provider";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { authClient } from "../auth.client";
 import { SOCIAL_PROVIDERS } from "../auth.constants";
 import { GithubIcon, GoogleIcon } from "./provider-icons";
@@ -61,6 +61,7 @@ export function AuthMethods({
 
 function SocialProviderButtons({ providers, intent }: { providers: SocialProvider[]; intent: "login" | "register" }) {
   const t = useTranslations("authProviders");
+  const toast = useToast();
   const [pendingProvider, setPendingProvider] = useState<SocialProvider | null>(null);
   const authErrorMessage = useAuthErrorMessage(t("unknownError"));
   const labels: Record<SocialProvider, string> =

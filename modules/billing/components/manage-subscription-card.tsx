@@ -4,11 +4,11 @@
 import { ExternalLinkIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { PLAN_ID } from "@/modules/plans/plans.constants";
 import { TitledCard } from "@/modules/shared/components/titled-card";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { fetchCustomerPortalUrl, useIsBillingEnabled } from "../billing.queries";
 import { openInNewTab } from "./billing-links.constants";
 
@@ -16,6 +16,7 @@ export const PORTAL_BUTTON_LOADING_MS = 1000;
 
 export function ManageSubscriptionCard({ planId }: { planId: string | null | undefined }) {
   const t = useTranslations("billing.subscription");
+  const toast = useToast();
   const isBillingEnabled = useIsBillingEnabled();
   const [isLoading, setIsLoading] = useState(false);
 

@@ -3,11 +3,11 @@
 // contact links, and the checkout button that opens the payment page in a new tab. Back in this tab
 // after checkout, the dialog closes and the plan is read again.
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { ActionDialog } from "@/modules/shared/components/action-dialog";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { type BillingConfig, CHECKOUT_PLAN_ID, useCreateCheckoutSessionMutation } from "../billing.queries";
 import { BILLING_LINKS, openInNewTab } from "./billing-links.constants";
 import { useCheckoutReturn } from "./use-checkout-return";
@@ -16,6 +16,7 @@ type UpgradeDialogProps = { open: boolean; onOpenChange: (open: boolean) => void
 
 export function UpgradeDialog({ open, onOpenChange, plans }: UpgradeDialogProps) {
   const t = useTranslations("billing.upgrade");
+  const toast = useToast();
   const tCommon = useTranslations("common");
   const checkout = useCreateCheckoutSessionMutation();
   const awaitCheckoutReturn = useCheckoutReturn(() => onOpenChange(false));

@@ -3,12 +3,13 @@
 import { ServerCrashIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 
 export function ServerUnreachable({ onRetry }: { onRetry: () => Promise<{ isError: boolean }> }) {
   const t = useTranslations("serverUnreachable");
+  const toast = useToast();
   const [isRetrying, setIsRetrying] = useState(false);
 
   async function retry() {

@@ -2,8 +2,8 @@
 // Copies an email address, then confirms with the toast "Email address copied to clipboard".
 import { useTranslations } from "next-intl";
 import type { ComponentProps } from "react";
-import { toast } from "sonner";
 import { CopyButton } from "@/modules/shared/components/copy-button";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 
 export function CopyAddressButton({
   address,
@@ -17,6 +17,7 @@ export function CopyAddressButton({
   className?: string;
 }) {
   const t = useTranslations("emailCallbacks.address");
+  const toast = useToast();
   return (
     <CopyButton
       value={address}

@@ -7,6 +7,7 @@ import { TooltipProvider } from "@/components/ui/tooltip";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
 import { ApiError } from "@/modules/shared/api/api-client";
+import { ToastsOnDemandProvider } from "@/modules/shared/components/toasts-on-demand";
 import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmptyEmailCallbackFormValues } from "./email-callback-form";
 
 afterEach(cleanup);
@@ -85,16 +86,18 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
     render(
       // The form's tooltips need the provider that every page has, with its delay (app-providers.tsx).
       <NextIntlClientProvider locale={locale} messages={messages}>
-        <TooltipProvider delayDuration={700}>
-          <EmailCallbackForm
-            mode="create"
-            availableDomains={availableDomains}
-            defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
-            isCreateBlocked={isCreateBlocked}
-            onLimitReached={onLimitReached}
-            onSubmit={onSubmit}
-          />
-        </TooltipProvider>
+        <ToastsOnDemandProvider>
+          <TooltipProvider delayDuration={700}>
+            <EmailCallbackForm
+              mode="create"
+              availableDomains={availableDomains}
+              defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
+              isCreateBlocked={isCreateBlocked}
+              onLimitReached={onLimitReached}
+              onSubmit={onSubmit}
+            />
+          </TooltipProvider>
+        </ToastsOnDemandProvider>
       </NextIntlClientProvider>,
     );
     return { user: userEvent.setup(), onSubmit };

@@ -3,9 +3,9 @@
 // creation without the random username; only what changed is sent, the secret only if changed.
 import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
-import { toast } from "sonner";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useAppConfig } from "@/modules/config/components/config-provider";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 import type { UpdateEmailCallbackInput } from "../email-callbacks.schemas";
@@ -40,6 +40,7 @@ export function getEmailCallbackChanges(
 
 function EmailCallbackSettingsCard({ emailCallback }: { emailCallback: ApiEmailCallback }) {
   const t = useTranslations("emailCallbacks.settings");
+  const toast = useToast();
   const { availableDomains } = useAppConfig().emailCallbacks;
   const updateEmailCallback = useUpdateEmailCallback();
   // The callback keeps its domain even if the instance no longer offers it.

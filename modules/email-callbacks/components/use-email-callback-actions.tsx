@@ -1,12 +1,12 @@
 "use client";
 import { useTranslations } from "next-intl";
 import type { RefObject } from "react";
-import { toast } from "sonner";
 // Enabling, disabling and deleting an email callback, shared by the list's menu and the detail
 // header: toasts "Email enabled" and "Email disabled" (the latter for 7 s),
 // and deletion only after the user confirms. Render `confirmDialog` next to the controls.
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useDeleteEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 
@@ -14,6 +14,7 @@ const DISABLED_TOAST_DURATION_MS = 7000;
 
 export function useEmailCallbackActions() {
   const t = useTranslations("emailCallbacks");
+  const toast = useToast();
   const updateEmailCallback = useUpdateEmailCallback();
   const deleteEmailCallback = useDeleteEmailCallback();
   const { confirm, dialog } = useConfirmDialog();

@@ -4,14 +4,15 @@
 import { RotateCwIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useRef } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { useFailedProcessingsCount, useRedeliverFailedProcessings } from "../processings.queries";
 
 export function RedeliverFailedButton({ emailCallbackId }: { emailCallbackId: string }) {
   const t = useTranslations("processing.inbox.redeliverAll");
+  const toast = useToast();
   const apiErrorMessage = useApiErrorMessage();
   const { data: failedCount = 0 } = useFailedProcessingsCount(emailCallbackId);
   const mutation = useRedeliverFailedProcessings(emailCallbackId);

@@ -4,12 +4,13 @@
 // disabled or its allowed senders leave test@<domain> out, like real mail would be).
 import { SendIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { useSendTestMail } from "../processings.queries";
 
 export function SendTestMailButton({ emailCallbackId }: { emailCallbackId: string }) {
   const t = useTranslations("processing.testMail");
+  const toast = useToast();
   const sendTestMail = useSendTestMail(emailCallbackId);
 
   async function send() {

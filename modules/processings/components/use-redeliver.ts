@@ -2,12 +2,13 @@
 // Redelivering a processing from the inbox or its attempts view: a toast when the new delivery has
 // started, and the API's error as a translated toast (useApiErrorMessage).
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { useRedeliverEmailProcessing } from "../processings.queries";
 
 export function useRedeliver(emailCallbackId: string) {
   const t = useTranslations("processing.redeliver");
+  const toast = useToast();
   const apiErrorMessage = useApiErrorMessage();
   const mutation = useRedeliverEmailProcessing(emailCallbackId);
 

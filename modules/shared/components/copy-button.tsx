@@ -5,8 +5,8 @@
 import { CheckIcon, CopyIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { type ComponentProps, useEffect, useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { useToast } from "./toasts-on-demand";
 
 const COPIED_STATE_MS = 2000;
 
@@ -45,6 +45,7 @@ export function CopyButton({
   className?: string;
 }) {
   const t = useTranslations("common");
+  const toast = useToast();
   const [isCopied, setIsCopied] = useState(false);
 
   useEffect(() => {

@@ -8,6 +8,7 @@ import { NextIntlClientProvider } from "next-intl";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
+import { ToastsOnDemandProvider } from "@/modules/shared/components/toasts-on-demand";
 import { DeliveryAlertsCard } from "./delivery-alerts-card";
 
 afterEach(() => {
@@ -36,7 +37,9 @@ function renderCard(locale: "en" | "fr" = "en") {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <NextIntlClientProvider locale={locale} messages={locale === "en" ? en : fr}>
-        <DeliveryAlertsCard />
+        <ToastsOnDemandProvider>
+          <DeliveryAlertsCard />
+        </ToastsOnDemandProvider>
       </NextIntlClientProvider>
     </QueryClientProvider>,
   );

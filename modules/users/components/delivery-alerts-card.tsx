@@ -3,15 +3,16 @@
 // setting, saved through PUT /api/users/me as soon as it changes.
 import { useTranslations } from "next-intl";
 import { useId } from "react";
-import { toast } from "sonner";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Label } from "@/components/ui/label";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { TitledCard } from "@/modules/shared/components/titled-card";
+import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { useCurrentUserQuery, useUpdateCurrentUserMutation } from "../users.queries";
 
 export function DeliveryAlertsCard() {
   const t = useTranslations("settings.deliveryAlerts");
+  const toast = useToast();
   const apiErrorMessage = useApiErrorMessage();
   const checkboxId = useId();
   const { data } = useCurrentUserQuery();
