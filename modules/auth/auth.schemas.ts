@@ -1,33 +1,39 @@
 // Form schemas of the auth pages. Messages are i18n keys, translated where they are shown.
-import { z } from "zod";
+// zod/mini, as every schema a form uses (docs/architecture.md: Decisions).
+import * as z from "zod/mini";
 import { fullNameSchema } from "@/modules/shared/validation/full-name.schemas";
 import { AUTH_LIMITS } from "./auth.constants";
 
+/** Trimmed, then required and an address: the messages of `required` and `invalid`. */
+const emailFieldSchema = (messages: { required: string; invalid: string }) =>
+  z.pipe(z.string().check(z.trim(), z.minLength(1, messages.required)), z.email(messages.invalid));
+
 export const loginSchema = z.object({
-  email: z.string().trim().min(1, "login.validation.emailRequired").pipe(z.email("login.validation.emailInvalid")),
-  password: z.string().min(1, "login.validation.passwordRequired"),
+  email: emailFieldSchema({ required: "login.validation.emailRequired", invalid: "login.validation.emailInvalid" }),
+  password: z.string().check(z.minLength(1, "login.validation.passwordRequired")),
   rememberMe: z.boolean(),
 });
 
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const registerSchema = z.object({
-  email: z.string().trim().min(1, "register.validation.emailRequired").pipe(z.email("register.validation.emailInvalid")),
+  email: emailFieldSchema({ required: "register.validation.emailRequired", invalid: "register.validation.emailInvalid" }),
   name: fullNameSchema,
   password: z
     .string()
-    .min(AUTH_LIMITS.passwordMinLength, "register.validation.passwordTooShort")
-    .max(AUTH_LIMITS.passwordMaxLength, "register.validation.passwordTooLong"),
+    .check(
+      z.minLength(AUTH_LIMITS.passwordMinLength, "register.validation.passwordTooShort"),
+      z.maxLength(AUTH_LIMITS.passwordMaxLength, "register.validation.passwordTooLong"),
+    ),
 });
 
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 export const requestPasswordResetSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, "requestPasswordReset.validation.emailRequired")
-    .pipe(z.email("requestPasswordReset.validation.emailInvalid")),
+  email: emailFieldSchema({
+    required: "requestPasswordReset.validation.emailRequired",
+    invalid: "requestPasswordReset.validation.emailInvalid",
+  }),
 });
 
 export type RequestPasswordResetInput = z.infer<typeof requestPasswordResetSchema>;
@@ -35,19 +41,20 @@ export type RequestPasswordResetInput = z.infer<typeof requestPasswordResetSchem
 export const resetPasswordSchema = z.object({
   newPassword: z
     .string()
-    .min(1, "resetPassword.validation.passwordRequired")
-    .min(AUTH_LIMITS.passwordMinLength, "resetPassword.validation.passwordTooShort")
-    .max(AUTH_LIMITS.passwordMaxLength, "resetPassword.validation.passwordTooLong"),
+    .check(
+      z.minLength(1, "resetPassword.validation.passwordRequired"),
+      z.minLength(AUTH_LIMITS.passwordMinLength, "resetPassword.validation.passwordTooShort"),
+      z.maxLength(AUTH_LIMITS.passwordMaxLength, "resetPassword.validation.passwordTooLong"),
+    ),
 });
 
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 export const resendVerificationEmailSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, "emailValidationRequired.resend.validation.emailRequired")
-    .pipe(z.email("emailValidationRequired.resend.validation.emailInvalid")),
+  email: emailFieldSchema({
+    required: "emailValidationRequired.resend.validation.emailRequired",
+    invalid: "emailValidationRequired.resend.validation.emailInvalid",
+  }),
 });
 
 export type ResendVerificationEmailInput = z.infer<typeof resendVerificationEmailSchema>;

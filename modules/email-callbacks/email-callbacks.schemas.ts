@@ -1,7 +1,8 @@
 // The email callback form's schema: the same zod schema validates the dashboard form and the
 // API route. Messages are i18n keys (emailCallbacks.form.validation.*), shown translated; a
-// reserved username carries the API error code it maps to.
-import { z } from "zod";
+// reserved username carries the API error code it maps to. zod/mini, whose checks are functions
+// the browser's bundle keeps only when used (docs/architecture.md: Decisions).
+import * as z from "zod/mini";
 import {
   ATTACHMENT_DELIVERIES,
   AUTHENTICATION_POLICIES,
@@ -17,62 +18,62 @@ import {
   WEBHOOK_SECRET_MIN_LENGTH,
 } from "./email-callbacks.constants";
 
-export const usernameSchema = z
-  .string({ error: "emailCallbacks.form.validation.usernameRequired" })
-  .trim()
-  .toLowerCase()
-  .min(1, "emailCallbacks.form.validation.usernameRequired")
-  .regex(USERNAME_CHARACTERS_PATTERN, "emailCallbacks.form.validation.usernameCharacters")
-  .min(USERNAME_MIN_LENGTH, "emailCallbacks.form.validation.usernameTooShort")
-  .max(USERNAME_MAX_LENGTH, "emailCallbacks.form.validation.usernameTooLong")
-  .regex(USERNAME_PATTERN, "emailCallbacks.form.validation.usernameEdges")
-  .refine((username) => !RESERVED_USERNAMES.has(username), {
+export const usernameSchema = z.string({ error: "emailCallbacks.form.validation.usernameRequired" }).check(
+  z.trim(),
+  z.toLowerCase(),
+  z.minLength(1, "emailCallbacks.form.validation.usernameRequired"),
+  z.regex(USERNAME_CHARACTERS_PATTERN, "emailCallbacks.form.validation.usernameCharacters"),
+  z.minLength(USERNAME_MIN_LENGTH, "emailCallbacks.form.validation.usernameTooShort"),
+  z.maxLength(USERNAME_MAX_LENGTH, "emailCallbacks.form.validation.usernameTooLong"),
+  z.regex(USERNAME_PATTERN, "emailCallbacks.form.validation.usernameEdges"),
+  z.refine((username: string) => !RESERVED_USERNAMES.has(username), {
     message: "emailCallbacks.form.validation.usernameNotAllowed",
     params: { appErrorCode: "email_callback.username_not_allowed" },
-  });
+  }),
+);
 
-export const webhookUrlSchema = z
-  .string({ error: "emailCallbacks.form.validation.webhookUrlRequired" })
-  .trim()
-  .min(1, "emailCallbacks.form.validation.webhookUrlRequired")
-  .max(2048, "emailCallbacks.form.validation.webhookUrlInvalid")
-  .refine((value) => {
+export const webhookUrlSchema = z.string({ error: "emailCallbacks.form.validation.webhookUrlRequired" }).check(
+  z.trim(),
+  z.minLength(1, "emailCallbacks.form.validation.webhookUrlRequired"),
+  z.maxLength(2048, "emailCallbacks.form.validation.webhookUrlInvalid"),
+  z.refine((value: string) => {
     try {
       const url = new URL(value);
       return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
     } catch {
       return false;
     }
-  }, "emailCallbacks.form.validation.webhookUrlInvalid");
+  }, "emailCallbacks.form.validation.webhookUrlInvalid"),
+);
 
 /** Empty means "no secret". */
-export const webhookSecretSchema = z
-  .string()
-  .refine(
-    (value) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH,
+export const webhookSecretSchema = z.string().check(
+  z.refine(
+    (value: string) => value === "" || value.length >= WEBHOOK_SECRET_MIN_LENGTH,
     "emailCallbacks.form.validation.webhookSecretTooShort",
-  )
-  .refine((value) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, "emailCallbacks.form.validation.webhookSecretTooLong")
+  ),
+  z.refine((value: string) => value.length <= WEBHOOK_SECRET_MAX_LENGTH, "emailCallbacks.form.validation.webhookSecretTooLong"),
   // Printable ASCII only: receivers key the HMAC with the secret's bytes, and common libraries
   // (standardwebhooks' "raw" format among them) encode non-ASCII strings differently.
-  .refine((value) => /^[\x21-\x7e]*$/.test(value), "emailCallbacks.form.validation.webhookSecretCharacters");
+  z.refine((value: string) => /^[\x21-\x7e]*$/.test(value), "emailCallbacks.form.validation.webhookSecretCharacters"),
+);
+
+const emailSchema = z.email();
 
 /** A sender address, or `@domain` for every sender of a domain. */
-export const allowedOriginSchema = z
-  .string({ error: "emailCallbacks.form.validation.allowedOriginRequired" })
-  .trim()
-  .toLowerCase()
-  .min(1, "emailCallbacks.form.validation.allowedOriginRequired")
-  .refine(
-    (value) => z.email().safeParse(value.startsWith("@") ? `sender${value}` : value).success,
+export const allowedOriginSchema = z.string({ error: "emailCallbacks.form.validation.allowedOriginRequired" }).check(
+  z.trim(),
+  z.toLowerCase(),
+  z.minLength(1, "emailCallbacks.form.validation.allowedOriginRequired"),
+  z.refine(
+    (value: string) => emailSchema.safeParse(value.startsWith("@") ? `sender${value}` : value).success,
     "emailCallbacks.form.validation.allowedOriginInvalid",
-  );
+  ),
+);
 
 export const domainSchema = z
   .string({ error: "emailCallbacks.form.validation.domainInvalid" })
-  .trim()
-  .toLowerCase()
-  .min(1, "emailCallbacks.form.validation.domainInvalid");
+  .check(z.trim(), z.toLowerCase(), z.minLength(1, "emailCallbacks.form.validation.domainInvalid"));
 
 export const attachmentDeliverySchema = z.enum(ATTACHMENT_DELIVERIES, {
   error: "emailCallbacks.form.validation.attachmentDeliveryInvalid",
@@ -83,11 +84,18 @@ export const authenticationPolicySchema = z.enum(AUTHENTICATION_POLICIES, {
 });
 
 /** A score at or above which mail is recorded as spam and not delivered; null: none. */
-export const spamThresholdSchema = z
-  .number({ error: "emailCallbacks.form.validation.spamThresholdInvalid" })
-  .min(SPAM_THRESHOLD_MIN, "emailCallbacks.form.validation.spamThresholdInvalid")
-  .max(SPAM_THRESHOLD_MAX, "emailCallbacks.form.validation.spamThresholdInvalid")
-  .nullable();
+export const spamThresholdSchema = z.nullable(
+  z
+    .number({ error: "emailCallbacks.form.validation.spamThresholdInvalid" })
+    .check(
+      z.gte(SPAM_THRESHOLD_MIN, "emailCallbacks.form.validation.spamThresholdInvalid"),
+      z.lte(SPAM_THRESHOLD_MAX, "emailCallbacks.form.validation.spamThresholdInvalid"),
+    ),
+);
+
+const allowedOriginsSchema = z
+  .array(allowedOriginSchema)
+  .check(z.maxLength(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"));
 
 /** The options of how mail is checked and delivered, the same on creation and update. */
 const mailOptionsShape = {
@@ -100,28 +108,25 @@ export const createEmailCallbackSchema = z.object({
   domain: domainSchema,
   username: usernameSchema,
   webhookUrl: webhookUrlSchema,
-  webhookSecret: webhookSecretSchema.optional(),
-  allowedOrigins: z
-    .array(allowedOriginSchema)
-    .max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany")
-    .default([]),
-  attachmentDelivery: attachmentDeliverySchema.default("inline"),
-  authenticationPolicy: authenticationPolicySchema.default("none"),
-  spamThreshold: spamThresholdSchema.default(null),
+  webhookSecret: z.optional(webhookSecretSchema),
+  allowedOrigins: z._default(allowedOriginsSchema, []),
+  attachmentDelivery: z._default(attachmentDeliverySchema, "inline"),
+  authenticationPolicy: z._default(authenticationPolicySchema, "none"),
+  spamThreshold: z._default(spamThresholdSchema, null),
 });
 
-export const updateEmailCallbackSchema = z
-  .object({
+export const updateEmailCallbackSchema = z.partial(
+  z.object({
     domain: domainSchema,
     username: usernameSchema,
     webhookUrl: webhookUrlSchema,
     /** Sent only when changed; "" removes the secret. */
     webhookSecret: webhookSecretSchema,
-    allowedOrigins: z.array(allowedOriginSchema).max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
+    allowedOrigins: allowedOriginsSchema,
     isEnabled: z.boolean(),
     ...mailOptionsShape,
-  })
-  .partial();
+  }),
+);
 
 export type CreateEmailCallbackInput = z.infer<typeof createEmailCallbackSchema>;
 export type UpdateEmailCallbackInput = z.infer<typeof updateEmailCallbackSchema>;
@@ -134,13 +139,8 @@ export const emailCallbackFormSchema = z.object({
   webhookSecret: webhookSecretSchema,
   allowedOrigins: z
     .array(z.object({ value: allowedOriginSchema }))
-    .max(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany"),
+    .check(z.maxLength(MAX_ALLOWED_ORIGINS, "emailCallbacks.form.validation.allowedOriginsTooMany")),
   ...mailOptionsShape,
 });
 
 export type EmailCallbackFormValues = z.input<typeof emailCallbackFormSchema>;
-
-export const listProcessingsQuerySchema = z.object({
-  pageIndex: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  pageSize: z.coerce.number().int().min(1).max(100).default(15),
-});

@@ -6,7 +6,7 @@ export type JsonSchema = { [key: string]: unknown };
 
 export type SchemaConverter = {
   /** A request's schema (io "input": defaults optional, coerced values as sent) or a response's (io "output"). */
-  convert: (schema: z.ZodType, io: "input" | "output") => JsonSchema;
+  convert: (schema: z.core.$ZodType, io: "input" | "output") => JsonSchema;
   /** The schemas with an id met so far, by id. */
   components: Record<string, JsonSchema>;
 };
@@ -49,7 +49,7 @@ function keepObjectsOpen(jsonSchema: GeneratedSchema) {
 
 export function createSchemaConverter(): SchemaConverter {
   const components: Record<string, JsonSchema> = {};
-  const convert = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+  const convert = (schema: z.core.$ZodType, io: "input" | "output"): JsonSchema => {
     const generated = z.toJSONSchema(schema, {
       target: "draft-2020-12",
       io,

@@ -16,10 +16,10 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * stream of server-sent events names the data of each event (as the media type's `x-events`).
  */
 export type ContentSpec =
-  | z.ZodType
-  | { kind: "binary" | "text" | "any"; description?: string; events?: Record<string, z.ZodType> };
+  | z.core.$ZodType
+  | { kind: "binary" | "text" | "any"; description?: string; events?: Record<string, z.core.$ZodType> };
 
-export type HeaderSpec = { name: string; description: string; schema?: z.ZodType };
+export type HeaderSpec = { name: string; description: string; schema?: z.core.$ZodType };
 
 export type OperationSpec = {
   method: HttpMethod;
@@ -43,7 +43,7 @@ export type OperationSpec = {
 const idSchema = z.string().regex(PATH_SEGMENT_PATTERN);
 
 /** Every path parameter of the API; a malformed one answers 404 resource.not_found. */
-const PATH_PARAMETERS: Record<string, { description: string; schema: z.ZodType }> = {
+const PATH_PARAMETERS: Record<string, { description: string; schema: z.core.$ZodType }> = {
   emailCallbackId: { description: "The address's id (`ecb_…`).", schema: idSchema },
   processingId: { description: "The received mail's id (`ep_…`).", schema: idSchema },
   apiKeyId: { description: "The API key's id (`ak_…`).", schema: idSchema },
@@ -68,14 +68,14 @@ export function listErrorCodes(spec: OperationSpec): ErrorCode[] {
   if (listPathParameterNames(spec.path).length > 0) implied.push("resource.not_found");
   if (spec.query) implied.push("request.invalid_query");
   // A JSON body given as a zod schema is parsed with it (parseJsonBody); one described in words is not read.
-  if (spec.requestBody?.content["application/json"] instanceof z.ZodType) implied.push("request.invalid_body");
+  if (spec.requestBody?.content["application/json"] instanceof z.core.$ZodType) implied.push("request.invalid_body");
   return [...new Set([...spec.errors, ...implied])];
 }
 
 function toContent(content: Record<string, ContentSpec>, io: "input" | "output", converter: SchemaConverter) {
   return Object.fromEntries(
     Object.entries(content).map(([mediaType, item]) => {
-      if (item instanceof z.ZodType) return [mediaType, { schema: converter.convert(item, io) }];
+      if (item instanceof z.core.$ZodType) return [mediaType, { schema: converter.convert(item, io) }];
       const schemas: Record<typeof item.kind, JsonSchema> = {
         binary: mediaType.includes("*") ? { type: "string" } : { type: "string", contentMediaType: mediaType },
         text: { type: "string" },

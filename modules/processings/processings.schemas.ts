@@ -2,8 +2,13 @@
 // and subject, and which failed mails to redeliver at once. One schema per route, bounded. The inbox
 // page reads its view from the URL by the same rules without zod (inbox-view.ts: no zod in the browser).
 import { z } from "zod";
-import { listProcessingsQuerySchema as inboxPageQuerySchema } from "@/modules/email-callbacks/email-callbacks.schemas";
 import { INBOX_SEARCH_MAX_LENGTH, PROCESSING_STATUS, PROCESSING_STATUSES } from "./processings.constants";
+
+/** A page of the inbox: which page, and how many mails a page holds. */
+const inboxPageQuerySchema = z.object({
+  pageIndex: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  pageSize: z.coerce.number().int().min(1).max(100).default(15),
+});
 
 /** An empty query parameter (`?status=&q=`, as a form sends it) means no filter. */
 const emptyAsAbsent = (value: unknown) => (value === "" ? undefined : value);

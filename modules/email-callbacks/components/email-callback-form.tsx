@@ -8,7 +8,7 @@ import { ShuffleIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useId, useMemo, useState } from "react";
 import { type FieldPath, useForm } from "react-hook-form";
-import type { z } from "zod";
+import * as z from "zod/mini";
 import { Button } from "@/components/ui/button";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
@@ -76,10 +76,9 @@ export function EmailCallbackForm({
   const [isRemovingWebhookSecret, setIsRemovingWebhookSecret] = useState(false);
   const schema = useMemo(
     () =>
-      emailCallbackFormSchema.extend({
-        domain: domainSchema.refine(
-          (domain) => availableDomains.includes(domain),
-          "emailCallbacks.form.validation.domainInvalid",
+      z.extend(emailCallbackFormSchema, {
+        domain: domainSchema.check(
+          z.refine((domain: string) => availableDomains.includes(domain), "emailCallbacks.form.validation.domainInvalid"),
         ),
       }),
     [availableDomains],

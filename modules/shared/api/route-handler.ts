@@ -3,7 +3,8 @@
 // callers wrap their handler in withCaller (modules/auth/with-caller.ts), built on withErrors. Routes
 // use both through modules/server/routes.ts, which hands them the process's services
 // (docs/architecture.md: The parts).
-import type { z } from "zod";
+import { en } from "zod/locales";
+import { type $ZodType, type output, safeParse } from "zod/v4/core";
 import { createInvalidBodyError, createInvalidQueryError, createNotFoundError, type FieldIssue } from "../errors/app-error";
 import { toErrorResponse, toFieldIssues } from "../errors/error-response";
 import type { Logger } from "../logging/logger";
@@ -15,6 +16,13 @@ type RouteContext<Params> = { params: Promise<Params> };
  * a NUL byte included, names nothing and answers 404 before it reaches the database.
  */
 export const PATH_SEGMENT_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * The English messages of the issues zod words itself (a wrong type, an unknown key, a bound without
+ * a message of ours), whatever the schema's flavour: zod/mini, which the forms' schemas use, loads no
+ * locale of its own (docs/architecture.md: Decisions, the forms' schemas).
+ */
+const ENGLISH_ISSUE_MESSAGES = { error: en().localeError };
 
 /** What every route needs of the process's services: where an internal error is logged. */
 export type RouteServices = { logger: Logger };
@@ -50,7 +58,7 @@ function ensurePathSegmentsAreWellFormed(params: unknown) {
   }
 }
 
-export async function parseJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
+export async function parseJsonBody<Schema extends $ZodType>(request: Request, schema: Schema): Promise<output<Schema>> {
   let body: unknown;
   try {
     body = await request.json();
@@ -59,7 +67,7 @@ export async function parseJsonBody<Schema extends z.ZodType>(request: Request, 
   }
   const nulIssues = findNulByteIssues(body);
   if (nulIssues.length > 0) throw createInvalidBodyError(nulIssues);
-  const parsed = schema.safeParse(body);
+  const parsed = safeParse(schema, body, ENGLISH_ISSUE_MESSAGES);
   if (!parsed.success) throw createInvalidBodyError(toFieldIssues(parsed.error));
   return parsed.data;
 }
@@ -84,11 +92,11 @@ function findNulByteIssues(value: unknown, path: string[] = []): FieldIssue[] {
   return [];
 }
 
-export function parseSearchParams<Schema extends z.ZodType>(request: Request, schema: Schema): z.output<Schema> {
+export function parseSearchParams<Schema extends $ZodType>(request: Request, schema: Schema): output<Schema> {
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const nulIssues = findNulByteIssues(query);
   if (nulIssues.length > 0) throw createInvalidQueryError(nulIssues);
-  const parsed = schema.safeParse(query);
+  const parsed = safeParse(schema, query, ENGLISH_ISSUE_MESSAGES);
   if (!parsed.success) throw createInvalidQueryError(toFieldIssues(parsed.error));
   return parsed.data;
 }

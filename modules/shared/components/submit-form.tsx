@@ -4,12 +4,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useState } from "react";
 import { type DefaultValues, type FieldValues, type UseFormReturn, useForm } from "react-hook-form";
-import type { z } from "zod";
+import type { $ZodType } from "zod/v4/core";
 import { Form } from "@/components/ui/form";
 import { FormErrorMessage, SubmitButton } from "./form-fields";
 
 export function useZodForm<TValues extends FieldValues>(
-  schema: z.ZodType<TValues, TValues>,
+  schema: $ZodType<TValues, TValues>,
   defaultValues: DefaultValues<TValues>,
   /** "onChange": each field's error shows as it is typed, not only after the first submit. */
   mode: "onSubmit" | "onChange" = "onSubmit",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import * as zm from "zod/mini";
 import { createMemoryLogger, silentLogger as silent } from "@/tests/support/memory-logger";
 import { AppError, createNotFoundError, createUnauthorizedError } from "./app-error";
 import { ERROR_HTTP_STATUSES } from "./error-codes";
@@ -47,6 +48,19 @@ describe("toErrorResponse", () => {
         ],
       },
     });
+  });
+
+  it("answers a zod/mini schema's thrown error with 400 as well (the forms' schemas are zod/mini)", async () => {
+    const schema = zm.object({ name: zm.string().check(zm.minLength(2, "too short")) });
+    let thrown: unknown;
+    try {
+      schema.parse({ name: "a" });
+    } catch (error) {
+      thrown = error;
+    }
+    const response = toErrorResponse(thrown, silent);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.fields).toEqual([{ path: "name", code: "too_small", message: "too short" }]);
   });
 
   it("maps every code of the table to a client or server error status", () => {

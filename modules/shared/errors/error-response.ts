@@ -1,7 +1,7 @@
 // Turns any thrown value into `{"error":{"code","message"}}` with the code's HTTP status.
 // Unknown and internal errors become internal.error / 500 and leak nothing; they are logged.
 
-import { ZodError } from "zod";
+import { $ZodError } from "zod/v4/core";
 import type { Logger } from "../logging/logger";
 import {
   type AppError,
@@ -15,7 +15,7 @@ import { translateToEnglish } from "./validation-messages";
 
 export type ErrorBody = { error: { code: string; message: string; fields?: FieldIssue[] } };
 
-export function toFieldIssues(error: ZodError): ValidationIssue[] {
+export function toFieldIssues(error: $ZodError): ValidationIssue[] {
   return error.issues.map((issue) => {
     const appErrorCode =
       issue.code === "custom" ? (issue.params as { appErrorCode?: unknown } | undefined)?.appErrorCode : undefined;
@@ -30,7 +30,7 @@ export function toFieldIssues(error: ZodError): ValidationIssue[] {
 
 export function normalizeError(error: unknown): AppError {
   if (isAppError(error)) return error;
-  if (error instanceof ZodError) return createInvalidBodyError(toFieldIssues(error));
+  if (error instanceof $ZodError) return createInvalidBodyError(toFieldIssues(error));
   return createInternalError(error);
 }
 
