@@ -1,12 +1,18 @@
-// What the API answers to the reads of an inbox (GET …/processings) and of one mail (GET
-// …/processings/{id}): the route handlers send it, and a page's first render on the server starts
+// What the API answers to the reads of an inbox (GET …/processings), of one mail (GET
+// …/processings/{id}) and of its attempts (GET …/attempts): the route handlers send it, and a page's first render on the server starts
 // from the very same value (docs/architecture.md: The first render).
 import { getEmailProcessingDetail } from "./processing-content.usecases";
 import { getProcessingsRepository } from "./processings.dependencies";
-import { type ApiProcessingsPage, formatProcessingDetailForApi, formatProcessingForApi } from "./processings.models";
+import {
+  type ApiDeliveryAttempt,
+  type ApiProcessingsPage,
+  formatDeliveryAttemptForApi,
+  formatProcessingDetailForApi,
+  formatProcessingForApi,
+} from "./processings.models";
 import type { EmailProcessingDetailAnswer } from "./processings.queries";
 import type { InboxPageRequest } from "./processings.query-keys";
-import { listEmailProcessings } from "./processings.usecases";
+import { listDeliveryAttempts, listEmailProcessings } from "./processings.usecases";
 
 type ReadServices = Parameters<typeof getProcessingsRepository>[0];
 
@@ -55,4 +61,25 @@ export async function answerProcessingDetail({
     isShortened,
   });
   return { emailProcessing: formatProcessingDetailForApi(emailProcessing), ...body };
+}
+
+/** Every delivery attempt of one mail of the owner's address, newest first. */
+export async function answerDeliveryAttempts({
+  emailCallbackId,
+  processingId,
+  userId,
+  services,
+}: {
+  emailCallbackId: string;
+  processingId: string;
+  userId: string;
+  services: ReadServices;
+}): Promise<{ deliveryAttempts: ApiDeliveryAttempt[] }> {
+  const { deliveryAttempts } = await listDeliveryAttempts({
+    emailCallbackId,
+    processingId,
+    userId,
+    repository: await getProcessingsRepository(services),
+  });
+  return { deliveryAttempts: deliveryAttempts.map(formatDeliveryAttemptForApi) };
 }

@@ -1,6 +1,6 @@
 import { pageTitle } from "@/modules/i18n/page-title";
 import { MessagePage } from "@/modules/processings/components/message-page";
-import { answerProcessingDetail } from "@/modules/processings/processings.answers";
+import { answerDeliveryAttempts, answerProcessingDetail } from "@/modules/processings/processings.answers";
 import { processingQueryKeys } from "@/modules/processings/processings.query-keys";
 import { PageData } from "@/modules/server/page-data";
 
@@ -20,6 +20,12 @@ export default async function EmailProcessingPage({
           // The message page's form of the mail: its webhook body shortened (useEmailProcessing).
           answer: () =>
             answerProcessingDetail({ emailCallbackId, processingId, userId: caller.userId, isShortened: true, services }),
+        },
+        {
+          // The attempts the header counts (useDeliveryAttempts: the list itself, not the API's wrapper).
+          queryKey: processingQueryKeys.attempts(emailCallbackId, processingId),
+          answer: async () =>
+            (await answerDeliveryAttempts({ emailCallbackId, processingId, userId: caller.userId, services })).deliveryAttempts,
         },
       ]}
     >

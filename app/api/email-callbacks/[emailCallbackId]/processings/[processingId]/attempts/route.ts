@@ -1,6 +1,4 @@
-import { getProcessingsRepository } from "@/modules/processings/processings.dependencies";
-import { formatDeliveryAttemptForApi } from "@/modules/processings/processings.models";
-import { listDeliveryAttempts } from "@/modules/processings/processings.usecases";
+import { answerDeliveryAttempts } from "@/modules/processings/processings.answers";
 import { withCaller } from "@/modules/server/routes";
 
 export const dynamic = "force-dynamic";
@@ -8,10 +6,5 @@ export const dynamic = "force-dynamic";
 type Params = { emailCallbackId: string; processingId: string };
 
 export const GET = withCaller<Params>(async ({ caller, params, services }) => {
-  const { deliveryAttempts } = await listDeliveryAttempts({
-    ...params,
-    userId: caller.userId,
-    repository: await getProcessingsRepository(services),
-  });
-  return Response.json({ deliveryAttempts: deliveryAttempts.map(formatDeliveryAttemptForApi) });
+  return Response.json(await answerDeliveryAttempts({ ...params, userId: caller.userId, services }));
 });
