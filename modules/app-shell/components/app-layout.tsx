@@ -1,7 +1,7 @@
 "use client";
 // The signed-in pages' frame: the session guard of auth with the app's top bar, and the instance's
 // public config, both read by the server for the first render.
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import { AuthenticatedLayout } from "@/modules/auth/components/authenticated-layout";
 import type { Session } from "@/modules/auth/use-session";
 import { ConfigProvider } from "@/modules/config/components/config-provider";
@@ -11,7 +11,16 @@ import { AppTopBar } from "./app-top-bar";
 export function AppLayout({ session, config, children }: { session: Session; config: PublicConfig; children: ReactNode }) {
   return (
     <ConfigProvider config={config}>
-      <AuthenticatedLayout session={session} topBar={(user) => <AppTopBar user={user} />}>
+      {/* The top bar is hydrated on its own, after the frame, in slices that leave the main thread
+          free in between (docs/architecture.md: The first render). */}
+      <AuthenticatedLayout
+        session={session}
+        topBar={(user) => (
+          <Suspense>
+            <AppTopBar user={user} />
+          </Suspense>
+        )}
+      >
         {children}
       </AuthenticatedLayout>
     </ConfigProvider>
