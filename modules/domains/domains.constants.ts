@@ -11,6 +11,8 @@ export const DOMAIN_STATUS = {
 
 export type DomainStatus = (typeof DOMAIN_STATUS)[keyof typeof DOMAIN_STATUS];
 
+export const DOMAIN_STATUSES = Object.values(DOMAIN_STATUS) as [DomainStatus, ...DomainStatus[]];
+
 /** The statuses in which an account holds a name: at most one account at a time. */
 export const DOMAIN_HELD_STATUSES: readonly DomainStatus[] = [DOMAIN_STATUS.VERIFIED, DOMAIN_STATUS.FAILING];
 
