@@ -49,7 +49,7 @@ export type Config = {
    * process's own metrics listener (unset: none) and the address it listens on (loopback unless set).
    */
   metrics: { token: string | undefined; port: number | undefined; host: string };
-  /** Resolvers for mail authentication and webhook host checks (`ip` or `ip:port`); empty: the system's. */
+  /** Resolvers for mail authentication, webhook host checks and domain checks (`ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
   /** The host name users point their own domains' MX record at (docs/domains.md). */
   mxHostname: string;
