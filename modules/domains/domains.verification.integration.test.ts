@@ -33,7 +33,7 @@ async function addDomain(name: string, user?: TestUser) {
     headers: owner.headers,
   });
   expect(response.status).toBe(201);
-  const { id, records } = response.body?.domain as { id: string; records: { type: string; value: string }[] };
+  const { id, records } = response.body!.domain as { id: string; records: { type: string; value: string }[] };
   return { owner, domainId: id, txtValue: records.find((record) => record.type === "TXT")!.value };
 }
 
