@@ -3,6 +3,8 @@
 // by another live callback answers email_callback.already_exists (the unique index decides races).
 import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
 import { lockingForUser } from "@/modules/db/user-lock";
+import { DOMAIN_HELD_STATUSES } from "@/modules/domains/domains.constants";
+import { toAddressMatch } from "./address-patterns";
 import { createEmailCallbackAlreadyExistsError, createEmailCallbackNotFoundError } from "./email-callbacks.errors";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
 
@@ -86,7 +88,9 @@ function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) 
 
     createEmailCallback: async (data: NewEmailCallback) => {
       try {
-        return toRecord(await db.emailCallback.create({ data, select: CALLBACK_FIELDS }));
+        return toRecord(
+          await db.emailCallback.create({ data: { ...data, ...toAddressMatch(data.username) }, select: CALLBACK_FIELDS }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
         throw error;
@@ -111,6 +115,10 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
       return rows.map(toRecord);
     },
 
+    /** Whether the user holds this domain (verified, or failing during its grace period): addresses may be made on it. */
+    isServedDomainOfUser: async ({ userId, name }: { userId: string; name: string }): Promise<boolean> =>
+      (await prisma.domain.count({ where: { userId, name, status: { in: [...DOMAIN_HELD_STATUSES] } } })) > 0,
+
     findEmailCallback: async (id: string, userId: string): Promise<EmailCallbackRecord | null> => {
       const row = await prisma.emailCallback.findFirst({ where: { id, userId, ...live }, select: CALLBACK_FIELDS });
       return row ? toRecord(row) : null;
@@ -122,7 +130,11 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
     ): Promise<EmailCallbackRecord> => {
       try {
         return toRecord(
-          await prisma.emailCallback.update({ where: { id, userId, ...live }, data: changes, select: CALLBACK_FIELDS }),
+          await prisma.emailCallback.update({
+            where: { id, userId, ...live },
+            data: { ...changes, ...(changes.username === undefined ? {} : toAddressMatch(changes.username)) },
+            select: CALLBACK_FIELDS,
+          }),
         );
       } catch (error) {
         if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();

@@ -15,6 +15,7 @@ export const ERROR_HTTP_STATUSES = {
   "email_callback.already_exists": 409,
   "email_callback.username_not_allowed": 400,
   "email_callback.invalid_domain": 400,
+  "email_callback.invalid_username": 400,
   "email_callback.webhook_url_not_allowed": 400,
   "email_callbacks.limit_reached": 403,
   "email_processing.not_found": 404,
