@@ -19,3 +19,6 @@ export const createDomainSchema = z.object({
 });
 
 export type CreateDomainInput = z.infer<typeof createDomainSchema>;
+
+/** `GET /api/domains/route?to=`: any text; what is no address answers 400 domain.invalid_address (modules/inbound/route-preview.ts). */
+export const domainRouteQuerySchema = z.object({ to: z.string().default("") });

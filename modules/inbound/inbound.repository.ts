@@ -124,6 +124,9 @@ const IS_SERVED_DOMAIN = prepared(
   `SELECT EXISTS (SELECT 1 FROM domain WHERE name = $1 AND status IN ('verified', 'failing')) AS served`,
 );
 
+/** One account's claim of a domain name, and whether it holds it (verified or failing). */
+const FIND_DOMAIN_OF_USER = `SELECT status IN ('verified', 'failing') AS "isHeld" FROM domain WHERE name = $1 AND "userId" = $2`;
+
 type RouteRow = InboundCallback & { allowedOrigins: string[] | null; matchKind: number };
 const toRoute = ({ matchKind, ...row }: RouteRow): InboundRoute => ({
   callback: { ...row, allowedOrigins: row.allowedOrigins ?? [] },
@@ -197,6 +200,12 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
     findRoute: async ({ domain, username }: RecipientKey, operatorDomains: readonly string[]): Promise<InboundRoute | null> => {
       const [row] = await executor.query<RouteRow>(FIND_ROUTE, [domain, username, [...operatorDomains]]);
       return row ? toRoute(row) : null;
+    },
+
+    /** The user's claim of a domain name (the route preview's), or null when the user has none. */
+    findDomainOfUser: async ({ userId, name }: { userId: string; name: string }): Promise<{ isHeld: boolean } | null> => {
+      const [row] = await executor.query<{ isHeld: boolean }>(FIND_DOMAIN_OF_USER, [name, userId]);
+      return row ?? null;
     },
 
     /** Whether an account holds this domain (verified or failing): mail to it may be routed. */

@@ -70,6 +70,7 @@ describe("withRecipientCache", () => {
       findRoute: vi.fn(async ({ username }: RecipientKey) => (username === "nobody" ? null : route(username))),
       findRoutes: vi.fn(async (recipients: RecipientKey[]) => recipients.map(({ username }) => route(username))),
       isServedDomain: vi.fn(async (name: string) => name === "example.org"),
+      findDomainOfUser: vi.fn(async () => null),
       createProcessings: vi.fn(async () => []),
     } satisfies InboundRepository;
     return { repository, cached: withRecipientCache(repository, createRecipientCache({ domainTtlMs: 5000, now })) };

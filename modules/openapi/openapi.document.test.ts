@@ -182,6 +182,14 @@ it("describes the domain calls with the body POST /api/domains parses, the Domai
   expect(Object.keys(document.paths["/api/domains"]!).sort()).toEqual(["get", "post"]);
   expect(Object.keys(document.paths["/api/domains/{domainId}"]!).sort()).toEqual(["delete", "get"]);
   expect(Object.keys(document.paths["/api/domains/{domainId}/verify"]!)).toEqual(["post"]);
+  const route = operation("/api/domains/route", "get");
+  expect(codesOf(route, "400")).toContain("domain.invalid_address");
+  expect(Object.keys(route.responses["200"]!.content["application/json"].schema.properties)).toEqual([
+    "recipient",
+    "match",
+    "emailCallback",
+    "reason",
+  ]);
 
   const create = operation("/api/domains", "post");
   expect(create.tags).toEqual(["domains"]);

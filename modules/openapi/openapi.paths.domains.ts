@@ -1,12 +1,23 @@
 // The calls on users' own domains (docs/domains.md): a session or an API key.
 import { z } from "zod";
-import { createDomainSchema } from "@/modules/domains/domains.schemas";
+import { createDomainSchema, domainRouteQuerySchema } from "@/modules/domains/domains.schemas";
 import { OPENAPI_TAG } from "./openapi.constants";
 import type { OperationSpec } from "./openapi.operations";
 import { domainResponseSchema } from "./openapi.responses";
 
 const tag = OPENAPI_TAG.DOMAINS;
 const domainContent = { "application/json": z.object({ domain: domainResponseSchema }) };
+
+/** The answer of GET /api/domains/route (modules/inbound/route-preview.ts: DomainRoutePreview). */
+export const domainRouteResponseSchema = z.object({
+  recipient: z.string().describe("The address as given, tag included."),
+  match: z.enum(["exact", "pattern", "catch-all"]).nullable().describe("How the address's username matched; null when none did."),
+  emailCallback: z.object({ id: z.string(), username: z.string(), domain: z.string() }).nullable(),
+  reason: z
+    .enum(["unknown-domain", "unverified-domain", "no-address", "disabled"])
+    .nullable()
+    .describe("Why no webhook would be called; null when the address would be delivered to."),
+});
 
 export const DOMAIN_OPERATIONS: OperationSpec[] = [
   {
@@ -40,6 +51,23 @@ export const DOMAIN_OPERATIONS: OperationSpec[] = [
     requestBody: { content: { "application/json": createDomainSchema } },
     success: { status: 201, description: "The domain, pending.", content: domainContent },
     errors: ["domain.invalid", "domain.reserved", "domain.already_exists", "domain.taken", "domains.limit_reached"],
+  },
+  {
+    method: "get",
+    path: "/api/domains/route",
+    tag,
+    operationId: "previewDomainRoute",
+    summary: "Where would this address go?",
+    description:
+      "Routes `to` on one of your own domains as mail is routed (the tag removed): its exact address, else the " +
+      "matching pattern with the most literal characters (ties: the oldest), else the catch-all. A domain you do not " +
+      "have (another account's, or this instance's own) answers `unknown-domain`; one of yours still pending, " +
+      "`unverified-domain`; no address matching, `no-address`; a disabled address, `disabled` (its mail is recorded, not delivered).",
+    access: "session-or-key",
+    query: domainRouteQuerySchema,
+    queryDescriptions: { to: "The address to route, such as orders-eu+q3@example.org." },
+    success: { status: 200, description: "The route.", content: { "application/json": domainRouteResponseSchema } },
+    errors: ["domain.invalid_address"],
   },
   {
     method: "get",

@@ -27,6 +27,7 @@ export const ERROR_HTTP_STATUSES = {
   "domain.already_exists": 409,
   "domain.taken": 409,
   "domain.in_use": 409,
+  "domain.invalid_address": 400,
   "domains.limit_reached": 403,
   "api_key.not_found": 404,
   "api_keys.limit_reached": 403,
