@@ -94,19 +94,20 @@ const INSERT_ONE_PROCESSING = prepared(
  * (docs/domains.md: Routing). The exact address is found through the unique (domain, username)
  * index and the patterns through the partial index of the domain's patterns, so one statement
  * reads only the domain's exact match and its patterns. An address on a user's domain routes only
- * while its owner holds the domain (verified or failing).
+ * while its owner holds the domain (verified or failing: not pending), read once through the unique
+ * index of held names.
  */
 const ROUTE_CONDITION = (domain: string, localPart: string, operatorDomains: string) => `
   c."deletedAt" IS NULL AND c.domain = ${domain}
   AND ((c."matchKind" = 0 AND c.username = ${localPart}) OR (c."matchKind" > 0 AND ${localPart} LIKE c."likePattern"))
-  AND (c.domain = ANY(${operatorDomains}) OR EXISTS (
-    SELECT 1 FROM domain d WHERE d.name = c.domain AND d."userId" = c."userId" AND d.status IN ('verified', 'failing')))
+  AND (c.domain = ANY(${operatorDomains}) OR c."userId" = (
+    SELECT d."userId" FROM domain d WHERE d.name = ${domain} AND d.status <> 'pending'))
   ORDER BY c."matchKind", c."literalCount" DESC, c."createdAt", c.id
   LIMIT 1`;
 const ROUTE_COLUMNS = CALLBACK_COLUMNS.split(",")
   .map((column) => `c.${column.trim()}`)
   .join(", ");
-const FIND_ROUTE = prepared(
+export const FIND_ROUTE = prepared(
   "find_route",
   `SELECT ${ROUTE_COLUMNS}, c."matchKind" FROM email_callback c WHERE ${ROUTE_CONDITION("$1", "$2", "$3::text[]")}`,
 );
@@ -121,7 +122,7 @@ const FIND_ROUTES = prepared(
 /** Whether an account holds the domain (verified, or failing during its grace period). */
 const IS_SERVED_DOMAIN = prepared(
   "is_served_domain",
-  `SELECT EXISTS (SELECT 1 FROM domain WHERE name = $1 AND status IN ('verified', 'failing')) AS served`,
+  `SELECT EXISTS (SELECT 1 FROM domain WHERE name = $1 AND status <> 'pending') AS served`,
 );
 
 /** One account's claim of a domain name, and whether it holds it (verified or failing). */
