@@ -1,10 +1,11 @@
 // Routing on users' own domains over real SMTP (docs/domains.md: Routing): nodemailer and a raw
 // client → the product's SMTP listener → the pipeline on a fresh database. Exact beats pattern, the
 // longer pattern beats the shorter, ties go to the oldest, the catch-all comes last; a pending
-// domain answers 550 5.1.2 and an unknown local part 550 5.1.1; the provider routes route the same;
+// domain answers 550 5.1.2 and an unknown local part 550 5.1.1; /api/inbound/raw routes the same;
 // a domain verified by another process is served within the cache's bound.
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as postInbound } from "@/app/api/inbound/[provider]/route";
 import { createId } from "@/modules/shared/ids";
 import { connectRawSmtpClient } from "@/modules/smtp/test-support/raw-smtp-client";
 import { type MailPipeline, startMailPipeline } from "@/tests/support/mail-pipeline";
@@ -12,6 +13,8 @@ import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createInboundRepository } from "./inbound.repository";
 import { checkRecipient } from "./inbound.usecases";
 import { createRecipientCache, withRecipientCache } from "./recipient-cache";
+
+const INBOUND_SECRET = "domain-routing-inbound-secret";
 
 let pipeline: MailPipeline;
 let ownerId: string;
@@ -40,7 +43,7 @@ async function seedAddress(
 }
 
 beforeAll(async () => {
-  pipeline = await startMailPipeline({ name: "domain-routing" });
+  pipeline = await startMailPipeline({ name: "domain-routing", environment: { INBOUND_SECRET } });
   ownerId = (await seedUser(pipeline.database)).id;
   const otherId = (await seedUser(pipeline.database)).id;
   await seedDomain("shop.example", ownerId, "verified");
@@ -144,10 +147,8 @@ describe("routing a recipient on a user's domain over SMTP", () => {
 });
 
 describe("routing through the provider routes", () => {
-  it("routes each recipient of an envelope as SMTP does, and drops those no address takes", async () => {
-    const inbound = await pipeline.services.inbound();
+  it("routes each recipient of an envelope posted to /api/inbound/raw as SMTP does, and drops those no address takes", async () => {
     const subject = createId("emailProcessing");
-    const raw = Buffer.from(`From: bob@sender.example\r\nSubject: ${subject}\r\n\r\nhi\r\n`);
     const to = [
       "orders-eu@shop.example",
       "orders-x@shop.example",
@@ -156,7 +157,20 @@ describe("routing through the provider routes", () => {
       "a@pending.example",
       "a@lapsed.example",
     ];
-    await inbound.receive({ raw, envelope: { from: "bob@sender.example", to } });
+    const response = await postInbound(
+      new Request("http://localhost:3000/api/inbound/raw", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${INBOUND_SECRET}`,
+          "content-type": "message/rfc822",
+          "x-envelope-from": "bob@sender.example",
+          "x-envelope-to": to.join(","),
+        },
+        body: `From: bob@sender.example\r\nSubject: ${subject}\r\n\r\nhi\r\n`,
+      }),
+      { params: Promise.resolve({ provider: "raw" }) },
+    );
+    expect(await response.json()).toEqual({ accepted: 4 });
     const rows = await pipeline.database.prisma.emailProcessing.findMany({ where: { subject } });
     const labels = rows.map((row) => Object.entries(ids).find(([, id]) => id === row.emailCallbackId)?.[0]).sort();
     expect(labels).toEqual(["catch-all", "exact", "long", "tie-old"]);
