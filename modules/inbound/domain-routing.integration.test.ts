@@ -12,7 +12,7 @@ import { type MailPipeline, startMailPipeline } from "@/tests/support/mail-pipel
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createInboundRepository } from "./inbound.repository";
 import { checkRecipient } from "./inbound.usecases";
-import { createRecipientCache, withRecipientCache } from "./recipient-cache";
+import { createRecipientCache, RECIPIENT_CACHE_DEFAULTS, withRecipientCache } from "./recipient-cache";
 
 const INBOUND_SECRET = "domain-routing-inbound-secret";
 
@@ -178,6 +178,23 @@ describe("routing through the provider routes", () => {
 });
 
 describe("the served domains of the RCPT check", () => {
+  it("lets the running SMTP listener accept mail for a domain verified after it answered 5.1.2, within RECIPIENT_CACHE_DEFAULTS.domainTtlMs", async () => {
+    const name = "fresh.example";
+    await seedDomain(name, ownerId, "pending");
+    await seedAddress("fresh", "*", name);
+    expect(await rcptReply(`a@${name}`)).toMatch(/^550 5\.1\.2 /);
+    await pipeline.database.prisma.domain.updateMany({ where: { name }, data: { status: "verified" } });
+    const verifiedAt = Date.now();
+    let reply = await rcptReply(`a@${name}`);
+    while (!reply.startsWith("250") && Date.now() - verifiedAt < RECIPIENT_CACHE_DEFAULTS.domainTtlMs + 2_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      reply = await rcptReply(`a@${name}`);
+    }
+    expect(reply).toMatch(/^250 /);
+    // The bound plus one poll and the load of a shared machine.
+    expect(Date.now() - verifiedAt).toBeLessThan(RECIPIENT_CACHE_DEFAULTS.domainTtlMs + 2_000);
+  }, 15_000);
+
   it("sees a domain another process verifies within its bound (domainTtlMs), without a restart", async () => {
     const repository = withRecipientCache(createInboundRepository(pipeline.database), createRecipientCache({ domainTtlMs: 300 }));
     const rules = { emailDomains: ["hookmail.test"] };
