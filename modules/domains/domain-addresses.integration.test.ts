@@ -86,6 +86,22 @@ describe("addresses on a user's own domain", () => {
     );
   });
 
+  it("does not make an address on a domain deleted while it is being made: the deletion goes first, the address is refused", async () => {
+    await seedDomain(owner, "going.example", "verified");
+    let creation: ReturnType<typeof createAddress> | undefined;
+    await app.database.prisma.$transaction(async (transaction) => {
+      // As DELETE /api/domains/{id} does: lock the domain's row, find no address, delete it.
+      await transaction.$queryRaw`SELECT "id" FROM "domain" WHERE "name" = 'going.example' AND "userId" = ${owner.userId} FOR UPDATE`;
+      await transaction.domain.deleteMany({ where: { name: "going.example", userId: owner.userId } });
+      creation = createAddress(owner, "going.example", "late");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const response = await creation!;
+    expect(response.status).toBe(400);
+    expect(response.body?.error.code).toBe("email_callback.invalid_domain");
+    expect(await app.database.prisma.emailCallback.count({ where: { domain: "going.example" } })).toBe(0);
+  });
+
   it("moves an address onto an own domain as a pattern, and refuses to move a pattern onto an operator domain", async () => {
     const id = await createAddressOrFail(owner, "hookmail.test", `mover-${Date.now()}`);
     const moved = await updateAddress(owner, id, { domain: "grace.example", username: "billing-*" });

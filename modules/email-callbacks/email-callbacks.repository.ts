@@ -81,6 +81,17 @@ function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) 
   return {
     countEmailCallbacks: (userId: string): Promise<number> => db.emailCallback.count({ where: { userId, ...live } }),
 
+    /**
+     * Whether the user holds this domain (verified or failing), keeping its row from being deleted
+     * until the transaction ends: deleting a domain locks its row, then counts its addresses.
+     */
+    lockServedDomainOfUser: async ({ userId, name }: { userId: string; name: string }): Promise<boolean> =>
+      (
+        await db.$queryRaw<{ id: string }[]>`
+          SELECT "id" FROM "domain"
+          WHERE "userId" = ${userId} AND "name" = ${name} AND "status" = ANY(${[...DOMAIN_HELD_STATUSES]}) FOR SHARE`
+      ).length > 0,
+
     isAddressTaken: async ({ domain, username, exceptId }: { domain: string; username: string; exceptId?: string }) =>
       (await db.emailCallback.count({
         where: { domain, username, ...live, ...(exceptId ? { id: { not: exceptId } } : {}) },

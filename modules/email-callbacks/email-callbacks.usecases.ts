@@ -106,6 +106,11 @@ export async function createEmailCallback({
   // concurrent creations stop at the limit (docs/security.md).
   const emailCallback = await repository.runLockedForUser(owner.userId, async (queries) => {
     if ((await queries.countEmailCallbacks(owner.userId)) >= limit) throw createEmailCallbacksLimitReachedError(limit);
+    // An own domain is checked again holding its row, so it cannot be deleted under the new address.
+    const isOwnDomain = !rules.emailDomains.includes(input.domain);
+    if (isOwnDomain && !(await queries.lockServedDomainOfUser({ userId: owner.userId, name: input.domain }))) {
+      throw createInvalidDomainError(rules.emailDomains);
+    }
     return queries.createEmailCallback({
       id: createId("emailCallback"),
       userId: owner.userId,
