@@ -102,6 +102,22 @@ describe("addresses on a user's own domain", () => {
     expect(await app.database.prisma.emailCallback.count({ where: { domain: "going.example" } })).toBe(0);
   });
 
+  it("does not move an address onto a domain deleted while it is being moved", async () => {
+    await seedDomain(owner, "leaving.example", "verified");
+    const id = await createAddressOrFail(owner, "hookmail.test", `stay-${Date.now()}`);
+    let move: ReturnType<typeof updateAddress> | undefined;
+    await app.database.prisma.$transaction(async (transaction) => {
+      await transaction.$queryRaw`SELECT "id" FROM "domain" WHERE "name" = 'leaving.example' AND "userId" = ${owner.userId} FOR UPDATE`;
+      await transaction.domain.deleteMany({ where: { name: "leaving.example", userId: owner.userId } });
+      move = updateAddress(owner, id, { domain: "leaving.example" });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    expect((await move!).body?.error.code).toBe("email_callback.invalid_domain");
+    expect(await app.database.prisma.emailCallback.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      domain: "hookmail.test",
+    });
+  });
+
   it("moves an address onto an own domain as a pattern, and refuses to move a pattern onto an operator domain", async () => {
     const id = await createAddressOrFail(owner, "hookmail.test", `mover-${Date.now()}`);
     const moved = await updateAddress(owner, id, { domain: "grace.example", username: "billing-*" });

@@ -76,7 +76,10 @@ function toRecord(row: CallbackRow): EmailCallbackRecord {
   };
 }
 
-/** The queries of one user's addresses that a plan-limit check and its insert share. */
+/**
+ * The queries of one user's addresses that a plan-limit check and its insert share, and that a
+ * write onto an own domain runs holding the domain's row (in or out of a transaction).
+ */
 function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) {
   return {
     countEmailCallbacks: (userId: string): Promise<number> => db.emailCallback.count({ where: { userId, ...live } }),
@@ -96,6 +99,25 @@ function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) 
       (await db.emailCallback.count({
         where: { domain, username, ...live, ...(exceptId ? { id: { not: exceptId } } : {}) },
       })) > 0,
+
+    updateEmailCallback: async (
+      { id, userId }: { id: string; userId: string },
+      changes: EmailCallbackChanges,
+    ): Promise<EmailCallbackRecord> => {
+      try {
+        return toRecord(
+          await db.emailCallback.update({
+            where: { id, userId, ...live },
+            data: { ...changes, ...(changes.username === undefined ? {} : toAddressMatch(changes.username)) },
+            select: CALLBACK_FIELDS,
+          }),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
+        if (isRecordNotFound(error)) throw createEmailCallbackNotFoundError();
+        throw error;
+      }
+    },
 
     createEmailCallback: async (data: NewEmailCallback) => {
       try {
@@ -133,25 +155,6 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
     findEmailCallback: async (id: string, userId: string): Promise<EmailCallbackRecord | null> => {
       const row = await prisma.emailCallback.findFirst({ where: { id, userId, ...live }, select: CALLBACK_FIELDS });
       return row ? toRecord(row) : null;
-    },
-
-    updateEmailCallback: async (
-      { id, userId }: { id: string; userId: string },
-      changes: EmailCallbackChanges,
-    ): Promise<EmailCallbackRecord> => {
-      try {
-        return toRecord(
-          await prisma.emailCallback.update({
-            where: { id, userId, ...live },
-            data: { ...changes, ...(changes.username === undefined ? {} : toAddressMatch(changes.username)) },
-            select: CALLBACK_FIELDS,
-          }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
-        if (isRecordNotFound(error)) throw createEmailCallbackNotFoundError();
-        throw error;
-      }
     },
 
     softDeleteEmailCallback: async ({ id, userId }: { id: string; userId: string }) => {

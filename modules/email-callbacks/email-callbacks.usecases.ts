@@ -159,7 +159,18 @@ export async function updateEmailCallback({
     ...(input.isEnabled !== undefined ? { isEnabled: input.isEnabled } : {}),
     ...pickDefined(input, ["attachmentDelivery", "authenticationPolicy", "spamThreshold"]),
   };
-  return { emailCallback: await repository.updateEmailCallback({ id, userId: owner.userId }, changes) };
+  const target = { id, userId: owner.userId };
+  if (!isAddressChanged || rules.emailDomains.includes(domain)) {
+    return { emailCallback: await repository.updateEmailCallback(target, changes) };
+  }
+  // Moved onto an own domain: checked again holding its row, as on creation.
+  const emailCallback = await repository.runLockedForUser(owner.userId, async (queries) => {
+    if (!(await queries.lockServedDomainOfUser({ userId: owner.userId, name: domain }))) {
+      throw createInvalidDomainError(rules.emailDomains);
+    }
+    return queries.updateEmailCallback(target, changes);
+  });
+  return { emailCallback };
 }
 
 /** The given keys of `input` that are set (undefined means "unchanged"; null is a value). */
