@@ -6,6 +6,7 @@ import type { Database } from "@/modules/db/db";
 import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
+import { ADDRESS_MATCH_NAMES, type AddressMatchKind } from "@/modules/email-callbacks/email-callbacks.constants";
 
 export type InboundCallback = {
   id: string;
@@ -21,7 +22,7 @@ export type InboundCallback = {
 };
 
 /** The address a recipient reaches, and how its username matched the recipient's local part. */
-export type InboundRoute = { callback: InboundCallback; match: "exact" | "pattern" | "catch-all" };
+export type InboundRoute = { callback: InboundCallback; match: (typeof ADDRESS_MATCH_NAMES)[AddressMatchKind] };
 
 /** A recipient to route: its domain and its local part without the tag, both lower-cased. */
 export type RecipientKey = { domain: string; username: string };
@@ -128,10 +129,10 @@ const IS_SERVED_DOMAIN = prepared(
 /** One account's claim of a domain name, and whether it holds it (verified or failing). */
 const FIND_DOMAIN_OF_USER = `SELECT status IN ('verified', 'failing') AS "isHeld" FROM domain WHERE name = $1 AND "userId" = $2`;
 
-type RouteRow = InboundCallback & { allowedOrigins: string[] | null; matchKind: number };
+type RouteRow = InboundCallback & { allowedOrigins: string[] | null; matchKind: AddressMatchKind };
 const toRoute = ({ matchKind, ...row }: RouteRow): InboundRoute => ({
   callback: { ...row, allowedOrigins: row.allowedOrigins ?? [] },
-  match: matchKind === 0 ? "exact" : matchKind === 1 ? "pattern" : "catch-all",
+  match: ADDRESS_MATCH_NAMES[matchKind],
 });
 
 /** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in slices (writeLargeValues). */
