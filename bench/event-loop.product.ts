@@ -96,7 +96,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const pipeline = await services.inbound();
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: pipeline.isAcceptableRecipient,
+    checkRecipient: pipeline.checkRecipient,
     receive: pipeline.receive,
     logger: silentLogger,
     metrics: services.metrics(),

@@ -103,7 +103,7 @@ async function runProduct() {
     const pipeline = await services.inbound();
     const listener = createSmtpListener({
       config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-      isAcceptableRecipient: pipeline.isAcceptableRecipient,
+      checkRecipient: pipeline.checkRecipient,
       receive: async (args) => {
         const result = await pipeline.receive(args);
         noteAcceptance();

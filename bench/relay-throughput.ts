@@ -22,8 +22,8 @@ import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
 import { type Config, loadConfig } from "@/modules/config/config";
 import { createInboundRepository } from "@/modules/inbound/inbound.repository";
 import {
+  checkRecipientAddress,
   type InboundPipeline,
-  isAcceptableRecipientAddress,
   type ReceiveDependencies,
   receiveMessage,
 } from "@/modules/inbound/receive-message";
@@ -188,7 +188,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   const repository = withRecipientCache(createInboundRepository(database), createRecipientCache());
   const pipeline: InboundPipeline = {
     receive: (message) => receiveMessage(receiving(), message),
-    isAcceptableRecipient: (address) => isAcceptableRecipientAddress(receiving(), address),
+    checkRecipient: (address) => checkRecipientAddress(receiving(), address),
   };
   // The raw route reaches the same pipeline through the services' accessor.
   setServices({ ...services, inbound: async () => pipeline });
@@ -201,7 +201,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   });
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0 } },
-    isAcceptableRecipient: pipeline.isAcceptableRecipient,
+    checkRecipient: pipeline.checkRecipient,
     receive: (args) => {
       stampEndOfData(args.raw);
       return pipeline.receive(args);

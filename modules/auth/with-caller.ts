@@ -11,7 +11,7 @@ import { CALLER_KINDS, type Caller, type CallerKind, type CallerLookup, findCall
 export type CallerServices = RouteServices & CallerLookup & { config: Pick<Config, "baseUrl"> };
 
 /** API keys reach these paths only; every other call needs a session (docs/security.md). */
-const API_KEY_PATH_PREFIXES = ["/api/email-callbacks", "/api/openapi.json"] as const;
+const API_KEY_PATH_PREFIXES = ["/api/email-callbacks", "/api/domains", "/api/openapi.json"] as const;
 
 function isApiKeyPath(pathname: string) {
   return API_KEY_PATH_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
@@ -26,7 +26,7 @@ export type WithCallerOptions = {
  * A route for signed-in callers only (a session, or an API key unless `allow` leaves it out):
  * answers 401 auth.unauthorized when there is none, 403 when its kind is not allowed
  * (api_keys.session_required for an API key on a session-only route, or on any path outside
- * /api/email-callbacks). A write by the session cookie must come from the app's own origin (else
+ * /api/email-callbacks and /api/domains). A write by the session cookie must come from the app's own origin (else
  * 403 request.cross_site) as JSON (else 415), checked before the handler reads or changes anything.
  */
 export function withCaller<Params = Record<string, never>, Services extends CallerServices = CallerServices>(

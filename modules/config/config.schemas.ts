@@ -128,6 +128,15 @@ const listenHostSchema = (defaultValue: string) =>
     return z.NEVER;
   });
 
+/** A host name as DNS writes it (lowercase, no trailing dot); unset stays unset (BASE_URL's host is the default). */
+const hostNameSchema = optionalStringSchema.transform((value, context) => {
+  if (value === undefined) return undefined;
+  const name = value.toLowerCase().replace(/\.$/, "");
+  if (isIP(name) === 0 && DOMAIN_PATTERN.test(name)) return name;
+  context.addIssue({ code: "custom", message: "must be a host name such as mx.example.com" });
+  return z.NEVER;
+});
+
 const dnsServersSchema = optionalStringSchema.transform((value, context) => {
   const servers = (value ?? "")
     .split(",")
@@ -186,6 +195,7 @@ export const environmentSchema = z.object({
   WEBHOOK_TIMEOUT_MS: integerSchema({ defaultValue: 15_000, min: 100, max: 300_000 }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema(false),
   DNS_SERVERS: dnsServersSchema,
+  MX_HOSTNAME: hostNameSchema,
   MAIL_AUTH_CHECKS: booleanSchema(true),
   RSPAMD_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }),
   CONTENT_RETENTION_HOURS: integerSchema({ defaultValue: 72, min: 1, max: 8760 }),

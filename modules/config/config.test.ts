@@ -220,3 +220,21 @@ describe("mail checks", () => {
     );
   });
 });
+
+describe("MX_HOSTNAME", () => {
+  it("defaults to BASE_URL's host name, or localhost without one", () => {
+    expect(loadConfig({ BASE_URL: "https://Hookmail.Example.com:8443/app" }).mxHostname).toBe("hookmail.example.com");
+    expect(loadConfig({}).mxHostname).toBe("localhost");
+  });
+
+  it("is stored lowercase without a trailing dot", () => {
+    expect(loadConfig({ MX_HOSTNAME: " MX.Hookmail.Example. " }).mxHostname).toBe("mx.hookmail.example");
+  });
+
+  it.each(["mx hookmail.example", "192.0.2.1", "mx_1.example", "-mx.example", `${"a".repeat(64)}.example`])(
+    "refuses %s by name",
+    (value) => {
+      expect(() => loadConfig({ MX_HOSTNAME: value })).toThrow(/MX_HOSTNAME: must be a host name such as mx.example.com/);
+    },
+  );
+});

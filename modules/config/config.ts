@@ -49,8 +49,10 @@ export type Config = {
    * process's own metrics listener (unset: none) and the address it listens on (loopback unless set).
    */
   metrics: { token: string | undefined; port: number | undefined; host: string };
-  /** Resolvers for mail authentication and webhook host checks (`ip` or `ip:port`); empty: the system's. */
+  /** Resolvers for mail authentication, webhook host checks and domain checks (`ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
+  /** The host name users point their own domains' MX record at (docs/domains.md). */
+  mxHostname: string;
   /** What is checked on each mail: SPF, DKIM, DMARC and ARC, and rspamd's score when a URL is set. */
   mailChecks: { authentication: boolean; rspamdUrl: string | undefined };
   /** How long a final mail's raw message, payload and attachment links stay available. */
@@ -128,6 +130,7 @@ function buildConfig(values: Environment): Config {
   if (values.EMAIL_DOMAINS.length === 0) {
     notices.push('EMAIL_DOMAINS is not set: addresses can only be created on "localhost".');
   }
+  const baseUrl = values.BASE_URL ?? `http://localhost:${values.PORT}`;
   const oauthClient = (clientId: string | undefined, clientSecret: string | undefined) =>
     clientId && clientSecret ? { clientId, clientSecret } : undefined;
   return {
@@ -136,7 +139,7 @@ function buildConfig(values: Environment): Config {
     isProductionDeployment: values.NODE_ENV === "production" || /^https:/i.test(values.BASE_URL ?? ""),
     databaseUrl: values.DATABASE_URL,
     dataDir: path.resolve(values.DATA_DIR),
-    baseUrl: values.BASE_URL ?? `http://localhost:${values.PORT}`,
+    baseUrl,
     port: values.PORT,
     roles: values.HOOKMAIL_ROLES,
     smtp: {
@@ -171,6 +174,7 @@ function buildConfig(values: Environment): Config {
     webhook: { timeoutMs: values.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT, host: values.METRICS_HOST },
     dnsServers: values.DNS_SERVERS,
+    mxHostname: values.MX_HOSTNAME ?? new URL(baseUrl).hostname.toLowerCase(),
     mailChecks: { authentication: values.MAIL_AUTH_CHECKS, rspamdUrl: values.RSPAMD_URL },
     contentRetentionMs: values.CONTENT_RETENTION_HOURS * 3_600_000,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM ?? `Hookmail <no-reply@${emailDomains[0]}>` },

@@ -14,6 +14,7 @@ export const WEBHOOK_EXAMPLE_PAYLOAD = {
     id: "ep_3kT9…",
     emailCallbackId: "ecb_8Hq2…",
     address: "alice@example.com",
+    recipient: "alice@example.com",
     tag: null,
     envelope: { from: "bob@example.org", to: ["alice@example.com"] },
     from: { address: "bob@example.org", name: "Bob" },

@@ -18,6 +18,21 @@ export const SPAM_THRESHOLD_MAX = 1000;
 /** Letters, digits, dashes, dots and underscores; starts and ends with a letter or digit. */
 export const USERNAME_PATTERN = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/i;
 export const USERNAME_CHARACTERS_PATTERN = /^[a-z0-9._-]*$/i;
+/** On a user's own domain a username may also hold `*`, each standing for one or more characters. */
+export const USERNAME_OR_PATTERN_CHARACTERS_PATTERN = /^[a-z0-9._*-]*$/i;
+export const USERNAME_WILDCARD = "*";
+
+/**
+ * How an address's username matches a recipient's local part, stored as a number so the routing
+ * query orders by it: exact first, then patterns, then the catch-all (docs/domains.md: Routing).
+ */
+export const ADDRESS_MATCH_KIND = { EXACT: 0, PATTERN: 1, CATCH_ALL: 2 } as const;
+export type AddressMatchKind = (typeof ADDRESS_MATCH_KIND)[keyof typeof ADDRESS_MATCH_KIND];
+/** The names of the kinds in the API (`GET /api/domains/route`). */
+export const ADDRESS_MATCH_NAMES = { 0: "exact", 1: "pattern", 2: "catch-all" } as const satisfies Record<
+  AddressMatchKind,
+  string
+>;
 
 /**
  * Local parts nobody may claim: role addresses of RFC 2142 and common practice, system accounts,

@@ -18,9 +18,15 @@ export const createUsernameNotAllowedError = defineError(
 export const createInvalidDomainError = (availableDomains: string[]) =>
   new AppError({
     code: "email_callback.invalid_domain",
-    message: `Invalid domain: choose one of ${availableDomains.join(", ")}.`,
+    message: `Invalid domain: choose one of ${availableDomains.join(", ")}, or one of your verified domains.`,
     fields: [{ path: "domain", code: "invalid_domain", message: "Invalid domain" }],
   });
+
+export const createInvalidUsernameError = defineError(
+  "email_callback.invalid_username",
+  "Patterns (with *) and catch-alls exist only on your own domains.",
+  { path: "username", code: "invalid_username", message: "Patterns and catch-alls exist only on your own domains" },
+);
 
 export const createWebhookUrlNotAllowedError =
   // Says no more than "not allowed": never which address a name resolved to (docs/security.md).

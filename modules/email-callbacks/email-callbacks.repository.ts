@@ -3,6 +3,8 @@
 // by another live callback answers email_callback.already_exists (the unique index decides races).
 import type { Prisma, PrismaClient } from "@/modules/db/generated/client";
 import { lockingForUser } from "@/modules/db/user-lock";
+import { DOMAIN_HELD_STATUSES } from "@/modules/domains/domains.constants";
+import { toAddressMatch } from "./address-patterns";
 import { createEmailCallbackAlreadyExistsError, createEmailCallbackNotFoundError } from "./email-callbacks.errors";
 import type { EmailCallbackRecord } from "./email-callbacks.models";
 
@@ -74,19 +76,54 @@ function toRecord(row: CallbackRow): EmailCallbackRecord {
   };
 }
 
-/** The queries of one user's addresses that a plan-limit check and its insert share. */
+/**
+ * The queries of one user's addresses that a plan-limit check and its insert share, and that a
+ * write onto an own domain runs holding the domain's row (in or out of a transaction).
+ */
 function createAddressCountQueries(db: PrismaClient | Prisma.TransactionClient) {
   return {
     countEmailCallbacks: (userId: string): Promise<number> => db.emailCallback.count({ where: { userId, ...live } }),
+
+    /**
+     * Whether the user holds this domain (verified or failing), keeping its row from being deleted
+     * until the transaction ends: deleting a domain locks its row, then counts its addresses.
+     */
+    lockServedDomainOfUser: async ({ userId, name }: { userId: string; name: string }): Promise<boolean> =>
+      (
+        await db.$queryRaw<{ id: string }[]>`
+          SELECT "id" FROM "domain"
+          WHERE "userId" = ${userId} AND "name" = ${name} AND "status" = ANY(${[...DOMAIN_HELD_STATUSES]}) FOR SHARE`
+      ).length > 0,
 
     isAddressTaken: async ({ domain, username, exceptId }: { domain: string; username: string; exceptId?: string }) =>
       (await db.emailCallback.count({
         where: { domain, username, ...live, ...(exceptId ? { id: { not: exceptId } } : {}) },
       })) > 0,
 
+    updateEmailCallback: async (
+      { id, userId }: { id: string; userId: string },
+      changes: EmailCallbackChanges,
+    ): Promise<EmailCallbackRecord> => {
+      try {
+        return toRecord(
+          await db.emailCallback.update({
+            where: { id, userId, ...live },
+            data: { ...changes, ...(changes.username === undefined ? {} : toAddressMatch(changes.username)) },
+            select: CALLBACK_FIELDS,
+          }),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
+        if (isRecordNotFound(error)) throw createEmailCallbackNotFoundError();
+        throw error;
+      }
+    },
+
     createEmailCallback: async (data: NewEmailCallback) => {
       try {
-        return toRecord(await db.emailCallback.create({ data, select: CALLBACK_FIELDS }));
+        return toRecord(
+          await db.emailCallback.create({ data: { ...data, ...toAddressMatch(data.username) }, select: CALLBACK_FIELDS }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
         throw error;
@@ -111,24 +148,13 @@ export function createEmailCallbacksRepository(prisma: PrismaClient) {
       return rows.map(toRecord);
     },
 
+    /** Whether the user holds this domain (verified, or failing during its grace period): addresses may be made on it. */
+    isServedDomainOfUser: async ({ userId, name }: { userId: string; name: string }): Promise<boolean> =>
+      (await prisma.domain.count({ where: { userId, name, status: { in: [...DOMAIN_HELD_STATUSES] } } })) > 0,
+
     findEmailCallback: async (id: string, userId: string): Promise<EmailCallbackRecord | null> => {
       const row = await prisma.emailCallback.findFirst({ where: { id, userId, ...live }, select: CALLBACK_FIELDS });
       return row ? toRecord(row) : null;
-    },
-
-    updateEmailCallback: async (
-      { id, userId }: { id: string; userId: string },
-      changes: EmailCallbackChanges,
-    ): Promise<EmailCallbackRecord> => {
-      try {
-        return toRecord(
-          await prisma.emailCallback.update({ where: { id, userId, ...live }, data: changes, select: CALLBACK_FIELDS }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw createEmailCallbackAlreadyExistsError();
-        if (isRecordNotFound(error)) throw createEmailCallbackNotFoundError();
-        throw error;
-      }
     },
 
     softDeleteEmailCallback: async ({ id, userId }: { id: string; userId: string }) => {

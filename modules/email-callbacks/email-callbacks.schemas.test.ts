@@ -11,13 +11,22 @@ describe("reserved usernames", () => {
     }
   });
 
-  it("are refused whatever their case, naming the API error code", () => {
-    const result = usernameSchema.safeParse("MAILER-DAEMON");
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]).toMatchObject({
-      message: "emailCallbacks.form.validation.usernameNotAllowed",
-      params: { appErrorCode: "email_callback.username_not_allowed" },
-    });
+  it("pass the schema, which does not know the domain (the usecase refuses them on the operator's domains)", () => {
+    expect(usernameSchema.parse("MAILER-DAEMON")).toBe("mailer-daemon");
+  });
+});
+
+describe("usernames that are patterns", () => {
+  it("accept * alone and * with at least one literal character, each * anywhere", () => {
+    for (const username of ["*", "orders-*", "*-eu", "a*b*c", "x*", "*_*"]) expect(usernameSchema.parse(username)).toBe(username);
+  });
+
+  it("refuse stars alone and characters no username has, naming why", () => {
+    expect(usernameSchema.safeParse("**").error?.issues[0]?.message).toBe(
+      "emailCallbacks.form.validation.usernamePatternInvalid",
+    );
+    expect(usernameSchema.safeParse("a%*").error?.issues[0]?.message).toBe("emailCallbacks.form.validation.usernameCharacters");
+    expect(usernameSchema.safeParse("ab").error?.issues[0]?.message).toBe("emailCallbacks.form.validation.usernameTooShort");
   });
 });
 

@@ -1,35 +1,46 @@
 // The email callback form's schema: the same zod schema validates the dashboard form and the
-// API route. Messages are i18n keys (emailCallbacks.form.validation.*), shown translated; a
-// reserved username carries the API error code it maps to. zod/mini, whose checks are functions
-// the browser's bundle keeps only when used (docs/architecture.md: Decisions).
+// API route. Messages are i18n keys (emailCallbacks.form.validation.*), shown translated. zod/mini,
+// whose checks are functions the browser's bundle keeps only when used (docs/architecture.md:
+// Decisions).
 import * as z from "zod/mini";
+import { isValidUsernamePattern, isWildcardUsername } from "./address-patterns";
 import {
   ATTACHMENT_DELIVERIES,
   AUTHENTICATION_POLICIES,
   MAX_ALLOWED_ORIGINS,
-  RESERVED_USERNAMES,
   SPAM_THRESHOLD_MAX,
   SPAM_THRESHOLD_MIN,
-  USERNAME_CHARACTERS_PATTERN,
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
+  USERNAME_OR_PATTERN_CHARACTERS_PATTERN,
   USERNAME_PATTERN,
   WEBHOOK_SECRET_MAX_LENGTH,
   WEBHOOK_SECRET_MIN_LENGTH,
 } from "./email-callbacks.constants";
 
+/**
+ * An exact username, or on a user's own domain a pattern (`orders-*`) or the catch-all (`*`).
+ * Which domain allows which, and the reserved usernames of the operator's domains, are the
+ * usecase's rules (email-callbacks.usecases.ts): the schema does not know the domains.
+ */
 export const usernameSchema = z.string({ error: "emailCallbacks.form.validation.usernameRequired" }).check(
   z.trim(),
   z.toLowerCase(),
   z.minLength(1, "emailCallbacks.form.validation.usernameRequired"),
-  z.regex(USERNAME_CHARACTERS_PATTERN, "emailCallbacks.form.validation.usernameCharacters"),
-  z.minLength(USERNAME_MIN_LENGTH, "emailCallbacks.form.validation.usernameTooShort"),
+  z.regex(USERNAME_OR_PATTERN_CHARACTERS_PATTERN, "emailCallbacks.form.validation.usernameCharacters"),
+  z.refine(
+    (username: string) => isWildcardUsername(username) || username.length >= USERNAME_MIN_LENGTH,
+    "emailCallbacks.form.validation.usernameTooShort",
+  ),
   z.maxLength(USERNAME_MAX_LENGTH, "emailCallbacks.form.validation.usernameTooLong"),
-  z.regex(USERNAME_PATTERN, "emailCallbacks.form.validation.usernameEdges"),
-  z.refine((username: string) => !RESERVED_USERNAMES.has(username), {
-    message: "emailCallbacks.form.validation.usernameNotAllowed",
-    params: { appErrorCode: "email_callback.username_not_allowed" },
-  }),
+  z.refine(
+    (username: string) => isWildcardUsername(username) || USERNAME_PATTERN.test(username),
+    "emailCallbacks.form.validation.usernameEdges",
+  ),
+  z.refine(
+    (username: string) => !isWildcardUsername(username) || isValidUsernamePattern(username),
+    "emailCallbacks.form.validation.usernamePatternInvalid",
+  ),
 );
 
 export const webhookUrlSchema = z.string({ error: "emailCallbacks.form.validation.webhookUrlRequired" }).check(

@@ -3,12 +3,14 @@ import type { Config } from "@/modules/config/config";
 import { getPlanLimits } from "@/modules/plans/plans.models";
 import { createId } from "@/modules/shared/ids";
 import { checkWebhookTarget } from "@/modules/shared/net/webhook-target";
+import { isWildcardUsername } from "./address-patterns";
 import { RESERVED_USERNAMES } from "./email-callbacks.constants";
 import {
   createEmailCallbackAlreadyExistsError,
   createEmailCallbackNotFoundError,
   createEmailCallbacksLimitReachedError,
   createInvalidDomainError,
+  createInvalidUsernameError,
   createUsernameNotAllowedError,
   createWebhookUrlNotAllowedError,
 } from "./email-callbacks.errors";
@@ -26,9 +28,30 @@ export function getMaxEmailCallbacks(rules: EmailCallbackRules, planId: string):
   return getPlanLimits(planId, rules).maxEmails;
 }
 
-function ensureAddressRules({ domain, username, rules }: { domain: string; username: string; rules: EmailCallbackRules }) {
-  if (!rules.emailDomains.includes(domain)) throw createInvalidDomainError(rules.emailDomains);
-  if (RESERVED_USERNAMES.has(username)) throw createUsernameNotAllowedError();
+/**
+ * An address is on one of the operator's domains (exact usernames only, none reserved), or on a
+ * verified (or failing) domain of its owner, where any username, pattern or catch-all goes
+ * (docs/domains.md: Addresses on a domain).
+ */
+async function ensureAddressRules({
+  userId,
+  domain,
+  username,
+  rules,
+  repository,
+}: {
+  userId: string;
+  domain: string;
+  username: string;
+  rules: EmailCallbackRules;
+  repository: Pick<EmailCallbacksRepository, "isServedDomainOfUser">;
+}) {
+  if (rules.emailDomains.includes(domain)) {
+    if (isWildcardUsername(username)) throw createInvalidUsernameError();
+    if (RESERVED_USERNAMES.has(username)) throw createUsernameNotAllowedError();
+    return;
+  }
+  if (!(await repository.isServedDomainOfUser({ userId, name: domain }))) throw createInvalidDomainError(rules.emailDomains);
 }
 
 async function ensureWebhookUrlAllowed(webhookUrl: string, rules: EmailCallbackRules) {
@@ -72,7 +95,7 @@ export async function createEmailCallback({
   rules: EmailCallbackRules;
   repository: EmailCallbacksRepository;
 }): Promise<{ emailCallback: EmailCallbackRecord }> {
-  ensureAddressRules({ domain: input.domain, username: input.username, rules });
+  await ensureAddressRules({ userId: owner.userId, domain: input.domain, username: input.username, rules, repository });
   const limit = getMaxEmailCallbacks(rules, owner.planId);
   if ((await repository.countEmailCallbacks(owner.userId)) >= limit) throw createEmailCallbacksLimitReachedError(limit);
   if (await repository.isAddressTaken({ domain: input.domain, username: input.username })) {
@@ -83,6 +106,11 @@ export async function createEmailCallback({
   // concurrent creations stop at the limit (docs/security.md).
   const emailCallback = await repository.runLockedForUser(owner.userId, async (queries) => {
     if ((await queries.countEmailCallbacks(owner.userId)) >= limit) throw createEmailCallbacksLimitReachedError(limit);
+    // An own domain is checked again holding its row, so it cannot be deleted under the new address.
+    const isOwnDomain = !rules.emailDomains.includes(input.domain);
+    if (isOwnDomain && !(await queries.lockServedDomainOfUser({ userId: owner.userId, name: input.domain }))) {
+      throw createInvalidDomainError(rules.emailDomains);
+    }
     return queries.createEmailCallback({
       id: createId("emailCallback"),
       userId: owner.userId,
@@ -117,7 +145,7 @@ export async function updateEmailCallback({
   const username = input.username ?? current.username;
   const isAddressChanged = domain !== current.domain || username !== current.username;
   if (isAddressChanged) {
-    ensureAddressRules({ domain, username, rules });
+    await ensureAddressRules({ userId: owner.userId, domain, username, rules, repository });
     if (await repository.isAddressTaken({ domain, username, exceptId: id })) throw createEmailCallbackAlreadyExistsError();
   }
   if (input.webhookUrl !== undefined && input.webhookUrl !== current.webhookUrl) {
@@ -131,7 +159,18 @@ export async function updateEmailCallback({
     ...(input.isEnabled !== undefined ? { isEnabled: input.isEnabled } : {}),
     ...pickDefined(input, ["attachmentDelivery", "authenticationPolicy", "spamThreshold"]),
   };
-  return { emailCallback: await repository.updateEmailCallback({ id, userId: owner.userId }, changes) };
+  const target = { id, userId: owner.userId };
+  if (!isAddressChanged || rules.emailDomains.includes(domain)) {
+    return { emailCallback: await repository.updateEmailCallback(target, changes) };
+  }
+  // Moved onto an own domain: checked again holding its row, as on creation.
+  const emailCallback = await repository.runLockedForUser(owner.userId, async (queries) => {
+    if (!(await queries.lockServedDomainOfUser({ userId: owner.userId, name: domain }))) {
+      throw createInvalidDomainError(rules.emailDomains);
+    }
+    return queries.updateEmailCallback(target, changes);
+  });
+  return { emailCallback };
 }
 
 /** The given keys of `input` that are set (undefined means "unchanged"; null is a value). */

@@ -16,3 +16,10 @@ export const createParseQueueFullError = defineError(
   "service.unavailable",
   "Too many messages are waiting to be parsed; try again shortly.",
 );
+
+/** 400: the address given to the route preview (GET /api/domains/route?to=) is no address. */
+export const createInvalidRouteAddressError = defineError(
+  "domain.invalid_address",
+  "to must be an email address, such as orders-eu@example.org.",
+  { path: "to", code: "invalid_address", message: "Enter an email address" },
+);

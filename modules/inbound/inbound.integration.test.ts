@@ -7,7 +7,7 @@ import { createId } from "@/modules/shared/ids";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository, type NewProcessing } from "./inbound.repository";
-import { acceptMessage, isAcceptableRecipient } from "./inbound.usecases";
+import { acceptMessage, checkRecipient } from "./inbound.usecases";
 import { createParsePool } from "./parse-pool";
 import type { WebhookPayload } from "./parsing/webhook-payload";
 
@@ -434,11 +434,11 @@ describe("createProcessings", () => {
   });
 });
 
-describe("isAcceptableRecipient", () => {
+describe("checkRecipient", () => {
   it("accepts the address of a live callback, enabled or not, with or without a tag", async () => {
     const enabled = await createCallback();
     const disabled = await createCallback({ isEnabled: false });
-    const accept = (address: string) => isAcceptableRecipient({ address, repository, rules });
+    const accept = async (address: string) => (await checkRecipient({ address, repository, rules })) === "accepted";
     expect(await accept(`${enabled.username}@hookmail.test`)).toBe(true);
     expect(await accept(`<${enabled.username.toUpperCase()}+Tag@HOOKMAIL.test>`)).toBe(true);
     expect(await accept(`${disabled.username}@hookmail.test`)).toBe(true);
@@ -447,10 +447,10 @@ describe("isAcceptableRecipient", () => {
   it("refuses unknown addresses, deleted callbacks and domains that are not offered", async () => {
     const deleted = await createCallback({ deletedAt: new Date(), isEnabled: false });
     const foreign = await createCallback({ domain: "retired.test" });
-    const accept = (address: string) => isAcceptableRecipient({ address, repository, rules });
-    expect(await accept("nobody-at-all@hookmail.test")).toBe(false);
-    expect(await accept(`${deleted.username}@hookmail.test`)).toBe(false);
-    expect(await accept(`${foreign.username}@retired.test`)).toBe(false);
-    expect(await accept("not an address")).toBe(false);
+    const check = (address: string) => checkRecipient({ address, repository, rules });
+    expect(await check("nobody-at-all@hookmail.test")).toBe("unknown-address");
+    expect(await check(`${deleted.username}@hookmail.test`)).toBe("unknown-address");
+    expect(await check(`${foreign.username}@retired.test`)).toBe("unknown-domain");
+    expect(await check("not an address")).toBe("unknown-address");
   });
 });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { isSenderAllowed, normalizeSender, parseRecipient } from "./inbound.models";
+import { isSenderAllowed, normalizeSender, parseAnyRecipient, parseRecipient } from "./inbound.models";
 
 const domains = ["hookmail.test", "mail.example.com"];
+
+describe("parseAnyRecipient", () => {
+  it("reads an address on any domain, keeping it as written for the webhook", () => {
+    expect(parseAnyRecipient("<Orders-EU+Q3@Shop.Example>")).toEqual({
+      username: "orders-eu",
+      domain: "shop.example",
+      tag: "q3",
+      address: "orders-eu+q3@shop.example",
+      written: "Orders-EU+Q3@Shop.Example",
+    });
+  });
+});
 
 describe("parseRecipient", () => {
   it("routes a plain address to its username and domain, with no tag", () => {
@@ -10,6 +22,7 @@ describe("parseRecipient", () => {
       domain: "hookmail.test",
       tag: null,
       address: "alice@hookmail.test",
+      written: "alice@hookmail.test",
     });
   });
 
@@ -19,6 +32,7 @@ describe("parseRecipient", () => {
       domain: "hookmail.test",
       tag: "invoices",
       address: "alice+invoices@hookmail.test",
+      written: "alice+invoices@hookmail.test",
     });
   });
 
@@ -33,6 +47,7 @@ describe("parseRecipient", () => {
       domain: "hookmail.test",
       tag: "tag",
       address: "alice.smith+tag@hookmail.test",
+      written: "Alice.Smith+Tag@HookMail.TEST",
     });
     expect(parseRecipient("bob@mail.example.com", ["Mail.Example.COM"])).toMatchObject({ domain: "mail.example.com" });
   });

@@ -10,6 +10,8 @@ export type RoutedRecipient = {
   tag: string | null;
   /** The whole envelope address, lower-cased and without angle brackets. */
   address: string;
+  /** The address as the sender wrote it (without angle brackets): the webhook's `data.recipient`. */
+  written: string;
 };
 
 // Whitespace, control characters, and what no address may hold unquoted.
@@ -23,23 +25,31 @@ function unwrapAddress(address: string): string {
 }
 
 /**
- * Routes an envelope recipient: `User+Tag@Example.com` → username "user", tag "tag", provided
- * the domain is one of `emailDomains`. Null for anything that cannot be one of our addresses.
+ * Reads an envelope recipient: `User+Tag@Example.com` → username "user", tag "tag", domain
+ * "example.com", whatever the domain (which domains are served is the routing's question). Null
+ * for anything that cannot be an address.
  */
-export function parseRecipient(address: string, emailDomains: readonly string[]): RoutedRecipient | null {
-  const unwrapped = unwrapAddress(address).toLowerCase();
+export function parseAnyRecipient(address: string): RoutedRecipient | null {
+  const written = unwrapAddress(address);
+  const unwrapped = written.toLowerCase();
   if (unwrapped.length === 0 || unwrapped.length > MAX_RECIPIENT_LENGTH) return null;
   const at = unwrapped.lastIndexOf("@");
   if (at <= 0) return null;
   const localPart = unwrapped.slice(0, at);
   const domain = unwrapped.slice(at + 1).replace(/\.$/, "");
   if (!domain || FORBIDDEN_ADDRESS_CHARACTERS.test(localPart) || localPart.includes("@")) return null;
-  if (!emailDomains.some((candidate) => candidate.trim().toLowerCase() === domain)) return null;
   const plus = localPart.indexOf("+");
   const username = plus === -1 ? localPart : localPart.slice(0, plus);
   const tag = plus === -1 ? null : localPart.slice(plus + 1) || null;
   if (!username) return null;
-  return { username, domain, tag, address: `${localPart}@${domain}` };
+  return { username, domain, tag, address: `${localPart}@${domain}`, written };
+}
+
+/** parseAnyRecipient, provided the domain is one of `emailDomains`. */
+export function parseRecipient(address: string, emailDomains: readonly string[]): RoutedRecipient | null {
+  const routed = parseAnyRecipient(address);
+  if (!routed || !emailDomains.some((candidate) => candidate.trim().toLowerCase() === routed.domain)) return null;
+  return routed;
 }
 
 /** The envelope sender lower-cased, or null for the null sender `<>` (bounces) and an empty one. */

@@ -1,4 +1,4 @@
-// Storage of the inbound pipeline: the live callbacks of recipients and the processings of one
+// Storage of the inbound pipeline: the routes of recipients and the processings of one
 // message written in one transaction. This is the hot path of every mail, so it is plain SQL
 // through the executor (one round trip per statement). No rules here.
 import { createHash } from "node:crypto";
@@ -6,6 +6,7 @@ import type { Database } from "@/modules/db/db";
 import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
+import { ADDRESS_MATCH_NAMES, type AddressMatchKind } from "@/modules/email-callbacks/email-callbacks.constants";
 
 export type InboundCallback = {
   id: string;
@@ -19,6 +20,12 @@ export type InboundCallback = {
   authenticationPolicy: "none" | "dmarc";
   spamThreshold: number | null;
 };
+
+/** The address a recipient reaches, and how its username matched the recipient's local part. */
+export type InboundRoute = { callback: InboundCallback; match: (typeof ADDRESS_MATCH_NAMES)[AddressMatchKind] };
+
+/** A recipient to route: its domain and its local part without the tag, both lower-cased. */
+export type RecipientKey = { domain: string; username: string };
 
 export type NewProcessing = {
   id: string;
@@ -81,15 +88,52 @@ const INSERT_ONE_PROCESSING = prepared(
      $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13, $14::timestamptz, $15::timestamptz,
      $16::timestamptz, $17::timestamptz) AS written`,
 );
-const FIND_LIVE_CALLBACKS = prepared(
-  "find_live_callbacks",
-  `SELECT ${CALLBACK_COLUMNS} FROM email_callback
-   WHERE "deletedAt" IS NULL AND (domain, username) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+/**
+ * The route of one recipient (`$1` its domain, `$2` its local part without the tag, `$3` the
+ * operator's domains): the live address of the domain whose username is the local part, else the
+ * matching pattern with the most literal characters (ties: the oldest), else the catch-all
+ * (docs/domains.md: Routing). The exact address is found through the unique (domain, username)
+ * index and the patterns through the partial index of the domain's patterns, so one statement
+ * reads only the domain's exact match and its patterns. An address on a user's domain routes only
+ * while its owner holds the domain (verified or failing: not pending), read once through the unique
+ * index of held names.
+ */
+const ROUTE_CONDITION = (domain: string, localPart: string, operatorDomains: string) => `
+  c."deletedAt" IS NULL AND c.domain = ${domain}
+  AND ((c."matchKind" = 0 AND c.username = ${localPart}) OR (c."matchKind" > 0 AND ${localPart} LIKE c."likePattern"))
+  AND (c.domain = ANY(${operatorDomains}) OR c."userId" = (
+    SELECT d."userId" FROM domain d WHERE d.name = ${domain} AND d.status <> 'pending'))
+  ORDER BY c."matchKind", c."literalCount" DESC, c."createdAt", c.id
+  LIMIT 1`;
+const ROUTE_COLUMNS = CALLBACK_COLUMNS.split(",")
+  .map((column) => `c.${column.trim()}`)
+  .join(", ");
+export const FIND_ROUTE = prepared(
+  "find_route",
+  `SELECT ${ROUTE_COLUMNS}, c."matchKind" FROM email_callback c WHERE ${ROUTE_CONDITION("$1", "$2", "$3::text[]")}`,
 );
-const FIND_LIVE_CALLBACK = prepared(
-  "find_live_callback",
-  `SELECT ${CALLBACK_COLUMNS} FROM email_callback WHERE domain = $1 AND username = $2 AND "deletedAt" IS NULL LIMIT 1`,
+/** FIND_ROUTE for several recipients in one statement: one row per recipient routed, with its position. */
+const FIND_ROUTES = prepared(
+  "find_routes",
+  `SELECT r.position::int AS position, route.* FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(domain, local_part, position)
+   CROSS JOIN LATERAL (
+     SELECT ${ROUTE_COLUMNS}, c."matchKind" FROM email_callback c WHERE ${ROUTE_CONDITION("r.domain", "r.local_part", "$3::text[]")}
+   ) route`,
 );
+/** Whether an account holds the domain (verified, or failing during its grace period). */
+const IS_SERVED_DOMAIN = prepared(
+  "is_served_domain",
+  `SELECT EXISTS (SELECT 1 FROM domain WHERE name = $1 AND status <> 'pending') AS served`,
+);
+
+/** One account's claim of a domain name, and whether it holds it (verified or failing). */
+const FIND_DOMAIN_OF_USER = `SELECT status IN ('verified', 'failing') AS "isHeld" FROM domain WHERE name = $1 AND "userId" = $2`;
+
+type RouteRow = InboundCallback & { allowedOrigins: string[] | null; matchKind: AddressMatchKind };
+const toRoute = ({ matchKind, ...row }: RouteRow): InboundRoute => ({
+  callback: { ...row, allowedOrigins: row.allowedOrigins ?? [] },
+  match: ADDRESS_MATCH_NAMES[matchKind],
+});
 
 /** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in slices (writeLargeValues). */
 const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_PAYLOAD_BYTES;
@@ -138,24 +182,38 @@ async function writeLargeValues(transaction: SqlExecutor, rows: NewProcessing[])
 
 export function createInboundRepository({ executor }: Pick<Database, "executor">) {
   return {
-    /** The live (not deleted) callbacks, enabled or not, of these addresses. */
-    findLiveCallbacks: async (addresses: { domain: string; username: string }[]): Promise<InboundCallback[]> => {
-      if (addresses.length === 0) return [];
-      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(FIND_LIVE_CALLBACKS, [
-        addresses.map(({ domain }) => domain),
-        addresses.map(({ username }) => username),
+    /**
+     * The route of each recipient, in their order: the address it reaches (live, enabled or not)
+     * or null. Addresses on the operator's domains need no held domain.
+     */
+    findRoutes: async (recipients: RecipientKey[], operatorDomains: readonly string[]): Promise<(InboundRoute | null)[]> => {
+      if (recipients.length === 0) return [];
+      const rows = await executor.query<RouteRow & { position: number }>(FIND_ROUTES, [
+        recipients.map(({ domain }) => domain),
+        recipients.map(({ username }) => username),
+        [...operatorDomains],
       ]);
-      return rows.map((row) => ({ ...row, allowedOrigins: row.allowedOrigins ?? [] }));
+      const routes: (InboundRoute | null)[] = recipients.map(() => null);
+      for (const { position, ...row } of rows) routes[position - 1] = toRoute(row);
+      return routes;
     },
 
-    /** The live callback, enabled or not, holding this address. */
-    findLiveCallback: async (domain: string, username: string): Promise<InboundCallback | null> => {
-      const rows = await executor.query<InboundCallback & { allowedOrigins: string[] | null }>(FIND_LIVE_CALLBACK, [
-        domain,
-        username,
-      ]);
-      const [row] = rows;
-      return row ? { ...row, allowedOrigins: row.allowedOrigins ?? [] } : null;
+    /** The route of one recipient (findRoutes for one, through its own statement). */
+    findRoute: async ({ domain, username }: RecipientKey, operatorDomains: readonly string[]): Promise<InboundRoute | null> => {
+      const [row] = await executor.query<RouteRow>(FIND_ROUTE, [domain, username, [...operatorDomains]]);
+      return row ? toRoute(row) : null;
+    },
+
+    /** The user's claim of a domain name (the route preview's), or null when the user has none. */
+    findDomainOfUser: async ({ userId, name }: { userId: string; name: string }): Promise<{ isHeld: boolean } | null> => {
+      const [row] = await executor.query<{ isHeld: boolean }>(FIND_DOMAIN_OF_USER, [name, userId]);
+      return row ?? null;
+    },
+
+    /** Whether an account holds this domain (verified or failing): mail to it may be routed. */
+    isServedDomain: async (name: string): Promise<boolean> => {
+      const [row] = await executor.query<{ served: boolean }>(IS_SERVED_DOMAIN, [name]);
+      return row?.served === true;
     },
 
     /**

@@ -13,7 +13,7 @@ import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/proce
 import { createId } from "@/modules/shared/ids";
 import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
 import { createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
-import { isSenderAllowed, normalizeSender, parseRecipient, type RoutedRecipient } from "./inbound.models";
+import { isSenderAllowed, normalizeSender, parseAnyRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
 import type { MessageParseOutcome, MessageParser } from "./parse-pool";
 import type { MessageChecks } from "./parsing/message-checks";
@@ -41,7 +41,15 @@ export type AcceptedMessage = {
 
 type InboundRules = { emailDomains: string[] };
 
-/** The callbacks the envelope reaches, each with its recipients in envelope order. */
+/** The operator's domains as recipients are compared with them: lower-cased. */
+const operatorDomainsOf = (rules: InboundRules) => rules.emailDomains.map((domain) => domain.trim().toLowerCase());
+
+/**
+ * The callbacks the envelope reaches, each with its recipients in envelope order. Each recipient
+ * (its tag removed) goes to its exact address, else the matching pattern with the most literal
+ * characters (ties: the oldest), else its domain's catch-all (docs/domains.md: Routing): one
+ * query for the whole envelope, one indexed lookup per recipient.
+ */
 async function routeRecipients({
   to,
   repository,
@@ -53,21 +61,20 @@ async function routeRecipients({
 }): Promise<{ callback: InboundCallback; recipients: RoutedRecipient[] }[]> {
   const recipients = new Map<string, RoutedRecipient>();
   for (const address of to) {
-    const routed = parseRecipient(address, rules.emailDomains);
+    const routed = parseAnyRecipient(address);
     if (routed && !recipients.has(routed.address)) recipients.set(routed.address, routed);
   }
   if (recipients.size === 0) return [];
-  const callbacks = await repository.findLiveCallbacks([...recipients.values()]);
+  const ordered = [...recipients.values()];
+  const found = await repository.findRoutes(ordered, operatorDomainsOf(rules));
   const routes = new Map<string, { callback: InboundCallback; recipients: RoutedRecipient[] }>();
-  for (const recipient of recipients.values()) {
-    const callback = callbacks.find(
-      (candidate) => candidate.domain === recipient.domain && candidate.username === recipient.username,
-    );
-    if (!callback) continue;
+  ordered.forEach((recipient, index) => {
+    const callback = found[index]?.callback;
+    if (!callback) return;
     const route = routes.get(callback.id) ?? { callback, recipients: [] };
     route.recipients.push(recipient);
     routes.set(callback.id, route);
-  }
+  });
   return [...routes.values()];
 }
 
@@ -192,6 +199,7 @@ async function buildProcessings({
       processingId: id,
       emailCallbackId: callback.id,
       address: formatAddress(callback),
+      recipient: first.written,
       tag: first.tag,
       // Only this callback's recipients: the others (Bcc among them) belong to other users.
       envelope: { from: sender, to: recipients.map((recipient) => recipient.address) },
@@ -252,12 +260,16 @@ function toClaim(row: NewProcessing, lockedUntil: Date, callback: InboundCallbac
   };
 }
 
+/** What the SMTP RCPT check answers for a recipient. */
+export type RecipientVerdict = "accepted" | "unknown-domain" | "unknown-address";
+
 /**
- * Whether mail to this address can be accepted (the SMTP RCPT check): the domain is ours and a
- * live callback, enabled or not, holds the username. Disabled callbacks still accept mail, so
- * that it shows in the inbox as not-processed.
+ * Whether mail to this address can be accepted (the SMTP RCPT check): its domain is one of the
+ * operator's or held by an account ("unknown-domain" otherwise), and an address, enabled or not,
+ * routes it ("unknown-address" otherwise). Disabled callbacks still accept mail, so that it shows
+ * in the inbox as not-processed.
  */
-export async function isAcceptableRecipient({
+export async function checkRecipient({
   address,
   repository,
   rules,
@@ -265,7 +277,10 @@ export async function isAcceptableRecipient({
   address: string;
   repository: InboundRepository;
   rules: InboundRules;
-}): Promise<boolean> {
-  const routed = parseRecipient(address, rules.emailDomains);
-  return routed !== null && (await repository.findLiveCallback(routed.domain, routed.username)) !== null;
+}): Promise<RecipientVerdict> {
+  const routed = parseAnyRecipient(address);
+  if (!routed) return "unknown-address";
+  const operatorDomains = operatorDomainsOf(rules);
+  if (!operatorDomains.includes(routed.domain) && !(await repository.isServedDomain(routed.domain))) return "unknown-domain";
+  return (await repository.findRoute(routed, operatorDomains)) ? "accepted" : "unknown-address";
 }

@@ -219,7 +219,7 @@ describe("parsing off the main thread", () => {
         },
         inbound: { maxMessageBytes: MAX_MESSAGE_BYTES, secret: undefined, mailgunSigningKey: undefined },
       },
-      isAcceptableRecipient: async () => true,
+      checkRecipient: async () => "accepted" as const,
       receive: accept,
       logger,
       metrics,

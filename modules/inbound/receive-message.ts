@@ -10,7 +10,7 @@ import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import type { DeliveryDispatcher } from "@/modules/delivery/delivery-dispatcher";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
-import { acceptMessage, type InboundEnvelope, isAcceptableRecipient } from "./inbound.usecases";
+import { acceptMessage, checkRecipient, type InboundEnvelope, type RecipientVerdict } from "./inbound.usecases";
 import type { MessageParser } from "./parse-pool";
 import type { MessageChecks } from "./parsing/message-checks";
 import { type RecipientCache, withRecipientCache } from "./recipient-cache";
@@ -38,17 +38,18 @@ export async function receiveMessage(dependencies: ReceiveDependencies, { raw, e
   return result;
 }
 
-export async function isAcceptableRecipientAddress(
+export async function checkRecipientAddress(
   { config, repository }: Pick<ReceiveDependencies, "config" | "repository">,
   address: string,
-): Promise<boolean> {
-  return isAcceptableRecipient({ address, repository, rules: config });
+): Promise<RecipientVerdict> {
+  return checkRecipient({ address, repository, rules: config });
 }
 
 /** A process's inbound pipeline: the two calls of the SMTP role and the ingest routes, over one repository. */
 export type InboundPipeline = {
   receive: (message: ReceivedMessage) => ReturnType<typeof receiveMessage>;
-  isAcceptableRecipient: (address: string) => Promise<boolean>;
+  /** The RCPT check: accepted, or why not (unknown domain: 5.1.2, unknown address: 5.1.1). */
+  checkRecipient: (address: string) => Promise<RecipientVerdict>;
 };
 
 export function createInboundPipeline({
@@ -57,7 +58,7 @@ export function createInboundPipeline({
   ...dependencies
 }: Omit<ReceiveDependencies, "repository"> & {
   database: Database;
-  /** The callbacks RCPT TO found, for the DATA that follows (recipient-cache.ts). */
+  /** The routes RCPT TO found, for the DATA that follows, and the served domains (recipient-cache.ts). */
   recipients: RecipientCache;
 }): InboundPipeline {
   const receiving: ReceiveDependencies = {
@@ -66,7 +67,7 @@ export function createInboundPipeline({
   };
   return {
     receive: (message) => receiveMessage(receiving, message),
-    isAcceptableRecipient: (address) => isAcceptableRecipientAddress(receiving, address),
+    checkRecipient: (address) => checkRecipientAddress(receiving, address),
   };
 }
 

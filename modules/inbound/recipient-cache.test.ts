@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { InboundCallback, InboundRepository } from "./inbound.repository";
+import type { InboundCallback, InboundRepository, InboundRoute, RecipientKey } from "./inbound.repository";
 import { createRecipientCache, withRecipientCache } from "./recipient-cache";
 
 const callback = (username: string): InboundCallback => ({
@@ -14,71 +14,94 @@ const callback = (username: string): InboundCallback => ({
   authenticationPolicy: "none",
   spamThreshold: null,
 });
+const route = (username: string, callbackChanges: Partial<InboundCallback> = {}): InboundRoute => ({
+  callback: { ...callback(username), ...callbackChanges },
+  match: "exact",
+});
+const key = (username: string): RecipientKey => ({ domain: "hookmail.test", username });
 
 describe("createRecipientCache", () => {
-  it("hands a remembered callback out once, and not after its time", () => {
+  it("hands a remembered route out once, and not after its time", () => {
     let time = 0;
     const cache = createRecipientCache({ ttlMs: 1000, now: () => time });
-    cache.remember(callback("alice"));
-    expect(cache.take("hookmail.test", "alice")?.id).toBe("ecb_alice");
-    expect(cache.take("hookmail.test", "alice")).toBeUndefined();
-    cache.remember(callback("bob"));
+    cache.remember(key("alice"), route("alice"));
+    expect(cache.take(key("alice"))?.callback.id).toBe("ecb_alice");
+    expect(cache.take(key("alice"))).toBeUndefined();
+    cache.remember(key("bob"), route("bob"));
     time = 1000;
-    expect(cache.take("hookmail.test", "bob")).toBeUndefined();
+    expect(cache.take(key("bob"))).toBeUndefined();
   });
 
-  it("hands a callback out as many times as it was remembered, the latest one each time, for sessions sending to one address at once", () => {
+  it("hands a route out as many times as it was remembered, the latest one each time, for sessions sending to one address at once", () => {
     const cache = createRecipientCache({ ttlMs: 1000, now: () => 0 });
-    cache.remember(callback("alice"));
-    cache.remember({ ...callback("alice"), isEnabled: false });
-    expect(cache.take("hookmail.test", "alice")?.isEnabled).toBe(false);
-    expect(cache.take("hookmail.test", "alice")?.isEnabled).toBe(false);
-    expect(cache.take("hookmail.test", "alice")).toBeUndefined();
+    cache.remember(key("alice"), route("alice"));
+    cache.remember(key("alice"), route("alice", { isEnabled: false }));
+    expect(cache.take(key("alice"))?.callback.isEnabled).toBe(false);
+    expect(cache.take(key("alice"))?.callback.isEnabled).toBe(false);
+    expect(cache.take(key("alice"))).toBeUndefined();
   });
 
   it("keeps at most maxEntries, dropping the oldest and the expired first", () => {
     let time = 0;
     const cache = createRecipientCache({ ttlMs: 1000, maxEntries: 3, now: () => time });
-    for (const name of ["a", "b", "c", "d"]) cache.remember(callback(name));
+    for (const name of ["a", "b", "c", "d"]) cache.remember(key(name), route(name));
     expect(cache.size()).toBe(3);
-    expect(cache.take("hookmail.test", "a")).toBeUndefined();
+    expect(cache.take(key("a"))).toBeUndefined();
     time = 2000;
-    cache.remember(callback("e"));
+    cache.remember(key("e"), route("e"));
     expect(cache.size()).toBe(1);
-    expect(cache.take("hookmail.test", "e")?.id).toBe("ecb_e");
+    expect(cache.take(key("e"))?.callback.id).toBe("ecb_e");
+  });
+
+  it("knows whether a domain is served for domainTtlMs, then not any more", () => {
+    let time = 0;
+    const cache = createRecipientCache({ domainTtlMs: 5000, now: () => time });
+    cache.rememberDomain("example.org", false);
+    expect(cache.isDomainServed("example.org")).toBe(false);
+    expect(cache.isDomainServed("other.example")).toBeUndefined();
+    time = 5000;
+    expect(cache.isDomainServed("example.org")).toBeUndefined();
   });
 });
 
 describe("withRecipientCache", () => {
-  function setUp() {
+  function setUp(now: () => number = () => 0) {
     const repository = {
-      findLiveCallback: vi.fn(async (_domain: string, username: string) => (username === "nobody" ? null : callback(username))),
-      findLiveCallbacks: vi.fn(async (addresses: { domain: string; username: string }[]) =>
-        addresses.map(({ username }) => callback(username)),
-      ),
+      findRoute: vi.fn(async ({ username }: RecipientKey) => (username === "nobody" ? null : route(username))),
+      findRoutes: vi.fn(async (recipients: RecipientKey[]) => recipients.map(({ username }) => route(username))),
+      isServedDomain: vi.fn(async (name: string) => name === "example.org"),
+      findDomainOfUser: vi.fn(async () => null),
       createProcessings: vi.fn(async () => []),
     } satisfies InboundRepository;
-    return { repository, cached: withRecipientCache(repository, createRecipientCache()) };
+    return { repository, cached: withRecipientCache(repository, createRecipientCache({ domainTtlMs: 5000, now })) };
   }
 
-  it("routes a message to the callbacks its RCPT checks found, asking the database only for the others", async () => {
+  it("routes a message to the addresses its RCPT checks found, asking the database only for the others, in the recipients' order", async () => {
     const { repository, cached } = setUp();
-    expect(await cached.findLiveCallback("hookmail.test", "alice")).not.toBeNull();
-    expect(await cached.findLiveCallback("hookmail.test", "nobody")).toBeNull();
-    const found = await cached.findLiveCallbacks([
-      { domain: "hookmail.test", username: "alice" },
-      { domain: "hookmail.test", username: "carol" },
-    ]);
-    expect(found.map(({ id }) => id).sort()).toEqual(["ecb_alice", "ecb_carol"]);
-    expect(repository.findLiveCallbacks).toHaveBeenCalledWith([{ domain: "hookmail.test", username: "carol" }]);
+    expect(await cached.findRoute(key("alice"), [])).not.toBeNull();
+    expect(await cached.findRoute(key("nobody"), [])).toBeNull();
+    const found = await cached.findRoutes([key("carol"), key("alice")], ["hookmail.test"]);
+    expect(found.map((found) => found?.callback.id)).toEqual(["ecb_carol", "ecb_alice"]);
+    expect(repository.findRoutes).toHaveBeenCalledWith([key("carol")], ["hookmail.test"]);
   });
 
   it("asks the database again for the next message to the same address", async () => {
     const { repository, cached } = setUp();
-    await cached.findLiveCallback("hookmail.test", "alice");
-    await cached.findLiveCallbacks([{ domain: "hookmail.test", username: "alice" }]);
-    expect(repository.findLiveCallbacks).not.toHaveBeenCalled();
-    await cached.findLiveCallbacks([{ domain: "hookmail.test", username: "alice" }]);
-    expect(repository.findLiveCallbacks).toHaveBeenCalledTimes(1);
+    await cached.findRoute(key("alice"), []);
+    await cached.findRoutes([key("alice")], []);
+    expect(repository.findRoutes).not.toHaveBeenCalled();
+    await cached.findRoutes([key("alice")], []);
+    expect(repository.findRoutes).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks whether a domain is served at most once per domainTtlMs", async () => {
+    let time = 0;
+    const { repository, cached } = setUp(() => time);
+    expect(await cached.isServedDomain("nobody.example")).toBe(false);
+    expect(await cached.isServedDomain("nobody.example")).toBe(false);
+    expect(repository.isServedDomain).toHaveBeenCalledTimes(1);
+    time = 5000;
+    await cached.isServedDomain("nobody.example");
+    expect(repository.isServedDomain).toHaveBeenCalledTimes(2);
   });
 });

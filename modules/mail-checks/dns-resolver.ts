@@ -1,6 +1,7 @@
-// The DNS resolver of mail authentication (docs/webhooks.md: Authentication): the servers of
-// DNS_SERVERS (the system's when empty), one try per query with a short timeout, in the shape
-// mailauth asks for: `resolve(name, type)` answering like node:dns's `resolve`.
+// The DNS resolver of mail authentication (docs/webhooks.md: Authentication), and of the checks of
+// users' own domains (docs/domains.md): the servers of DNS_SERVERS (the system's when empty), one
+// try per query with a short timeout, in the shape mailauth asks for: `resolve(name, type)`
+// answering like node:dns's `resolve`.
 import { Resolver } from "node:dns/promises";
 
 export type MailAuthResolver = (name: string, type: string) => Promise<unknown>;

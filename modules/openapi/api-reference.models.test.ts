@@ -10,7 +10,7 @@ const find = (id: string) => allOperations.find((operation) => operation.id === 
 
 describe("the API reference's view of the document", () => {
   it("lists every call once, grouped by tag in the tags' order", () => {
-    expect(sections.map((section) => section.tag)).toEqual(["email-callbacks", "processings", "api-keys", "account"]);
+    expect(sections.map((section) => section.tag)).toEqual(["email-callbacks", "processings", "domains", "api-keys", "account"]);
     expect(allOperations.map((operation) => operation.id).sort()).toEqual(OPERATIONS.map((spec) => spec.operationId).sort());
   });
 

@@ -12,6 +12,7 @@ export const API_VERSION = "1.0.0";
 export const OPENAPI_TAG = {
   EMAIL_CALLBACKS: "email-callbacks",
   PROCESSINGS: "processings",
+  DOMAINS: "domains",
   API_KEYS: "api-keys",
   ACCOUNT: "account",
 } as const;

@@ -112,6 +112,8 @@ describe("the OpenAPI document", () => {
     expect(securityOf("/api/api-keys", "get")).toEqual(["sessionCookie"]);
     expect(securityOf("/api/users/me", "get")).toEqual(["sessionCookie"]);
     expect(securityOf("/api/email-callbacks/{emailCallbackId}", "delete")).toEqual(["apiKey", "sessionCookie"]);
+    expect(securityOf("/api/domains", "get")).toEqual(["apiKey", "sessionCookie"]);
+    expect(securityOf("/api/domains/{domainId}", "delete")).toEqual(["apiKey", "sessionCookie"]);
     expect(Object.keys(document.components.securitySchemes)).toEqual(["apiKey", "sessionCookie"]);
   });
 
@@ -162,6 +164,59 @@ it("describes the account calls, session only, with the body PUT /api/users/me p
     "request.invalid_body",
   ]);
   expect(Object.keys((document.components.schemas as Record<string, unknown>).User as object)).toContain("properties");
+});
+
+it("describes the domain calls with the body POST /api/domains parses, the Domain it answers and each call's codes", () => {
+  type DomainOperation = {
+    tags: string[];
+    responses: Record<
+      string,
+      { content: { "application/json": { schema: ErrorSchema & { properties: Record<string, unknown> } } } }
+    >;
+    requestBody?: { content: { "application/json": { schema: Record<string, unknown> } } };
+  };
+  const operation = (apiPath: string, method: string) =>
+    (document.paths[apiPath] as unknown as Record<string, DomainOperation>)[method]!;
+  const codesOf = (op: DomainOperation, status: string) =>
+    op.responses[status]!.content["application/json"].schema.properties.error.properties.code.enum;
+  expect(Object.keys(document.paths["/api/domains"]!).sort()).toEqual(["get", "post"]);
+  expect(Object.keys(document.paths["/api/domains/{domainId}"]!).sort()).toEqual(["delete", "get"]);
+  expect(Object.keys(document.paths["/api/domains/{domainId}/verify"]!)).toEqual(["post"]);
+  const route = operation("/api/domains/route", "get");
+  expect(codesOf(route, "400")).toContain("domain.invalid_address");
+  expect(Object.keys(route.responses["200"]!.content["application/json"].schema.properties)).toEqual([
+    "recipient",
+    "match",
+    "emailCallback",
+    "reason",
+  ]);
+
+  const create = operation("/api/domains", "post");
+  expect(create.tags).toEqual(["domains"]);
+  expect(create.requestBody!.content["application/json"].schema).toMatchObject({
+    type: "object",
+    properties: { name: { type: "string" } },
+    required: ["name"],
+  });
+  expect(create.responses["201"]!.content["application/json"].schema.properties.domain).toEqual({
+    $ref: "#/components/schemas/Domain",
+  });
+  expect(codesOf(create, "400").sort()).toEqual(["domain.invalid", "domain.reserved", "request.invalid_body"]);
+  expect(codesOf(create, "409").sort()).toEqual(["domain.already_exists", "domain.taken"]);
+  expect(codesOf(create, "403")).toContain("domains.limit_reached");
+  expect(codesOf(operation("/api/domains/{domainId}", "delete"), "409")).toEqual(["domain.in_use"]);
+  expect(codesOf(operation("/api/domains/{domainId}/verify", "post"), "404")).toContain("domain.not_found");
+  const domain = (document.components.schemas as Record<string, { properties: Record<string, unknown> }>).Domain!;
+  expect(Object.keys(domain.properties)).toEqual([
+    "id",
+    "name",
+    "status",
+    "records",
+    "verifiedAt",
+    "lastCheckedAt",
+    "lastCheckError",
+    "createdAt",
+  ]);
 });
 
 type AccountOperation = {

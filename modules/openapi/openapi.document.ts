@@ -6,6 +6,7 @@ import { API_VERSION, OPENAPI_TAG, OPENAPI_VERSION, type OpenApiTag, SECURITY_SC
 import { createSchemaConverter } from "./openapi.json-schema";
 import { buildOperation, type OperationSpec } from "./openapi.operations";
 import { API_KEY_OPERATIONS } from "./openapi.paths.api-keys";
+import { DOMAIN_OPERATIONS } from "./openapi.paths.domains";
 import { EMAIL_CALLBACK_OPERATIONS } from "./openapi.paths.email-callbacks";
 import { PROCESSING_OPERATIONS } from "./openapi.paths.processings";
 import { USER_OPERATIONS } from "./openapi.paths.users";
@@ -14,6 +15,7 @@ import { USER_OPERATIONS } from "./openapi.paths.users";
 export const OPERATIONS: readonly OperationSpec[] = [
   ...EMAIL_CALLBACK_OPERATIONS,
   ...PROCESSING_OPERATIONS,
+  ...DOMAIN_OPERATIONS,
   ...API_KEY_OPERATIONS,
   ...USER_OPERATIONS,
 ];
@@ -21,6 +23,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 const TAGS: { name: OpenApiTag; description: string }[] = [
   { name: OPENAPI_TAG.EMAIL_CALLBACKS, description: "Your receive-only addresses and where their mail is sent." },
   { name: OPENAPI_TAG.PROCESSINGS, description: "Each address's inbox: every mail it received and its delivery." },
+  { name: OPENAPI_TAG.DOMAINS, description: "Your own domains, proven by their DNS records." },
   { name: OPENAPI_TAG.API_KEYS, description: "Personal keys for programs; managed with a session only." },
   { name: OPENAPI_TAG.ACCOUNT, description: "Your account's settings; read and changed with a session only." },
 ];
@@ -29,7 +32,7 @@ const DESCRIPTION = [
   "Hookmail turns mail into signed webhooks. Everything the dashboard does is one of these calls.",
   "",
   "Authenticate with an API key (`Authorization: Bearer hm_…`, created under API keys) on every " +
-    "`/api/email-callbacks*` call, or with the app's session cookie. A write made with the session cookie must come " +
+    "`/api/email-callbacks*` and `/api/domains*` call, or with the app's session cookie. A write made with the session cookie must come " +
     "from the app's own origin and be `application/json`; calls made with a key are exempt.",
   "",
   'Errors are `{"error": {"code", "message", "fields"?}}`; each answer below lists the codes it can carry. ' +
@@ -60,7 +63,8 @@ export function buildOpenApiDocument({ serverUrl }: { serverUrl: string }) {
           type: "http",
           scheme: "bearer",
           bearerFormat: "hm_ and 40 letters and digits",
-          description: "A personal API key, created on the API keys page. It reaches the `/api/email-callbacks*` calls.",
+          description:
+            "A personal API key, created on the API keys page. It reaches the `/api/email-callbacks*` and `/api/domains*` calls.",
         },
         [SECURITY_SCHEME.SESSION]: {
           type: "apiKey",

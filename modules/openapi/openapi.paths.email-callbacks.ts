@@ -51,6 +51,7 @@ export const EMAIL_CALLBACK_OPERATIONS: OperationSpec[] = [
     errors: [
       "email_callback.username_not_allowed",
       "email_callback.invalid_domain",
+      "email_callback.invalid_username",
       "email_callback.webhook_url_not_allowed",
       "email_callback.already_exists",
       "email_callbacks.limit_reached",
@@ -80,6 +81,7 @@ export const EMAIL_CALLBACK_OPERATIONS: OperationSpec[] = [
       "email_callback.not_found",
       "email_callback.username_not_allowed",
       "email_callback.invalid_domain",
+      "email_callback.invalid_username",
       "email_callback.webhook_url_not_allowed",
       "email_callback.already_exists",
     ],

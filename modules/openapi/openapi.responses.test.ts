@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { formatApiKeyForApi } from "@/modules/api-keys/api-keys.models";
+import { formatDomainForApi } from "@/modules/domains/domains.models";
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
 import { formatEmailReceivedEvent, formatProcessingEvent } from "@/modules/events/events.models";
 import {
@@ -16,6 +17,7 @@ import { formatUserForApi } from "@/modules/users/users.models";
 import {
   apiKeyResponseSchema,
   deliveryAttemptResponseSchema,
+  domainResponseSchema,
   emailCallbackResponseSchema,
   emailProcessingDetailResponseSchema,
   emailProcessingResponseSchema,
@@ -87,6 +89,27 @@ describe("response schemas", () => {
     const key = { id: "ak_x", userId: "usr_x", name: "ci", prefix: "hm_AbC1234", createdAt, lastUsedAt: null };
     expectExactShape(apiKeyResponseSchema, formatApiKeyForApi(key));
     expectExactShape(apiKeyResponseSchema, formatApiKeyForApi({ ...key, lastUsedAt: createdAt }));
+  });
+
+  it("match a domain, pending with its last error and verified, with its two records", () => {
+    const pending = {
+      id: "dom_0123456789ABCDEFabcdef",
+      userId: "usr_x",
+      name: "xn--bcher-kva.example",
+      token: "0123456789ABCDEFabcdef0123456789",
+      status: "pending" as const,
+      verifiedAt: null,
+      lastCheckedAt: createdAt,
+      lastCheckError: "TXT _hookmail.xn--bcher-kva.example not found",
+      failingSince: null,
+      createdAt,
+    };
+    const verified = { ...pending, status: "verified" as const, verifiedAt: createdAt, lastCheckError: null };
+    for (const domain of [pending, verified]) {
+      const formatted = formatDomainForApi(domain, "mx.hookmail.example");
+      expectExactShape(domainResponseSchema, formatted);
+      expect(formatted.records.map((record) => record.type)).toEqual(["TXT", "MX"]);
+    }
   });
 
   it("match formatUserForApi, which never shows the password or any session data", () => {

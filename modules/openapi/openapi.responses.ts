@@ -4,6 +4,8 @@
 // openapi.responses.test.ts parses real formatter output with them.
 import { z } from "zod";
 import type { ApiApiKey } from "@/modules/api-keys/api-keys.models";
+import { DOMAIN_STATUSES } from "@/modules/domains/domains.constants";
+import type { ApiDomain } from "@/modules/domains/domains.models";
 import { ATTACHMENT_DELIVERIES, AUTHENTICATION_POLICIES } from "@/modules/email-callbacks/email-callbacks.constants";
 import type { ApiEmailCallback } from "@/modules/email-callbacks/email-callbacks.models";
 import type { ApiEmailReceivedEvent, ApiProcessingEvent } from "@/modules/events/events.models";
@@ -90,6 +92,42 @@ export const apiKeyResponseSchema = z
   })
   .meta({ id: "ApiKey" });
 
+const dnsRecordToSetSchema = z
+  .discriminatedUnion("type", [
+    z.object({
+      type: z.literal("TXT"),
+      name: z.string().describe("`_hookmail.<name>`"),
+      value: z.string().describe("`hookmail-verification=<token>`: the token is this account's, for this domain."),
+    }),
+    z.object({
+      type: z.literal("MX"),
+      name: z.string().describe("The domain's name."),
+      value: z.string().describe("This instance's MX host name (MX_HOSTNAME)."),
+      priority: z.number().int().describe("Suggested; any preference is accepted."),
+    }),
+  ])
+  .meta({ id: "DnsRecordToSet" });
+
+export const domainResponseSchema = z
+  .object({
+    id: z.string().describe("`dom_…`"),
+    name: z.string().describe("Lowercase, without a trailing dot; an IDN as its A-label (`xn--…`)."),
+    status: z
+      .enum(DOMAIN_STATUSES)
+      .describe(
+        "`pending`: not (or no longer) proven; `verified`: its records are right and the name is this account's; `failing`: verified, but a later check failed (still accepting mail for a grace period).",
+      ),
+    records: z.array(dnsRecordToSetSchema).describe("The two records to set at the domain's DNS host."),
+    verifiedAt: timestamp.nullable(),
+    lastCheckedAt: timestamp.nullable(),
+    lastCheckError: z
+      .string()
+      .nullable()
+      .describe("Each record missing or wrong at the last check, in words; null after a check that passed."),
+    createdAt: timestamp,
+  })
+  .meta({ id: "Domain" });
+
 export const userResponseSchema = z
   .object({
     id: z.string().describe("`usr_…`"),
@@ -165,6 +203,7 @@ export type ResponseSchemasMatchFormatters = [
   Assert<Same<z.output<typeof emailProcessingDetailResponseSchema>, ApiEmailProcessingDetail>>,
   Assert<Same<z.output<typeof deliveryAttemptResponseSchema>, ApiDeliveryAttempt>>,
   Assert<Same<z.output<typeof apiKeyResponseSchema>, ApiApiKey>>,
+  Assert<Same<z.output<typeof domainResponseSchema>, ApiDomain>>,
   Assert<Same<z.output<typeof userResponseSchema>, ApiUser>>,
   Assert<Same<z.output<typeof processingsPageResponseSchema>, ApiProcessingsPage>>,
   Assert<Same<z.output<typeof errorResponseSchema>, ErrorBody>>,

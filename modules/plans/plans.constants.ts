@@ -21,3 +21,6 @@ export const CHECKOUT_PLAN_IDS = [PLAN_ID.PRO] as const;
 export const PLAN_RETENTION_DAYS = { [PLAN_ID.FREE]: 30, [PLAN_ID.PRO]: 90 } as const satisfies Record<PlanId, number>;
 
 export const PLAN_PRICES_USD_MONTHLY = { [PLAN_ID.FREE]: 0, [PLAN_ID.PRO]: 12 } as const satisfies Record<PlanId, number>;
+
+/** How many of their own domains an account may add (docs/domains.md). */
+export const PLAN_MAX_DOMAINS = { [PLAN_ID.FREE]: 1, [PLAN_ID.PRO]: 20 } as const satisfies Record<PlanId, number>;

@@ -2,7 +2,7 @@
 // that is missing or unknown counts as the default (free) plan.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PLAN_ID, PLAN_ID } from "./plans.constants";
-import { getPlanLimits, toPlanId } from "./plans.models";
+import { getMaxDomains, getPlanLimits, toPlanId } from "./plans.models";
 
 const settings = { plans: { [PLAN_ID.FREE]: { maxEmails: 10 }, [PLAN_ID.PRO]: { maxEmails: 100 } } };
 
@@ -18,5 +18,14 @@ describe("getPlanLimits", () => {
       expect({ planId, plan: toPlanId(planId) }).toEqual({ planId, plan: DEFAULT_PLAN_ID });
       expect(getPlanLimits(planId, settings)).toEqual(getPlanLimits(DEFAULT_PLAN_ID, settings));
     }
+  });
+});
+
+describe("getMaxDomains", () => {
+  it("allows one domain on the free plan and twenty on pro, and counts an unknown plan as free", () => {
+    expect(getMaxDomains(PLAN_ID.FREE)).toBe(1);
+    expect(getMaxDomains(PLAN_ID.PRO)).toBe(20);
+    expect(getMaxDomains("enterprise")).toBe(1);
+    expect(getMaxDomains(null)).toBe(1);
   });
 });

@@ -1,5 +1,12 @@
 // What a plan gives, in one place: the configured address limit beside the fixed retention and price.
-import { DEFAULT_PLAN_ID, PLAN_IDS, PLAN_PRICES_USD_MONTHLY, PLAN_RETENTION_DAYS, type PlanId } from "./plans.constants";
+import {
+  DEFAULT_PLAN_ID,
+  PLAN_IDS,
+  PLAN_MAX_DOMAINS,
+  PLAN_PRICES_USD_MONTHLY,
+  PLAN_RETENTION_DAYS,
+  type PlanId,
+} from "./plans.constants";
 
 export type PlanLimits = { maxEmails: number; retentionDays: number; priceUsdMonthly: number };
 
@@ -18,4 +25,9 @@ export function getPlanLimits(planId: string | null | undefined, settings: PlanS
     retentionDays: PLAN_RETENTION_DAYS[plan],
     priceUsdMonthly: PLAN_PRICES_USD_MONTHLY[plan],
   };
+}
+
+/** How many of their own domains a plan allows (fixed, not configured). */
+export function getMaxDomains(planId: string | null | undefined): number {
+  return PLAN_MAX_DOMAINS[toPlanId(planId)];
 }

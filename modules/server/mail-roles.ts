@@ -29,7 +29,7 @@ export async function startSmtpRole(services: Services): Promise<RunningRole> {
   const pipeline = await services.inbound();
   const listener = createSmtpListener({
     config: services.config,
-    isAcceptableRecipient: pipeline.isAcceptableRecipient,
+    checkRecipient: pipeline.checkRecipient,
     receive: pipeline.receive,
     logger: services.logger,
     metrics: services.metrics(),

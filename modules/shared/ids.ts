@@ -1,4 +1,4 @@
-// Prefixed, URL-safe random ids (`usr_…`, `ecb_…`, `ep_…`, `ak_…`): the prefix tells a reader
+// Prefixed, URL-safe random ids (`usr_…`, `ecb_…`, `ep_…`, `ak_…`, `dom_…`): the prefix tells a reader
 // what an id names, 22 base62 characters give ~131 bits of randomness.
 import { randomInt } from "node:crypto";
 
@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   emailProcessing: "ep",
   deliveryAttempt: "da",
   apiKey: "ak",
+  domain: "dom",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -48,7 +48,10 @@ async function startListener(
       },
       inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined },
     },
-    isAcceptableRecipient: async (address) => address.toLowerCase().endsWith("@hookmail.test") && !address.startsWith("nobody"),
+    checkRecipient: async (address) => {
+      if (!address.toLowerCase().endsWith("@hookmail.test")) return "unknown-domain";
+      return address.startsWith("nobody") ? "unknown-address" : "accepted";
+    },
     receive: async (message) => {
       received.push(message);
       return { accepted: message.envelope.to.length };
@@ -112,7 +115,7 @@ describe("SMTP listener", () => {
     expect(received[0]!.raw.equals(raw)).toBe(true);
   });
 
-  it("refuses an unknown recipient at RCPT time with 550 5.1.1", async () => {
+  it("refuses an unknown recipient at RCPT time with 550 5.1.1, and one on a domain not served here with 550 5.1.2", async () => {
     const { received, transport } = await startListener();
     const error = await transport
       .sendMail({ envelope: { from: "bob@example.org", to: ["nobody@hookmail.test"] }, subject: "x", text: "x" })
@@ -121,8 +124,9 @@ describe("SMTP listener", () => {
     expect((error as { response: string }).response).toMatch(/5\.1\.1/);
     const foreign = await transport
       .sendMail({ envelope: { from: "bob@example.org", to: ["alice@elsewhere.com"] }, subject: "x", text: "x" })
-      .catch((caught: { responseCode?: number }) => caught);
+      .catch((caught: { responseCode?: number; response?: string }) => caught);
     expect(foreign).toMatchObject({ responseCode: 550 });
+    expect((foreign as { response: string }).response).toMatch(/5\.1\.2/);
     expect(received).toHaveLength(0);
   });
 
@@ -151,7 +155,7 @@ describe("SMTP listener", () => {
   });
 
   it("answers 451 at RCPT when the recipient cannot be checked", async () => {
-    const { transport } = await startListener({ isAcceptableRecipient: async () => Promise.reject(new Error("db down")) });
+    const { transport } = await startListener({ checkRecipient: async () => Promise.reject(new Error("db down")) });
     const error = await transport
       .sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "x", text: "x" })
       .catch((caught: { responseCode?: number }) => caught);
@@ -354,7 +358,7 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
     for (const name of ["nobody1", "nobody2"])
       expect(await client.command(`RCPT TO:<${name}@hookmail.test>`)).toMatch(/^550 5\.1\.1 /);
     expect(await client.command("RCPT TO:<carol@hookmail.test>")).toMatch(/^250 /);
-    expect(await client.command("RCPT TO:<mallory@elsewhere.example>")).toMatch(/^550 5\.1\.1 /);
+    expect(await client.command("RCPT TO:<mallory@elsewhere.example>")).toMatch(/^550 5\.1\.2 /);
     expect(await client.command("RCPT TO:<nobody4@hookmail.test>")).toMatch(/^421 4\.7\.0 /);
     await client.closed;
     expect(received.map(({ envelope }) => envelope.to)).toEqual([["alice@hookmail.test"]]);

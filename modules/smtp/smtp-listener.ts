@@ -1,5 +1,5 @@
 // The built-in MX (role smtp): a real SMTP server on SMTP_HOST:SMTP_PORT. Unknown recipients are
-// refused at RCPT time (550 5.1.1), oversize messages with 552, and 250 is answered only once the
+// refused at RCPT time (550 5.1.2 for a domain not served, 5.1.1 for no such address), oversize messages with 552, and 250 is answered only once the
 // message is recorded and queued; a storage failure answers 451 so the sender retries. What one
 // client may hold (sessions in all and per address, session length, unknown recipients) is in
 // client-limits.ts (docs/security.md).
@@ -19,7 +19,8 @@ export const SESSION_IDLE_TIMEOUT_MS = 60_000;
 
 export type SmtpListenerDependencies = {
   config: Pick<Config, "smtp" | "inbound">;
-  isAcceptableRecipient: (address: string) => Promise<boolean>;
+  /** Accepted; or refused: a domain nobody serves (550 5.1.2), no address routes it (550 5.1.1). */
+  checkRecipient: (address: string) => Promise<"accepted" | "unknown-domain" | "unknown-address">;
   receive: (message: {
     raw: Buffer;
     envelope: { from: string | null; to: string[]; client: { ip: string; helo: string | null } };
@@ -35,7 +36,7 @@ function createReply(responseCode: number, message: string): SmtpReplyError {
   return Object.assign(new Error(message), { responseCode });
 }
 
-export function createSmtpListener({ config, isAcceptableRecipient, receive, logger, metrics }: SmtpListenerDependencies) {
+export function createSmtpListener({ config, checkRecipient, receive, logger, metrics }: SmtpListenerDependencies) {
   const maxBytes = config.inbound.maxMessageBytes;
   const tls = config.smtp.tls
     ? { key: fs.readFileSync(config.smtp.tls.keyPath), cert: fs.readFileSync(config.smtp.tls.certPath) }
@@ -87,9 +88,9 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
         countRefusedMail(metrics, "smtp", REFUSED.TOO_MANY_RECIPIENTS);
         return callback(createReply(452, "4.5.3 Too many recipients"));
       }
-      isAcceptableRecipient(address.address)
-        .then((isAcceptable) => {
-          if (isAcceptable) return callback();
+      checkRecipient(address.address)
+        .then((verdict) => {
+          if (verdict === "accepted") return callback();
           if (clientLimits.recordUnknownRecipient(session.id)) {
             logger.warn(
               { remoteAddress: session.remoteAddress, maxUnknownRecipients: config.smtp.maxUnknownRecipients },
@@ -99,7 +100,11 @@ export function createSmtpListener({ config, isAcceptableRecipient, receive, log
             return callback(createReply(421, "4.7.0 Too many unknown recipients, closing connection"));
           }
           countRefusedMail(metrics, "smtp", REFUSED.UNKNOWN_RECIPIENT);
-          callback(createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`));
+          callback(
+            verdict === "unknown-domain"
+              ? createReply(550, `5.1.2 <${address.address}>: Recipient address rejected: domain not served here`)
+              : createReply(550, `5.1.1 <${address.address}>: Recipient address rejected: no such mailbox`),
+          );
         })
         .catch((error: unknown) => {
           logger.error({ err: error, recipient: address.address }, "SMTP: cannot check a recipient");

@@ -15,7 +15,7 @@ export async function startProductSmtpListener(
   const pipeline = await services.inbound();
   const listener = createSmtpListener({
     config: { ...config, smtp: { ...config.smtp, host: "127.0.0.1", port: 0, ...smtp } },
-    isAcceptableRecipient: pipeline.isAcceptableRecipient,
+    checkRecipient: pipeline.checkRecipient,
     receive: pipeline.receive,
     logger: services.logger,
     metrics: services.metrics(),

@@ -4,6 +4,7 @@
 // to an owner, an address on hookmail.test with a public webhook URL, a delivered mail.
 import type { Database } from "@/modules/db/db";
 import type { EmailCallback, EmailProcessing, Prisma, User } from "@/modules/db/generated/client";
+import { toAddressMatch } from "@/modules/email-callbacks/address-patterns";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
 
@@ -29,12 +30,15 @@ export async function seedDatabase(
   }
   for (const emailCallback of emailCallbacks) {
     const id = emailCallback.id ?? createId("emailCallback");
+    const username = emailCallback.username ?? `u-${id.slice(3).toLowerCase()}`;
     written.emailCallbacks.push(
       await database.prisma.emailCallback.create({
         data: {
           domain: SEED_DOMAIN,
-          username: `u-${id.slice(3).toLowerCase()}`,
+          username,
           webhookUrl: SEED_WEBHOOK_URL,
+          // How the username routes (a pattern or catch-all on a user's domain), as the app stores it.
+          ...toAddressMatch(username),
           ...emailCallback,
           id,
         },

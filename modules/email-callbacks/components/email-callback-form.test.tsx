@@ -29,6 +29,8 @@ const LOCALES = [
     texts: {
       usernameRequired: "Please enter a username",
       usernameNotAllowed: "This username is not allowed, please choose a different one",
+      usernamePatternInvalid:
+        "A pattern needs a letter, digit, dash, dot or underscore besides *, or is * alone (every address of the domain)",
       domainInvalid: "Invalid domain",
       webhookUrlRequired: "Please enter the webhook URL",
       webhookUrlInvalid: "Please enter a valid URL",
@@ -57,6 +59,8 @@ const LOCALES = [
     texts: {
       usernameRequired: "Veuillez saisir un nom d'utilisateur",
       usernameNotAllowed: "Ce nom d'utilisateur n'est pas autorisé, veuillez en choisir un autre",
+      usernamePatternInvalid:
+        "Un motif contient une lettre, un chiffre, un tiret, un point ou un tiret bas en plus de *, ou est * seul (toutes les adresses du domaine)",
       domainInvalid: "Domaine invalide",
       webhookUrlRequired: "Veuillez saisir l'URL du webhook",
       webhookUrlInvalid: "Veuillez saisir une URL valide",
@@ -116,13 +120,13 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it("refuses a reserved username, an invalid URL and a secret shorter than 16 characters", async () => {
+  it("refuses a pattern of stars alone, an invalid URL and a secret shorter than 16 characters", async () => {
     const { user, onSubmit } = renderForm();
-    await user.type(screen.getByLabelText(labels.username), "postmaster");
+    await user.type(screen.getByLabelText(labels.username), "**");
     await user.type(screen.getByLabelText(labels.webhookUrl), "not a url");
     await user.type(screen.getByLabelText(labels.webhookSecret), "too-short");
     await user.click(screen.getByRole("button", { name: labels.submit }));
-    expect(await screen.findByText(texts.usernameNotAllowed)).toBeTruthy();
+    expect(await screen.findByText(texts.usernamePatternInvalid)).toBeTruthy();
     expect(screen.getByText(texts.webhookUrlInvalid)).toBeTruthy();
     expect(screen.getByText(texts.webhookSecretTooShort)).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();

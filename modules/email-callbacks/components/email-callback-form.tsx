@@ -41,6 +41,7 @@ const FIELD_OF_ERROR: Record<string, FieldPath<EmailCallbackFormValues>> = {
   "email_callback.already_exists": "username",
   "email_callback.username_not_allowed": "username",
   "email_callback.invalid_domain": "domain",
+  "email_callback.invalid_username": "username",
   "email_callback.webhook_url_not_allowed": "webhookUrl",
 };
 

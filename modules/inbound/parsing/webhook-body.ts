@@ -38,6 +38,8 @@ export type WebhookPayload = {
     id: string;
     emailCallbackId: string;
     address: string;
+    /** The recipient as the sender wrote it (tag included), routed to this address. */
+    recipient: string;
     tag: string | null;
     envelope: { from: string | null; to: string[] };
     from: WebhookAddress | null;

@@ -90,6 +90,7 @@ export function buildWebhookPayload({
   processingId,
   emailCallbackId,
   address,
+  recipient = address,
   tag,
   envelope,
   attachmentDelivery = "inline",
@@ -102,8 +103,10 @@ export function buildWebhookPayload({
 }: {
   processingId: string;
   emailCallbackId: string;
-  /** The callback's address (username@domain). */
+  /** The callback's address (username@domain; a pattern or `*` on a user's own domain). */
   address: string;
+  /** The recipient routed to it as the sender wrote it, tag included (the address when left out). */
+  recipient?: string;
   tag: string | null;
   /** The envelope as it concerns this callback: the sender and the recipients routed to it. */
   envelope: { from: string | null; to: string[] };
@@ -121,6 +124,7 @@ export function buildWebhookPayload({
       id: processingId,
       emailCallbackId,
       address,
+      recipient,
       tag,
       envelope: { from: envelope.from, to: [...envelope.to] },
       from: findFromAddress(parsed),

@@ -15,6 +15,7 @@ import { ApiOperation } from "./api-operation";
 const TAG_MESSAGES = {
   [OPENAPI_TAG.EMAIL_CALLBACKS]: { title: "tags.emailCallbacks.title", description: "tags.emailCallbacks.description" },
   [OPENAPI_TAG.PROCESSINGS]: { title: "tags.processings.title", description: "tags.processings.description" },
+  [OPENAPI_TAG.DOMAINS]: { title: "tags.domains.title", description: "tags.domains.description" },
   [OPENAPI_TAG.API_KEYS]: { title: "tags.apiKeys.title", description: "tags.apiKeys.description" },
   [OPENAPI_TAG.ACCOUNT]: { title: "tags.account.title", description: "tags.account.description" },
 } as const satisfies Record<OpenApiTag, { title: string; description: string }>;

@@ -21,7 +21,10 @@ const post = (provider: string, init: RequestInit) =>
 /** Makes the process's services those of `config`, with the stand-in pipeline. */
 function setProcessConfig(config: Config) {
   const services = createTestServices({ config });
-  setServices({ ...services, inbound: async () => ({ receive: receiveMessage, isAcceptableRecipient: async () => true }) });
+  setServices({
+    ...services,
+    inbound: async () => ({ receive: receiveMessage, checkRecipient: async () => "accepted" as const }),
+  });
 }
 
 beforeEach(() => {
