@@ -5,7 +5,7 @@
 // fails here (a mail of another user: not found) is left out, and the browser asks for it as before
 // and shows what it shows today. The browser's cache then refreshes them as it always does.
 import { dehydrate, HydrationBoundary, QueryClient, type QueryKey } from "@tanstack/react-query";
-import { type ReactNode, Suspense } from "react";
+import { Activity, type ReactNode } from "react";
 import type { Caller } from "@/modules/auth/caller";
 import { readPageSession } from "./page-session";
 import { getServices, type Services } from "./services";
@@ -15,15 +15,8 @@ export type PageQuery = { queryKey: QueryKey; answer: () => Promise<unknown> };
 
 export async function PageData({
   queries,
-  of = "page",
   children,
 }: {
-  /**
-   * A page's content is hydrated apart from the frame (below); a layout's is not: its children are
-   * pages still being rendered on the server, and a boundary around them would send the document
-   * without them, streamed after it.
-   */
-  of?: "page" | "layout";
   /** The page's queries for this caller; none when no one is signed in (the layout sends them to /login). */
   queries: (context: { caller: Caller; services: Services }) => PageQuery[];
   children: ReactNode;
@@ -34,12 +27,12 @@ export async function PageData({
     const context = { caller: found.caller, services: getServices() };
     await Promise.all(queries(context).map(({ queryKey, answer }) => queryClient.prefetchQuery({ queryKey, queryFn: answer })));
   }
-  // A page's boundary renders at once on the server (its data is in by now: the document carries
-  // the content, with no fallback), and lets the browser hydrate the page apart from the frame, in
-  // slices that leave the main thread free in between.
+  // An Activity boundary: the document carries its content as it would without one (it has no
+  // fallback and never streams apart), and the browser hydrates it apart from the frame, in slices
+  // that leave the main thread free in between.
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      {of === "page" ? <Suspense>{children}</Suspense> : children}
+      <Activity>{children}</Activity>
     </HydrationBoundary>
   );
 }

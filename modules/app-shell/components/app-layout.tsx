@@ -1,7 +1,7 @@
 "use client";
 // The signed-in pages' frame: the session guard of auth with the app's top bar, and the instance's
 // public config, both read by the server for the first render.
-import { type ReactNode, Suspense } from "react";
+import { Activity, type ReactNode } from "react";
 import { AuthenticatedLayout } from "@/modules/auth/components/authenticated-layout";
 import type { Session } from "@/modules/auth/use-session";
 import { ConfigProvider } from "@/modules/config/components/config-provider";
@@ -16,9 +16,9 @@ export function AppLayout({ session, config, children }: { session: Session; con
       <AuthenticatedLayout
         session={session}
         topBar={(user) => (
-          <Suspense>
+          <Activity>
             <AppTopBar user={user} />
-          </Suspense>
+          </Activity>
         )}
       >
         {children}

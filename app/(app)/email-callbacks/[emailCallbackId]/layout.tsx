@@ -15,7 +15,6 @@ export default async function EmailCallbackLayout({
   const { emailCallbackId } = await params;
   return (
     <PageData
-      of="layout"
       queries={({ caller, services }) => [
         {
           queryKey: emailCallbackQueryKeys.detail(emailCallbackId),
