@@ -233,4 +233,47 @@ describe("the daily re-check of domains", () => {
     expect(mails).toHaveLength(names.length);
     expect(await database.prisma.domain.count({ where: { status: "pending" } })).toBe(names.length);
   });
+
+  it("skips a domain another process is claiming rather than waiting for it or checking it too", async () => {
+    const free = await seedDomain({ name: "free.example", status: "verified", isRight: true });
+    const taken = await seedDomain({ name: "taken.example", status: "verified", isRight: true });
+
+    const checked = await otherDatabase.prisma.$transaction(
+      async (tx) => {
+        // What the other process's claim holds until it commits.
+        await tx.$queryRaw`SELECT id FROM domain WHERE id = ${taken.id} FOR UPDATE`;
+        const count = await newRechecks(database, "worker-a").recheckDueDomains();
+        await tx.domain.update({ where: { id: taken.id }, data: { lastCheckedAt: START } });
+        return count;
+      },
+      { timeout: 10_000 },
+    );
+
+    expect(checked).toBe(1);
+    expect(txtQueriesOf("free.example")).toBe(1);
+    expect(txtQueriesOf("taken.example")).toBe(0);
+    expect(await readDomain(free.id)).toMatchObject({ lastCheckedAt: START });
+  });
+
+  it("writes nothing and mails nobody when the domain changed during its check (the owner's Verify now)", async () => {
+    const { id } = await seedDomain({
+      name: "slow.example",
+      status: "failing",
+      failingSince: new Date(START.getTime() - 80 * HOUR),
+      isRight: false,
+    });
+    dns.silence("_hookmail.slow.example"); // The check takes its whole 5 s.
+
+    const sweep = newRechecks(database, "worker-a").recheckDueDomains();
+    await expect.poll(() => txtQueriesOf("slow.example")).toBe(1);
+    const verifiedNow = new Date(START.getTime() + 1000);
+    await database.prisma.domain.update({
+      where: { id },
+      data: { status: "verified", failingSince: null, lastCheckError: null, lastCheckedAt: verifiedNow },
+    });
+    expect(await sweep).toBe(1);
+
+    expect(await readDomain(id)).toMatchObject({ status: "verified", lastCheckedAt: verifiedNow, lastCheckError: null });
+    expect(await readOutboxes()).toEqual([]);
+  }, 15_000);
 });

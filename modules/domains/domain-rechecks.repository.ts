@@ -47,6 +47,7 @@ export function createDomainRechecksRepository({ executor }: Pick<Database, "exe
          UPDATE domain d SET "lastCheckedAt" = ${utc(1)}
          FROM due, "user" u
          WHERE d.id = due.id AND u.id = d."userId"
+           AND d.status = ANY($4::text[]) AND (d."lastCheckedAt" IS NULL OR d."lastCheckedAt" <= ${utc(2)})
          RETURNING d.id, d.name, d.token, d.status, d."failingSince" AT TIME ZONE 'UTC' AS "failingSince",
            d."lastCheckedAt" AT TIME ZONE 'UTC' AS "claimedAt", u.email, u.name AS "ownerName", u.locale`,
         [now.toISOString(), dueBefore.toISOString(), batchSize, [...DOMAIN_HELD_STATUSES]],
