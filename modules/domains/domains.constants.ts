@@ -33,3 +33,14 @@ export const DOMAIN_NAME_MAX_LENGTH = 253;
 export const DOMAIN_LABEL_MAX_LENGTH = 63;
 /** Longer input is not looked at (the name, once converted, must fit in 253 characters anyway). */
 export const DOMAIN_INPUT_MAX_LENGTH = 1_024;
+
+/** The worker re-checks a verified or failing domain once its last check is this old. */
+export const DOMAIN_RECHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** How long a domain stays failing (still receiving mail) before a failed re-check makes it pending. */
+export const DOMAIN_FAILING_GRACE_MS = 72 * 60 * 60 * 1000;
+/** Domains one claim of the re-check sweep takes and checks at once. */
+export const DOMAIN_RECHECK_BATCH_SIZE = 20;
+/** How often the worker looks for due domains: each is then re-checked within this of being due. */
+export const DOMAIN_RECHECK_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** The first sweep waits a little after start so it never competes with start-up. */
+export const DOMAIN_RECHECK_FIRST_RUN_DELAY_MS = 90 * 1000;

@@ -1,6 +1,11 @@
 // The mail roles of a process: `smtp` (the built-in MX) and `worker` (the delivery loop, the
-// clean-up of delivered message content, and the daily retention sweep). Every process that accepts mail (web or smtp) also makes the first delivery attempt
+// clean-up of delivered message content, the daily retention sweep, and the hourly sweep re-checking
+// users' domains a day after their last check). Every process that accepts mail (web or smtp) also makes the first delivery attempt
 // of what it accepted, through its delivery worker (services.ts); only the worker role polls for retries.
+import { createDomainRechecks, startDomainRechecks } from "@/modules/domains/domain-rechecks";
+import { createDomainRechecksRepository } from "@/modules/domains/domain-rechecks.repository";
+import { DOMAIN_CHECK_TIMEOUT_MS } from "@/modules/domains/domains.constants";
+import { createMailAuthResolver } from "@/modules/mail-checks/dns-resolver";
 import { createRetentionRepository } from "@/modules/retention/retention.repository";
 import { startRetentionSweeps } from "@/modules/retention/retention.usecases";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
@@ -15,9 +20,23 @@ export async function startDeliveryDispatch(services: Services): Promise<Running
   const retention = isWorker
     ? startRetentionSweeps({ repository: createRetentionRepository((await services.database()).executor), logger })
     : undefined;
+  const domainRechecks = isWorker
+    ? startDomainRechecks({
+        rechecks: createDomainRechecks({
+          repository: createDomainRechecksRepository(await services.database()),
+          resolver: createMailAuthResolver({ servers: config.dnsServers, timeoutMs: DOMAIN_CHECK_TIMEOUT_MS }),
+          mailer: services.mailer(),
+          mxHostname: config.mxHostname,
+          baseUrl: config.baseUrl,
+          logger,
+        }),
+        logger,
+      })
+    : undefined;
   return {
     name: "delivery",
     stop: async () => {
+      await domainRechecks?.stop();
       await retention?.stop();
       await worker.stop();
     },

@@ -24,3 +24,6 @@ export const API_REFERENCE_PATH = "/api-reference";
 export function isWithinPath(pathname: string, path: string): boolean {
   return pathname === path || pathname.startsWith(`${path}/`);
 }
+
+/** The dashboard's Domains page (users' own domains, docs/domains.md). */
+export const DOMAINS_PATH = "/domains";
