@@ -48,8 +48,9 @@ async function useLocale(context: BrowserContext, locale: "en" | "fr") {
   await context.addCookies([{ name: "hookmail-locale", value: locale, url: DEFAULT_SERVER.url }]);
 }
 
-/** The whole page, for a person to look at (not compared: the token and the times change). */
+/** The whole page from its top, for a person to look at (not compared: the token and the times change). */
 async function saveScreenshot(page: Page, path: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path, fullPage: true, animations: "disabled" });
 }
 
@@ -85,6 +86,8 @@ for (const locale of ["en", "fr"] as const) {
     await page.getByRole("button", { name: texts.check, exact: true }).click();
     await expect(page.getByText(texts.unverified(recipient))).toBeVisible();
 
+    // The "added" toast closes by itself: the screenshots show the page alone.
+    await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
     await saveScreenshot(page, testInfo.outputPath(`domains-pending-${locale}-desktop.png`));
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(card).toBeVisible();
