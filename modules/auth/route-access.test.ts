@@ -3,7 +3,15 @@ import { getLoginPath, getRouteAccess, isBillingPath, toSafeReturnPath } from ".
 
 describe("getRouteAccess", () => {
   it("guards the dashboard pages", () => {
-    for (const path of ["/", "/email-callbacks", "/email-callbacks/ecb_1/inbox", "/api-keys/create", "/settings", "/webhooks"]) {
+    for (const path of [
+      "/",
+      "/email-callbacks",
+      "/email-callbacks/ecb_1/inbox",
+      "/api-keys/create",
+      "/domains",
+      "/settings",
+      "/webhooks",
+    ]) {
       expect(getRouteAccess(path)).toBe("private");
     }
     expect(getRouteAccess("/api-reference")).toBe("private");

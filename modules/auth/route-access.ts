@@ -18,6 +18,7 @@ const PUBLIC_ONLY_PATHS = [
 const PRIVATE_PATH_PREFIXES = [
   "/email-callbacks",
   "/api-keys",
+  "/domains",
   "/settings",
   "/webhooks",
   "/api-reference",

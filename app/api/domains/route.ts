@@ -1,16 +1,15 @@
+import { answerDomainList } from "@/modules/domains/domains.answers";
 import { getDomainDependencies } from "@/modules/domains/domains.dependencies";
 import { formatDomainForApi } from "@/modules/domains/domains.models";
 import { createDomainSchema } from "@/modules/domains/domains.schemas";
-import { createDomain, listDomains } from "@/modules/domains/domains.usecases";
+import { createDomain } from "@/modules/domains/domains.usecases";
 import { withCaller } from "@/modules/server/routes";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withCaller(async ({ caller, services }) => {
-  const { repository, rules } = await getDomainDependencies(services);
-  const { domains } = await listDomains({ userId: caller.userId, repository });
-  return Response.json({ domains: domains.map((domain) => formatDomainForApi(domain, rules.mxHostname)) });
+  return Response.json(await answerDomainList({ userId: caller.userId, services }));
 });
 
 export const POST = withCaller(async ({ request, caller, services }) => {

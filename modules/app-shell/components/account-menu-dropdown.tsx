@@ -1,7 +1,7 @@
 "use client";
 // The account menu's dropdown, loaded when it is first opened (account-menu.tsx): account settings,
-// API keys, the webhook format, the API reference, the language submenu and logging out.
-import { BookOpenIcon, KeyRoundIcon, LanguagesIcon, LogOutIcon, SettingsIcon, WebhookIcon } from "lucide-react";
+// API keys, domains, the webhook format, the API reference, the language submenu and logging out.
+import { BookOpenIcon, GlobeIcon, KeyRoundIcon, LanguagesIcon, LogOutIcon, SettingsIcon, WebhookIcon } from "lucide-react";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import type { ReactElement } from "react";
@@ -46,6 +46,12 @@ export function AccountMenuDropdown({ user, trigger }: { user: { name: string; e
           <Link href="/api-keys">
             <KeyRoundIcon aria-hidden />
             {t("apiKeys")}
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href="/domains">
+            <GlobeIcon aria-hidden />
+            {t("domains")}
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
