@@ -1,12 +1,12 @@
 // The signed-in pages' first render carries their content (docs/architecture.md: The first render):
-// the address list, an inbox and a mail's page are read on the server for the session, so the
+// the address list, an inbox, a mail's page and the Domains page are read on the server for the session, so the
 // document itself shows them. Checked with the browser's JavaScript off: what shows is the
 // document alone, before any script could fetch anything.
 import { expect, test } from "@playwright/test";
 import nodemailer from "nodemailer";
 import { createEmailCallbackThroughApi } from "./support/api";
 import { signUpThroughApi } from "./support/auth";
-import { E2E_SMTP_PORT } from "./support/servers";
+import { DEFAULT_SERVER, E2E_SMTP_PORT } from "./support/servers";
 
 test.use({ javaScriptEnabled: false });
 
@@ -52,6 +52,16 @@ test("the address list, an inbox (its view from the URL) and a mail's page show 
   const mailPath = await page.getByRole("link", { name: subjects[1] }).getAttribute("href");
   await page.goto(mailPath!);
   await expect(page.getByText(`Words of ${subjects[1]}`)).toBeVisible();
+});
+
+test("the Domains page shows the user's domains and their records without any script", async ({ page }) => {
+  await signUpThroughApi(page.request);
+  const name = `first-render-${Date.now()}.example.org`;
+  const response = await page.request.post("/api/domains", { headers: { Origin: DEFAULT_SERVER.url }, data: { name } });
+  expect(response.status()).toBe(201);
+  await page.goto("/domains");
+  await expect(page.getByText(name, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(`_hookmail.${name}`)).toBeVisible();
 });
 
 test("another user's address shows nothing of it in the first render", async ({ page, browser }) => {
