@@ -1,10 +1,12 @@
 // Recording attempts: many outcomes in one statement (group commit, db/batched-writer.ts), each
-// processing's new state written only while its claim still holds (the claim's lockedUntil is the
+// delivery's new state written only while its claim still holds (the claim's lockedUntil is the
 // fencing token), every attempt's row, and the end of an address's delivery alert when one of its
-// mails is delivered (docs/webhooks.md: Delivery alerts).
+// mails is delivered (docs/webhooks.md: Delivery alerts). The processings follow their deliveries by
+// a trigger on the delivery table.
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
+import { DELIVERY_STATUS } from "./delivery.constants";
 import type { AttemptOutcome, DeliveryAttemptRecord, ProcessingChange } from "./delivery.models";
 
 const utc = utcTimestampParameter;
@@ -14,14 +16,14 @@ export const MAX_OUTCOMES_PER_WRITE = 200;
 
 /** What one statement of outcomes wrote. */
 export type WrittenOutcomes = {
-  /** The processings whose claim held (their new state is written). */
+  /** The deliveries whose claim held (their new state is written). */
   held: Set<string>;
-  /** Delivered processings whose address was alerting: one per address, whose recovery mail is due. */
+  /** Successful deliveries whose address was alerting: one per address, whose recovery mail is due. */
   endingAlerts: Set<string>;
 };
 
 /**
- * One statement for many outcomes: each processing's new state where its claim still holds, and
+ * One statement for many outcomes: each delivery's new state where its claim still holds, and
  * every attempt's row; an address that was alerting stops when one of its mails is delivered.
  * Columns an outcome does not set keep their value.
  */
@@ -39,18 +41,19 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
                             $8::text[], $9::text[], $10::boolean[])
          AS o(id, "lockedUntil", status, error, "setsError", "statusCode", "setsStatusCode", "deliveredAt", "nextAttemptAt", attempted)
      ), updated AS (
-       UPDATE email_processing p SET
+       UPDATE delivery d SET
          status = o.status,
-         error = CASE WHEN o."setsError" THEN o.error ELSE p.error END,
-         "webhookResponseStatusCode" = CASE WHEN o."setsStatusCode" THEN o."statusCode" ELSE p."webhookResponseStatusCode" END,
-         "deliveredAt" = COALESCE(o."deliveredAt"::timestamptz AT TIME ZONE 'UTC', p."deliveredAt"),
+         error = CASE WHEN o."setsError" THEN o.error ELSE d.error END,
+         "lastStatusCode" = CASE WHEN o."setsStatusCode" THEN o."statusCode" ELSE d."lastStatusCode" END,
+         "deliveredAt" = COALESCE(o."deliveredAt"::timestamptz AT TIME ZONE 'UTC', d."deliveredAt"),
          "nextAttemptAt" = o."nextAttemptAt"::timestamptz AT TIME ZONE 'UTC',
          "lockedUntil" = NULL,
-         "attemptCount" = p."attemptCount" + CASE WHEN o.attempted THEN 1 ELSE 0 END,
+         "attemptCount" = d."attemptCount" + CASE WHEN o.attempted THEN 1 ELSE 0 END,
          "updatedAt" = ${utc(11)}
-       FROM outcome o
-       WHERE p.id = o.id AND p.status = $19 AND p."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
-       RETURNING p.id, p."emailCallbackId", p.status
+       FROM outcome o, email_processing p
+       WHERE d.id = o.id AND d.status = $19 AND d."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
+         AND p.id = d."emailProcessingId"
+       RETURNING d.id, d."emailProcessingId", p."emailCallbackId", d.status
      ), recovered AS (
        -- SKIP LOCKED: recording never waits on an address row (nor deadlocks); one held elsewhere
        -- ends its alert at its next delivery.
@@ -62,10 +65,12 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
        )
        RETURNING id
      ), attempt AS (
-       INSERT INTO delivery_attempt (id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
-       SELECT a.id, a."emailProcessingId", a."attemptedAt"::timestamptz AT TIME ZONE 'UTC', a."statusCode", a."durationMs", a.error, a."responseBody"
+       INSERT INTO delivery_attempt (id, "emailProcessingId", "deliveryId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+       SELECT a.id, d."emailProcessingId", a."deliveryId", a."attemptedAt"::timestamptz AT TIME ZONE 'UTC', a."statusCode", a."durationMs",
+              a.error, a."responseBody"
        FROM unnest($12::text[], $13::text[], $14::text[], $15::integer[], $16::integer[], $17::text[], $18::text[])
-         AS a(id, "emailProcessingId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+         AS a(id, "deliveryId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
+       JOIN delivery d ON d.id = a."deliveryId"
      )
      SELECT u.id, u."emailCallbackId", (u.status = $20 AND u."emailCallbackId" IN (SELECT id FROM recovered)) AS "endsAlert"
      FROM updated u`,
@@ -89,8 +94,8 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
       attempts.map(({ attempt }) => Math.round(attempt.durationMs)),
       attempts.map(({ attempt }) => attempt.error),
       attempts.map(({ attempt }) => attempt.responseBody),
-      PROCESSING_STATUS.PENDING,
-      PROCESSING_STATUS.SUCCESS,
+      DELIVERY_STATUS.PENDING,
+      DELIVERY_STATUS.SUCCESS,
     ],
   );
   // One recovery mail per address, even when several of its deliveries share the statement.

@@ -4,7 +4,8 @@
 // delivery is recorded (attempt-outcomes.ts).
 import type { Database } from "@/modules/db/db";
 import { prepared, utcTimestampParameter } from "@/modules/db/sql-executor";
-import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { PROCESSING_ERROR } from "@/modules/processings/processings.constants";
+import { DELIVERY_STATUS } from "./delivery.constants";
 
 const utc = utcTimestampParameter;
 
@@ -35,17 +36,17 @@ const RECIPIENT_COLUMNS = `c.id AS "emailCallbackId", c.username, c.domain, u.em
 export function createDeliveryAlertsRepository({ executor }: Pick<Database, "executor">) {
   return {
     /**
-     * Takes the alert for the address of a processing that ended in error / webhook-failed: only
+     * Takes the alert for the address of a delivery that ended in error / webhook-failed: only
      * when its owner wants alerts, the address is live and no alert went out for it since
      * `lastAlertBefore`. Answers what the alert says, or null when there is none to send (another
      * worker took it, or it is not due).
      */
     async claimFailureAlert({
-      processingId,
+      deliveryId,
       now,
       lastAlertBefore,
     }: {
-      processingId: string;
+      deliveryId: string;
       now: Date;
       lastAlertBefore: Date;
     }): Promise<AlertedFailure | null> {
@@ -54,12 +55,12 @@ export function createDeliveryAlertsRepository({ executor }: Pick<Database, "exe
           "claim_delivery_alert",
           `WITH claimed AS (
              UPDATE email_callback c SET "lastAlertAt" = ${utc(2)}, "isAlerting" = true
-             FROM email_processing p, "user" u
-             WHERE p.id = $1 AND p.status = $4 AND p.error = $5
+             FROM delivery d, email_processing p, "user" u
+             WHERE d.id = $1 AND d.status = $4 AND d.error = $5 AND p.id = d."emailProcessingId"
                AND c.id = p."emailCallbackId" AND c."deletedAt" IS NULL
                AND u.id = c."userId" AND u."deliveryAlerts"
                AND (c."lastAlertAt" IS NULL OR c."lastAlertAt" <= ${utc(3)})
-             RETURNING ${RECIPIENT_COLUMNS}, p.id AS "processingId", p."webhookResponseStatusCode", p."attemptCount"
+             RETURNING ${RECIPIENT_COLUMNS}, d.id AS "deliveryId", d."lastStatusCode" AS "webhookResponseStatusCode", d."attemptCount"
            )
            SELECT claimed."emailCallbackId", claimed.username, claimed.domain, claimed.email, claimed.name,
              claimed.locale, claimed."deliveryAlerts",
@@ -69,37 +70,32 @@ export function createDeliveryAlertsRepository({ executor }: Pick<Database, "exe
            FROM claimed
            LEFT JOIN LATERAL (
              SELECT error, "responseBody" FROM delivery_attempt
-             WHERE "emailProcessingId" = claimed."processingId"
+             WHERE "deliveryId" = claimed."deliveryId"
              ORDER BY "attemptedAt" DESC LIMIT 1
            ) a ON true
            LEFT JOIN LATERAL (
              SELECT max("attemptedAt") - min("attemptedAt") AS duration FROM (
                SELECT "attemptedAt" FROM delivery_attempt
-               WHERE "emailProcessingId" = claimed."processingId"
+               WHERE "deliveryId" = claimed."deliveryId"
                ORDER BY "attemptedAt" DESC LIMIT claimed."attemptCount"
              ) latest
            ) series ON true`,
         ),
-        [
-          processingId,
-          now.toISOString(),
-          lastAlertBefore.toISOString(),
-          PROCESSING_STATUS.ERROR,
-          PROCESSING_ERROR.WEBHOOK_FAILED,
-        ],
+        [deliveryId, now.toISOString(), lastAlertBefore.toISOString(), DELIVERY_STATUS.ERROR, PROCESSING_ERROR.WEBHOOK_FAILED],
       );
       return rows[0] ?? null;
     },
 
-    /** The owner and address of a processing whose delivery ended its address's alert. */
-    async findRecoveryRecipient(processingId: string): Promise<AlertRecipient | null> {
+    /** The owner and address of a delivery that ended its address's alert. */
+    async findRecoveryRecipient(deliveryId: string): Promise<AlertRecipient | null> {
       const rows = await executor.query<AlertRecipient>(
         `SELECT ${RECIPIENT_COLUMNS}
-         FROM email_processing p
+         FROM delivery d
+         JOIN email_processing p ON p.id = d."emailProcessingId"
          JOIN email_callback c ON c.id = p."emailCallbackId"
          JOIN "user" u ON u.id = c."userId"
-         WHERE p.id = $1 AND c."deletedAt" IS NULL`,
-        [processingId],
+         WHERE d.id = $1 AND c."deletedAt" IS NULL`,
+        [deliveryId],
       );
       return rows[0] ?? null;
     },

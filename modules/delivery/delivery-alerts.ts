@@ -48,7 +48,7 @@ export function describeDeliveryFailure(failure: AlertedFailure): { failure: Del
 
 export type DeliveryAlerts = {
   /** Sends the alert or the recovery mail an attempt's outcome calls for, if any; never throws. */
-  afterDelivery: (args: { processingId: string; outcome: DeliveryOutcome; now: Date }) => Promise<void>;
+  afterDelivery: (args: { deliveryId: string; outcome: DeliveryOutcome; now: Date }) => Promise<void>;
 };
 
 export function createDeliveryAlerts({
@@ -70,9 +70,9 @@ export function createDeliveryAlerts({
     inboxUrl: `${baseUrl}${emailCallbackPath(recipient.emailCallbackId, "inbox")}`,
   });
 
-  const sendFailureAlert = async (processingId: string, now: Date) => {
+  const sendFailureAlert = async (deliveryId: string, now: Date) => {
     const lastAlertBefore = new Date(now.getTime() - DELIVERY_ALERT_INTERVAL_MS);
-    const failure = await repository.claimFailureAlert({ processingId, now, lastAlertBefore });
+    const failure = await repository.claimFailureAlert({ deliveryId, now, lastAlertBefore });
     if (!failure) return;
     const mail = renderDeliveryAlertMail({
       ...describeRecipient(failure),
@@ -80,23 +80,23 @@ export function createDeliveryAlerts({
       responseExcerpt: failure.responseBody,
     });
     await mailer.send({ to: failure.email, ...mail });
-    logger.info({ processingId, address: describeRecipient(failure).address }, "Delivery alert sent to its owner");
+    logger.info({ deliveryId, address: describeRecipient(failure).address }, "Delivery alert sent to its owner");
   };
 
-  const sendRecovery = async (processingId: string) => {
-    const recipient = await repository.findRecoveryRecipient(processingId);
+  const sendRecovery = async (deliveryId: string) => {
+    const recipient = await repository.findRecoveryRecipient(deliveryId);
     if (!recipient?.deliveryAlerts) return;
     await mailer.send({ to: recipient.email, ...renderDeliveryRecoveryMail(describeRecipient(recipient)) });
-    logger.info({ processingId, address: describeRecipient(recipient).address }, "Delivery recovery mail sent to its owner");
+    logger.info({ deliveryId, address: describeRecipient(recipient).address }, "Delivery recovery mail sent to its owner");
   };
 
   return {
-    async afterDelivery({ processingId, outcome, now }) {
+    async afterDelivery({ deliveryId, outcome, now }) {
       try {
-        if (outcome.kind === "failed") await sendFailureAlert(processingId, now);
-        else if (outcome.kind === "success" && outcome.endsAlert) await sendRecovery(processingId);
+        if (outcome.kind === "failed") await sendFailureAlert(deliveryId, now);
+        else if (outcome.kind === "success" && outcome.endsAlert) await sendRecovery(deliveryId);
       } catch (error) {
-        logger.error({ processingId, err: error }, "The delivery alert could not be sent");
+        logger.error({ deliveryId, err: error }, "The delivery alert could not be sent");
       }
     },
   };

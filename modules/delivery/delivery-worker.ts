@@ -10,7 +10,7 @@ import type { Logger } from "@/modules/shared/logging/logger";
 import type { HostResolver } from "@/modules/shared/net/webhook-target";
 import { DELIVERY_WORKER_DEFAULTS } from "./delivery.constants";
 import { type ClaimedDelivery, createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
-import { deliverProcessing } from "./delivery.usecases";
+import { attemptDelivery } from "./delivery.usecases";
 import type { DeliveryAlerts } from "./delivery-alerts";
 import type { DeliveryDispatcher } from "./delivery-dispatcher";
 import { postWebhook, type WebhookClient } from "./webhook-client";
@@ -93,9 +93,9 @@ export function createDeliveryWorker({
 
   const attempt = async (claim: ClaimedDelivery) => {
     const outcome = await measureDeliveryAttempt(metrics, () =>
-      deliverProcessing({ ...claim, repository, client, config, now: clock, random, logger }),
+      attemptDelivery({ ...claim, repository, client, config, now: clock, random, logger }),
     );
-    await alerts?.afterDelivery({ processingId: claim.id, outcome, now: clock() });
+    await alerts?.afterDelivery({ deliveryId: claim.id, outcome, now: clock() });
   };
 
   const settleIdle = () => {

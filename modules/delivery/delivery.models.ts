@@ -1,5 +1,5 @@
-// The delivery queue's records: a claim on a processing, what an attempt needs and what it gave,
-// and the processing's state after it (delivery.repository.ts stores them).
+// The delivery queue's records: a claim on a delivery (one mail to one endpoint), what an attempt
+// needs and what it gave, and the delivery's state after it (delivery.repository.ts stores them).
 import type { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 
 export type ClaimedDelivery = {
@@ -10,14 +10,30 @@ export type ClaimedDelivery = {
 };
 
 export type DeliveryTarget = {
+  /** The delivery. */
   id: string;
+  /** The mail's processing: every endpoint's `webhook-id`. */
+  processingId: string;
+  /** The envelope recipient the mail reached the address by. */
+  recipient: string;
+  endpointId: string;
   status: string;
   attemptCount: number;
-  payload: Uint8Array | null;
-  webhookUrl: string;
-  webhookSecret: string | null;
-  isCallbackEnabled: boolean;
-  isCallbackDeleted: boolean;
+  /** What is sent: the webhook body (json) or the message as received (raw); null once dropped. */
+  body: Uint8Array | null;
+  url: string;
+  format: "json" | "raw";
+  signingScheme: "hmac" | "ed25519" | "none";
+  secret: string | null;
+  privateKeyEncrypted: string | null;
+  /** The endpoint's own headers. */
+  headers: Record<string, string>;
+  /** Null: the configured webhook timeout. */
+  timeoutMs: number | null;
+  /** The endpoint and its address are enabled. */
+  isEnabled: boolean;
+  /** The endpoint or its address was deleted. */
+  isDeleted: boolean;
 };
 
 export type DeliveryAttemptRecord = {
@@ -30,7 +46,10 @@ export type DeliveryAttemptRecord = {
 
 export type AttemptOutcome = { claim: ClaimedDelivery; attempt: DeliveryAttemptRecord | null; change: ProcessingChange };
 
-/** The processing's state after an attempt (or after deciding none can be made). */
+/**
+ * The delivery's state after an attempt (or after deciding none can be made); its processing's follows
+ * (`webhookResponseStatusCode` is the delivery's last status code).
+ */
 export type ProcessingChange =
   | { status: typeof PROCESSING_STATUS.SUCCESS; webhookResponseStatusCode: number; deliveredAt: Date }
   | { status: typeof PROCESSING_STATUS.PENDING; nextAttemptAt: Date; webhookResponseStatusCode: number | null }

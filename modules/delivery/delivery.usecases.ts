@@ -1,25 +1,26 @@
-// The rules of one delivery attempt (docs/webhooks.md): sign and POST the stored payload bytes, classify
-// the answer, and record the attempt with the processing's next state: success, a scheduled retry,
-// or error / webhook-failed once no retry remains. Anything unexpected ends in error / unknown, logged.
+// The rules of one delivery attempt (docs/webhooks.md): sign and POST the stored bytes to one endpoint
+// (the webhook body, or the message as received), classify the answer, and record the attempt with the
+// delivery's next state: success, a scheduled retry, or error / webhook-failed once no retry remains.
+// Anything unexpected ends in error / unknown, logged. The processing follows its deliveries.
 import type { Config } from "@/modules/config/config";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import type { Logger } from "@/modules/shared/logging/logger";
 import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
 import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
+import { buildDeliveryHeaders } from "./delivery-headers";
 import type { WebhookClient, WebhookResult } from "./webhook-client";
-import { buildWebhookHeaders } from "./webhook-signature";
 
 export type DeliveryOutcome =
   /** `endsAlert`: this delivery ended its address's delivery alert, the recovery mail is due (delivery-alerts.ts). */
   | { kind: "success"; endsAlert?: boolean }
   | { kind: "retry-scheduled" | "failed" | "not-enabled" | "unknown-error" }
-  /** Nothing done: the processing is gone, no longer pending, or another worker took the claim over. */
+  /** Nothing done: the delivery is gone, no longer pending, or another worker took the claim over. */
   | { kind: "skipped"; reason: "not-found" | "not-pending" | "claim-lost" };
 
 const MAX_LOCATION_LENGTH = 500;
 
-/** Performs one attempt of a processing this worker has claimed (`lockedUntil` is the claim's lease). */
-export async function deliverProcessing({
+/** Performs one attempt of a delivery this worker has claimed (`lockedUntil` is the claim's lease). */
+export async function attemptDelivery({
   id,
   lockedUntil,
   target: claimedTarget,
@@ -43,7 +44,7 @@ export async function deliverProcessing({
     const target = claimedTarget ?? (await repository.findDeliveryTarget(id));
     if (!target) return { kind: "skipped", reason: "not-found" };
     if (target.status !== PROCESSING_STATUS.PENDING) return { kind: "skipped", reason: "not-pending" };
-    if (!target.isCallbackEnabled || target.isCallbackDeleted) {
+    if (!target.isEnabled || target.isDeleted) {
       return await record(
         repository,
         logger,
@@ -53,14 +54,14 @@ export async function deliverProcessing({
         "not-enabled",
       );
     }
-    if (!target.payload) throw new Error(`processing ${id} is pending without a payload`);
+    if (!target.body) throw new Error(`delivery ${id} is pending without a body`);
 
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const result = await client.postWebhook({
-      url: target.webhookUrl,
-      headers: buildWebhookHeaders({ id, timestamp, body: target.payload, secret: target.webhookSecret }),
-      body: target.payload,
-      timeoutMs: config.webhook.timeoutMs,
+      url: target.url,
+      headers: buildDeliveryHeaders({ target, timestamp, body: target.body, recipient: target.recipient }),
+      body: target.body,
+      timeoutMs: target.timeoutMs ?? config.webhook.timeoutMs,
       allowPrivateTargets: config.webhook.allowPrivateTargets,
     });
     const attempt = toAttemptRecord(attemptedAt, result);
@@ -95,7 +96,7 @@ export async function deliverProcessing({
     const change = endInError(PROCESSING_ERROR.WEBHOOK_FAILED, statusCode);
     return await record(repository, logger, claim, attempt, change, "failed");
   } catch (error) {
-    logger.error({ processingId: id, err: error }, "Delivery failed unexpectedly");
+    logger.error({ deliveryId: id, err: error }, "Delivery failed unexpectedly");
     try {
       const attempt: DeliveryAttemptRecord = {
         attemptedAt,
@@ -108,13 +109,13 @@ export async function deliverProcessing({
       return await record(repository, logger, claim, attempt, change, "unknown-error");
     } catch (recordError) {
       // The claim's lease runs out and another attempt follows: nothing is lost.
-      logger.error({ processingId: id, err: recordError }, "Could not record the failure of a delivery");
+      logger.error({ deliveryId: id, err: recordError }, "Could not record the failure of a delivery");
       return { kind: "unknown-error" };
     }
   }
 }
 
-/** The final state of a processing whose delivery gave up. */
+/** The final state of a delivery that gave up. */
 function endInError(
   error: typeof PROCESSING_ERROR.WEBHOOK_FAILED | typeof PROCESSING_ERROR.UNKNOWN,
   webhookResponseStatusCode: number | null,
@@ -132,7 +133,7 @@ async function record(
 ): Promise<DeliveryOutcome> {
   const { isClaimHeld, endsAlert } = await repository.recordAttempt({ claim, attempt, change });
   if (!isClaimHeld) {
-    logger.warn({ processingId: claim.id, outcome: kind }, "The claim expired during the attempt: its outcome was not applied");
+    logger.warn({ deliveryId: claim.id, outcome: kind }, "The claim expired during the attempt: its outcome was not applied");
     return { kind: "skipped", reason: "claim-lost" };
   }
   if (kind === "success" && endsAlert) return { kind, endsAlert };

@@ -19,6 +19,21 @@ export type InboundCallback = {
   attachmentDelivery: "inline" | "url";
   authenticationPolicy: "none" | "dmarc";
   spamThreshold: number | null;
+  /** Its enabled endpoints, in creation order (the first is webhookUrl / webhookSecret's). */
+  endpoints: InboundEndpoint[];
+};
+
+/** What the pipeline knows of an endpoint: enough to write its delivery and make its first attempt. */
+export type InboundEndpoint = {
+  id: string;
+  url: string;
+  format: "json" | "raw";
+  signingScheme: "hmac" | "ed25519" | "none";
+  secret: string | null;
+  privateKeyEncrypted: string | null;
+  headers: Record<string, string>;
+  timeoutMs: number | null;
+  filter: unknown;
 };
 
 /** The address a recipient reaches, and how its username matched the recipient's local part. */
@@ -39,9 +54,10 @@ export type NewProcessing = {
   error: string | null;
   rawMessage: Uint8Array | null;
   payload: Uint8Array | null;
-  attemptCount: number;
   nextAttemptAt: Date | null;
-  /** Set when the accepting process claims the first attempt for itself (the claim's lease). */
+  /** One per endpoint that takes the mail (pending mail only). */
+  deliveries: { id: string; endpointId: string }[];
+  /** Set when the accepting process claims the first attempts for itself (the claims' lease). */
   lockedUntil: Date | null;
   createdAt: Date;
 };
@@ -66,16 +82,23 @@ const CALLBACK_COLUMNS = `id, domain, username, "isEnabled", "allowedOrigins", "
   "attachmentDelivery", "authenticationPolicy", "spamThreshold"`;
 
 const INSERT_PROCESSING = `
-  INSERT INTO email_processing (
-    id, "emailCallbackId", "fromAddress", subject, "messageId", recipient, tag, status, error,
-    "rawMessage", payload, "attemptCount", "nextAttemptAt", "lockedUntil", "createdAt", "updatedAt"
+  WITH processing AS (
+    INSERT INTO email_processing (
+      id, "emailCallbackId", "fromAddress", subject, "messageId", recipient, tag, status, error,
+      "rawMessage", payload, "attemptCount", "nextAttemptAt", "createdAt", "updatedAt"
+    )
+    SELECT $1, $2, $3, $4, $5::text, $6, $7, $8, $9, $10::bytea, $11::bytea, 0, ${utc(12)}, ${utc(13)}, ${utc(13)}
+    WHERE $5::text IS NULL OR NOT EXISTS (
+      SELECT 1 FROM email_processing
+      WHERE "emailCallbackId" = $2 AND "messageId" = $5::text AND recipient = $6 AND "createdAt" > ${utc(14)}
+    )
+    RETURNING id
+  ), deliveries AS (
+    INSERT INTO delivery (id, "emailProcessingId", "endpointId", status, "nextAttemptAt", "lockedUntil", "createdAt", "updatedAt")
+    SELECT d.id, processing.id, d."endpointId", 'pending', ${utc(12)}, ${utc(15)}, ${utc(13)}, ${utc(13)}
+    FROM processing, unnest($16::text[], $17::text[]) AS d(id, "endpointId")
   )
-  SELECT $1, $2, $3, $4, $5::text, $6, $7, $8, $9, $10::bytea, $11::bytea, $12, ${utc(13)}, ${utc(16)}, ${utc(14)}, ${utc(14)}
-  WHERE $5::text IS NULL OR NOT EXISTS (
-    SELECT 1 FROM email_processing
-    WHERE "emailCallbackId" = $2 AND "messageId" = $5::text AND recipient = $6 AND "createdAt" > ${utc(15)}
-  )
-  RETURNING id`;
+  SELECT id FROM processing`;
 
 /**
  * The common case, one address and no large value, in one statement outside any transaction:
@@ -85,8 +108,8 @@ const INSERT_PROCESSING = `
 const INSERT_ONE_PROCESSING = prepared(
   "insert_one_processing",
   `SELECT hookmail_insert_processing(
-     $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13, $14::timestamptz, $15::timestamptz,
-     $16::timestamptz, $17::timestamptz) AS written`,
+     $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13::timestamptz, $14::timestamptz,
+     $15::timestamptz, $16::timestamptz, $17::text[], $18::text[]) AS written`,
 );
 /**
  * The route of one recipient (`$1` its domain, `$2` its local part without the tag, `$3` the
@@ -105,9 +128,15 @@ const ROUTE_CONDITION = (domain: string, localPart: string, operatorDomains: str
     SELECT d."userId" FROM domain d WHERE d.name = ${domain} AND d.status <> 'pending'))
   ORDER BY c."matchKind", c."literalCount" DESC, c."createdAt", c.id
   LIMIT 1`;
-const ROUTE_COLUMNS = CALLBACK_COLUMNS.split(",")
+/** The address's enabled endpoints, in creation order, as one JSON value (one index range read). */
+const ENDPOINTS_COLUMN = `(
+  SELECT COALESCE(json_agg(json_build_object('id', e.id, 'url', e.url, 'format', e.format, 'signingScheme', e."signingScheme",
+    'secret', e.secret, 'privateKeyEncrypted', e."privateKeyEncrypted", 'headers', e.headers, 'timeoutMs', e."timeoutMs",
+    'filter', e.filter) ORDER BY e."createdAt", e.id), '[]')
+  FROM endpoint e WHERE e."emailCallbackId" = c.id AND e."deletedAt" IS NULL AND e."isEnabled") AS endpoints`;
+const ROUTE_COLUMNS = `${CALLBACK_COLUMNS.split(",")
   .map((column) => `c.${column.trim()}`)
-  .join(", ");
+  .join(", ")}, ${ENDPOINTS_COLUMN}`;
 export const FIND_ROUTE = prepared(
   "find_route",
   `SELECT ${ROUTE_COLUMNS}, c."matchKind" FROM email_callback c WHERE ${ROUTE_CONDITION("$1", "$2", "$3::text[]")}`,
@@ -240,11 +269,12 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
           only.error,
           only.rawMessage,
           only.payload,
-          only.attemptCount,
           only.nextAttemptAt?.toISOString() ?? null,
           only.lockedUntil?.toISOString() ?? null,
           only.createdAt.toISOString(),
           duplicatesSince.toISOString(),
+          only.deliveries.map(({ id }) => id),
+          only.deliveries.map(({ endpointId }) => endpointId),
         ]);
         return result?.written ? [only.id] : [];
       }
@@ -270,11 +300,12 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
               row.error,
               unlessLarge(row.rawMessage),
               unlessLarge(row.payload),
-              row.attemptCount,
               row.nextAttemptAt?.toISOString() ?? null,
               row.createdAt.toISOString(),
               duplicatesSince.toISOString(),
               row.lockedUntil?.toISOString() ?? null,
+              row.deliveries.map(({ id }) => id),
+              row.deliveries.map(({ endpointId }) => endpointId),
             ]);
             if (inserted.length > 0) written.push(row.id);
           }

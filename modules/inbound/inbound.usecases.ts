@@ -35,7 +35,9 @@ export type AcceptedMessage = {
   processingIds: string[];
   /** The created processings that wait for delivery (status pending). */
   pendingIds: string[];
-  /** With `claimLeaseMs`: the pending processings, each claimed for the caller's first attempt. */
+  /** Their deliveries, one per endpoint that takes the mail. */
+  deliveryIds: string[];
+  /** With `claimLeaseMs`: those deliveries, each claimed for the caller's first attempt. */
   claims: ClaimedDelivery[];
 };
 
@@ -142,7 +144,7 @@ export async function acceptMessage({
   const lockedUntil = claimLeaseMs === undefined ? null : new Date(now.getTime() + claimLeaseMs);
   const duplicatesSince = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
   const { rows, callbacks } = await buildProcessings({ raw, envelope, repository, rules, now, lockedUntil, parser, checks });
-  if (rows.length === 0) return { accepted: 0, processingIds: [], pendingIds: [], claims: [] };
+  if (rows.length === 0) return { accepted: 0, processingIds: [], pendingIds: [], deliveryIds: [], claims: [] };
 
   const processingIds = await repository.createProcessings(rows, { duplicatesSince });
   const written = new Set(processingIds);
@@ -151,7 +153,8 @@ export async function acceptMessage({
     accepted: processingIds.length,
     processingIds,
     pendingIds: pending.map((row) => row.id),
-    claims: lockedUntil ? pending.map((row) => toClaim(row, lockedUntil, callbacks.get(row.emailCallbackId)!)) : [],
+    deliveryIds: pending.flatMap((row) => row.deliveries.map(({ id }) => id)),
+    claims: lockedUntil ? pending.flatMap((row) => toClaims(row, lockedUntil, callbacks.get(row.emailCallbackId)!)) : [],
   };
 }
 
@@ -213,7 +216,7 @@ async function buildProcessings({
   const callbacks = new Map<string, InboundCallback>();
   for (const { id, callback, first, decision: routed } of planned) {
     callbacks.set(callback.id, callback);
-    const decision = applyCheckPolicies(routed, callback, parsed);
+    const decision = takeByEndpoints(applyCheckPolicies(routed, callback, parsed), callback);
     const isPending = decision.status === PROCESSING_STATUS.PENDING;
     rows.push({
       id,
@@ -225,8 +228,8 @@ async function buildProcessings({
       // Kept for a mail that is not processed too: its owner can still look at it (docs/architecture.md).
       rawMessage: parsed.raw,
       payload: isPending ? payloads.get(id)! : null,
-      attemptCount: 0,
       nextAttemptAt: isPending ? now : null,
+      deliveries: isPending ? callback.endpoints.map((endpoint) => ({ id: createId("delivery"), endpointId: endpoint.id })) : [],
       lockedUntil: isPending ? lockedUntil : null,
       createdAt: now,
     });
@@ -242,22 +245,40 @@ function ensureParsed(outcome: MessageParseOutcome): Extract<MessageParseOutcome
   throw createParseQueueFullError();
 }
 
-function toClaim(row: NewProcessing, lockedUntil: Date, callback: InboundCallback): ClaimedDelivery {
-  const claim = { id: row.id, lockedUntil };
-  if (!row.payload || row.payload.byteLength > LARGE_PAYLOAD_BYTES) return claim;
-  return {
-    ...claim,
-    target: {
-      id: row.id,
-      status: row.status,
-      attemptCount: 0,
-      payload: row.payload,
-      webhookUrl: callback.webhookUrl,
-      webhookSecret: callback.webhookSecret,
-      isCallbackEnabled: callback.isEnabled,
-      isCallbackDeleted: false,
-    },
-  };
+/** A mail to be delivered that no enabled endpoint of its address takes is not processed. */
+function takeByEndpoints(
+  decision: Pick<NewProcessing, "status" | "error">,
+  callback: InboundCallback,
+): Pick<NewProcessing, "status" | "error"> {
+  if (decision.status !== PROCESSING_STATUS.PENDING || callback.endpoints.length > 0) return decision;
+  return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.NO_MATCHING_ENDPOINT };
+}
+
+/** The claims of a written mail's deliveries, each with what its attempt needs when its body is small. */
+function toClaims(row: NewProcessing, lockedUntil: Date, callback: InboundCallback): ClaimedDelivery[] {
+  const endpoints = new Map(callback.endpoints.map((endpoint) => [endpoint.id, endpoint]));
+  return row.deliveries.map(({ id, endpointId }) => {
+    const claim = { id, lockedUntil };
+    const endpoint = endpoints.get(endpointId)!;
+    const body = endpoint.format === "raw" ? row.rawMessage : row.payload;
+    if (!body || body.byteLength > LARGE_PAYLOAD_BYTES) return claim;
+    const { id: _, filter: __, ...settings } = endpoint;
+    return {
+      ...claim,
+      target: {
+        ...settings,
+        id,
+        processingId: row.id,
+        recipient: row.recipient,
+        endpointId,
+        status: row.status,
+        attemptCount: 0,
+        body,
+        isEnabled: callback.isEnabled,
+        isDeleted: false,
+      },
+    };
+  });
 }
 
 /** What the SMTP RCPT check answers for a recipient. */

@@ -34,7 +34,7 @@ export async function receiveMessage(dependencies: ReceiveDependencies, { raw, e
   const checks = buildMessageChecks(config, envelope, new Date(), contentLinkKey);
   const result = await acceptMessage({ raw, envelope, repository, rules: config, claimLeaseMs, checks, parser });
   if (result.claims.length > 0) dispatcher.deliverClaimed(result.claims);
-  else if (result.pendingIds.length > 0) dispatcher.deliverSoon(result.pendingIds);
+  else if (result.deliveryIds.length > 0) dispatcher.deliverSoon(result.deliveryIds);
   return result;
 }
 

@@ -1,9 +1,9 @@
-// The delivery queue's depth, read at scrape time from the processings table (the queue, see
-// docs/architecture.md): pending rows due now, leased by a worker, or scheduled for later, and how
-// long the oldest due one has waited. One statement over the pending rows (the status index).
+// The delivery queue's depth, read at scrape time from the delivery table (the queue, see
+// docs/architecture.md): pending deliveries due now, leased by a worker, or scheduled for later, and
+// how long the oldest due one has waited. One statement over the pending rows (the queue's partial index).
 import type { Database } from "@/modules/db/db";
 import { utcTimestampParameter } from "@/modules/db/sql-executor";
-import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { DELIVERY_STATUS } from "@/modules/delivery/delivery.constants";
 
 export type DeliveryQueueDepth = { due: number; leased: number; scheduled: number; oldestDueAgeSeconds: number };
 
@@ -20,9 +20,9 @@ export function createMetricsRepository({ executor }: Pick<Database, "executor">
                 count(*) FILTER (WHERE ${IS_LEASED})::int AS leased,
                 count(*) FILTER (WHERE NOT (${IS_LEASED}) AND NOT (${IS_DUE}))::int AS scheduled,
                 extract(epoch FROM ${now} - min(COALESCE("nextAttemptAt", "createdAt")) FILTER (WHERE ${IS_DUE}))::float8 AS oldest
-           FROM email_processing
+           FROM delivery
           WHERE status = $2`,
-        [at.toISOString(), PROCESSING_STATUS.PENDING],
+        [at.toISOString(), DELIVERY_STATUS.PENDING],
       );
       return {
         due: row?.due ?? 0,

@@ -38,6 +38,8 @@ export const PROCESSING_ERROR = {
   AUTHENTICATION_FAILED: "authentication-failed",
   /** The address has a spam threshold and the mail's score reaches it. */
   SPAM: "spam",
+  /** No enabled endpoint of the address takes the mail (docs/webhooks.md: Destinations). */
+  NO_MATCHING_ENDPOINT: "no-matching-endpoint",
   /** The webhook kept failing until no retry was left. */
   WEBHOOK_FAILED: "webhook-failed",
   /** Something unexpected (logged). */

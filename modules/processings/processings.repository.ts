@@ -59,6 +59,10 @@ const ownedContent = (id: string, emailCallbackId: string) => ({
   match: { '"emailCallbackId"': emailCallbackId },
 });
 
+/** A delivery starting a new attempt series at `now` (its processing follows, by trigger). */
+const RESTARTED = (now: Date) => Prisma.sql`status = ${PROCESSING_STATUS.PENDING}, error = NULL, "lastStatusCode" = NULL,
+  "deliveredAt" = NULL, "attemptCount" = 0, "nextAttemptAt" = ${utc(now)}, "lockedUntil" = NULL, "updatedAt" = ${utc(now)}`;
+
 export function createProcessingsRepository({ prisma, executor }: Pick<Database, "prisma" | "executor">) {
   return {
     /** The caller's live (not deleted) callback, or null. */
@@ -168,32 +172,31 @@ export function createProcessingsRepository({ prisma, executor }: Pick<Database,
       prisma.emailProcessing.findFirst({ where: { id, emailCallbackId }, select: PROCESSING_FIELDS }),
 
     /**
-     * Starts a new attempt series on the stored payload: pending again, no attempt made yet, due now,
-     * no error or claim. Only a processing that is not pending and still holds its payload changes
-     * (the condition is part of the update, so concurrent calls and the content clean-up cannot
-     * slip in between). Earlier attempts stay. Answers whether it changed.
+     * Starts a new attempt series of a mail that is not pending and still holds its content: its
+     * deliveries that ended in error, or, when none did, every one of them (docs/webhooks.md:
+     * Redelivery). Each is pending again, with no attempt made, due now and unclaimed; earlier attempts
+     * stay. The conditions are part of the update, so concurrent calls and the content clean-up cannot
+     * slip in between. Answers the deliveries restarted (none: not restarted).
      */
-    restartDelivery: async ({ id, now }: { id: string; now: Date }): Promise<boolean> => {
-      const { count } = await prisma.emailProcessing.updateMany({
-        where: { id, status: { not: PROCESSING_STATUS.PENDING }, payload: { not: null } },
-        data: {
-          status: PROCESSING_STATUS.PENDING,
-          error: null,
-          webhookResponseStatusCode: null,
-          deliveredAt: null,
-          attemptCount: 0,
-          nextAttemptAt: now,
-          lockedUntil: null,
-        },
-      });
-      return count === 1;
+    restartDelivery: async ({ id, now }: { id: string; now: Date }): Promise<string[]> => {
+      const rows = await prisma.$queryRaw<{ id: string }[]>`
+        UPDATE delivery d SET ${RESTARTED(now)}
+        WHERE d.id IN (
+          SELECT r.id FROM delivery r JOIN email_processing p ON p.id = r."emailProcessingId"
+          WHERE r."emailProcessingId" = ${id} AND p.status <> ${PROCESSING_STATUS.PENDING} AND p.payload IS NOT NULL
+            AND (r.status = ${PROCESSING_STATUS.ERROR} OR NOT EXISTS (
+              SELECT 1 FROM delivery e WHERE e."emailProcessingId" = ${id} AND e.status = ${PROCESSING_STATUS.ERROR}))
+          FOR UPDATE OF r SKIP LOCKED
+        ) AND d.status <> ${PROCESSING_STATUS.PENDING}
+        RETURNING d.id`;
+      return rows.map((row) => row.id);
     },
 
     /**
-     * restartDelivery for many rows in one statement: up to `limit` of the callback's failed rows
-     * (status error) that still hold their payload, created from `since` (included) to `until`
-     * (excluded), oldest first. Rows another call is restarting at the same time are left to it;
-     * the conditions are checked again on each locked row. Answers the ids it restarted.
+     * restartDelivery for many mails in one statement: up to `limit` of the callback's failed mails
+     * (status error) that still hold their content, created from `since` (included) to `until`
+     * (excluded), oldest first; their deliveries that ended in error start again. Mails another call
+     * is restarting at the same time are left to it. Answers the mails and the deliveries restarted.
      */
     restartFailedDeliveries: async ({
       emailCallbackId,
@@ -207,23 +210,21 @@ export function createProcessingsRepository({ prisma, executor }: Pick<Database,
       until?: Date;
       now: Date;
       limit: number;
-    }): Promise<string[]> => {
-      const failed = Prisma.sql`status = ${PROCESSING_STATUS.ERROR} AND payload IS NOT NULL`;
-      const rows = await prisma.$queryRaw<{ id: string }[]>`
-        UPDATE email_processing SET
-          status = ${PROCESSING_STATUS.PENDING}, error = NULL, "webhookResponseStatusCode" = NULL, "deliveredAt" = NULL,
-          "attemptCount" = 0, "nextAttemptAt" = ${utc(now)}, "lockedUntil" = NULL, "updatedAt" = ${utc(now)}
-        WHERE id IN (
+    }): Promise<{ processingIds: string[]; deliveryIds: string[] }> => {
+      const rows = await prisma.$queryRaw<{ id: string; processingId: string }[]>`
+        WITH chosen AS (
           SELECT id FROM email_processing
-          WHERE "emailCallbackId" = ${emailCallbackId} AND ${failed}
+          WHERE "emailCallbackId" = ${emailCallbackId} AND status = ${PROCESSING_STATUS.ERROR} AND payload IS NOT NULL
             ${since ? Prisma.sql`AND "createdAt" >= ${utc(since)}` : Prisma.empty}
             ${until ? Prisma.sql`AND "createdAt" < ${utc(until)}` : Prisma.empty}
           ORDER BY "createdAt", id
           LIMIT ${limit}::int
           FOR UPDATE SKIP LOCKED
-        ) AND ${failed}
-        RETURNING id`;
-      return rows.map(({ id }) => id);
+        )
+        UPDATE delivery d SET ${RESTARTED(now)}
+        FROM chosen WHERE d."emailProcessingId" = chosen.id AND d.status = ${PROCESSING_STATUS.ERROR}
+        RETURNING d.id, d."emailProcessingId" AS "processingId"`;
+      return { processingIds: [...new Set(rows.map((row) => row.processingId))], deliveryIds: rows.map((row) => row.id) };
     },
 
     /** One row with its delivery state and the webhook body it sends (null once the content is gone). */

@@ -101,8 +101,8 @@ export async function listDeliveryAttempts({
   return { deliveryAttempts: await repository.listDeliveryAttempts(processing.id) };
 }
 
-/** The delivery dispatcher, as a redelivery needs it (the route hands in the process's). */
-export type Redeliverer = { deliverSoon: (ids: string[]) => void };
+/** The delivery dispatcher, as a redelivery needs it (the route hands in the process's): it takes delivery ids. */
+export type Redeliverer = { deliverSoon: (deliveryIds: string[]) => void };
 
 /**
  * Starts a new attempt series on the stored webhook body and hands it to the dispatcher for an
@@ -126,14 +126,15 @@ export async function redeliverEmailProcessing({
   const processing = await getEmailProcessingOrThrow({ ...ref, repository });
   await ensureWithinRateLimit({ rule: RATE_LIMITS.redelivery, subject: ref.emailCallbackId, repository: rateLimits });
   if (processing.status === PROCESSING_STATUS.PENDING) throw createDeliveryInProgressError();
-  if (!(await repository.restartDelivery({ id: processing.id, now }))) {
+  const deliveryIds = await repository.restartDelivery({ id: processing.id, now });
+  if (deliveryIds.length === 0) {
     // Either the body is gone, or a concurrent call restarted it first.
     const current = await repository.findProcessing({ id: processing.id, emailCallbackId: ref.emailCallbackId });
     if (!current) throw createEmailProcessingNotFoundError();
     if (current.status === PROCESSING_STATUS.PENDING) throw createDeliveryInProgressError();
     throw createMessageGoneError();
   }
-  dispatcher.deliverSoon([processing.id]);
+  dispatcher.deliverSoon(deliveryIds);
   const emailProcessing = await repository.findProcessing({ id: processing.id, emailCallbackId: ref.emailCallbackId });
   if (!emailProcessing) throw createEmailProcessingNotFoundError();
   return { emailProcessing };
@@ -167,15 +168,15 @@ export async function redeliverFailedEmailProcessings({
 }): Promise<{ count: number }> {
   await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
   await ensureWithinRateLimit({ rule: RATE_LIMITS.bulkRedelivery, subject: emailCallbackId, repository: rateLimits });
-  const ids = await repository.restartFailedDeliveries({
+  const { processingIds, deliveryIds } = await repository.restartFailedDeliveries({
     emailCallbackId,
     since: input.since,
     until: input.until,
     now,
     limit: BULK_REDELIVERY_MAX,
   });
-  if (ids.length > 0) dispatcher.deliverSoon(ids);
-  return { count: ids.length };
+  if (deliveryIds.length > 0) dispatcher.deliverSoon(deliveryIds);
+  return { count: processingIds.length };
 }
 
 /**

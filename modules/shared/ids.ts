@@ -11,6 +11,8 @@ export const ID_PREFIXES = {
   emailCallback: "ecb",
   emailProcessing: "ep",
   deliveryAttempt: "da",
+  endpoint: "ept",
+  delivery: "dlv",
   apiKey: "ak",
   domain: "dom",
 } as const;

@@ -1,7 +1,9 @@
 // Rows for tests and benchmarks, written through Prisma with defaults for everything a test does
 // not care about: seedDatabase(database, { users, emailCallbacks, processings }) writes them in that
 // order and answers them as written. Each row may name its own id; the rest of its columns default
-// to an owner, an address on hookmail.test with a public webhook URL, a delivered mail.
+// to an owner, an address on hookmail.test with a public webhook URL, a delivered mail. A mail that
+// was or is being delivered (pending, success, error) gets its delivery to the address's first
+// endpoint, with the mail's delivery state (seedDeliveryOf).
 import type { Database } from "@/modules/db/db";
 import type { EmailCallback, EmailProcessing, Prisma, User } from "@/modules/db/generated/client";
 import { toAddressMatch } from "@/modules/email-callbacks/address-patterns";
@@ -10,7 +12,11 @@ import { createId } from "@/modules/shared/ids";
 
 export type UserSeed = Partial<Prisma.UserUncheckedCreateInput>;
 export type EmailCallbackSeed = Partial<Prisma.EmailCallbackUncheckedCreateInput> & { userId: string };
-export type ProcessingSeed = Partial<Prisma.EmailProcessingUncheckedCreateInput> & { emailCallbackId: string };
+export type ProcessingSeed = Partial<Prisma.EmailProcessingUncheckedCreateInput> & {
+  emailCallbackId: string;
+  /** The claim of its delivery (a worker holding it until then). */
+  lockedUntil?: Date | null;
+};
 
 export const SEED_DOMAIN = "hookmail.test";
 export const SEED_WEBHOOK_URL = "https://hooks.example.com/incoming";
@@ -45,20 +51,58 @@ export async function seedDatabase(
       }),
     );
   }
-  for (const processing of processings) {
-    written.processings.push(
-      await database.prisma.emailProcessing.create({
-        data: {
-          id: createId("emailProcessing"),
-          fromAddress: "sender@example.org",
-          recipient: `inbox@${SEED_DOMAIN}`,
-          status: PROCESSING_STATUS.SUCCESS,
-          ...processing,
-        },
-      }),
-    );
+  for (const { lockedUntil, ...processing } of processings) {
+    const row = await database.prisma.emailProcessing.create({
+      data: {
+        id: createId("emailProcessing"),
+        fromAddress: "sender@example.org",
+        recipient: `inbox@${SEED_DOMAIN}`,
+        status: PROCESSING_STATUS.SUCCESS,
+        ...processing,
+      },
+    });
+    await seedDeliveryOf(database, row, { lockedUntil });
+    written.processings.push(row);
   }
   return written;
+}
+
+const DELIVERED_STATUSES: string[] = [PROCESSING_STATUS.PENDING, PROCESSING_STATUS.SUCCESS, PROCESSING_STATUS.ERROR];
+
+/**
+ * The delivery of a seeded mail to its address's first endpoint, holding the mail's delivery state (as
+ * the migration to endpoints wrote them): none for a mail that was not processed. Answers its id.
+ */
+export async function seedDeliveryOf(
+  database: Pick<Database, "prisma">,
+  processing: Pick<
+    EmailProcessing,
+    "id" | "emailCallbackId" | "status" | "error" | "attemptCount" | "nextAttemptAt" | "webhookResponseStatusCode" | "deliveredAt"
+  >,
+  { lockedUntil = null }: { lockedUntil?: Date | null } = {},
+): Promise<string | null> {
+  if (!DELIVERED_STATUSES.includes(processing.status)) return null;
+  const endpoint = await database.prisma.endpoint.findFirstOrThrow({
+    where: { emailCallbackId: processing.emailCallbackId, deletedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  const { id } = await database.prisma.delivery.create({
+    data: {
+      id: createId("delivery"),
+      emailProcessingId: processing.id,
+      endpointId: endpoint.id,
+      status: processing.status,
+      error: processing.status === PROCESSING_STATUS.ERROR ? processing.error : null,
+      attemptCount: processing.attemptCount,
+      nextAttemptAt: processing.nextAttemptAt,
+      lockedUntil,
+      lastStatusCode: processing.webhookResponseStatusCode,
+      deliveredAt: processing.deliveredAt,
+    },
+    select: { id: true },
+  });
+  return id;
 }
 
 /** One user, as seedDatabase writes it. */
