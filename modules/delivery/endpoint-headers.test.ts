@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { buildDeliveryHeaders, type DeliveryEndpoint, encodeRecipientHeader, isReservedHeaderName } from "./endpoint-headers";
+import { buildDeliveryHeaders, type DeliveryEndpoint, encodeRecipientHeader } from "./endpoint-headers";
+import { isReservedHeaderName } from "./reserved-headers";
 import { generateSigningKeyPair } from "./signing-keys";
 import { buildWebhookHeaders, signWebhook, verifyWebhookSignature } from "./webhook-signature";
 
@@ -122,7 +123,7 @@ describe("buildDeliveryHeaders: the endpoint's own headers", () => {
 
 describe("isReservedHeaderName", () => {
   it("reserves the names the product or the transport sets, and every webhook-* and x-hookmail-* name, in any case", () => {
-    for (const name of ["host", "Content-Length", "CONTENT-TYPE", "Transfer-Encoding", "connection", "Upgrade", "Expect"]) {
+    for (const name of ["host", "Content-Length", "CONTENT-TYPE", "Transfer-Encoding", "connection", "User-Agent", "Expect"]) {
       expect({ name, reserved: isReservedHeaderName(name) }).toEqual({ name, reserved: true });
     }
     for (const name of ["webhook-id", "Webhook-Anything", "X-Hookmail-Recipient", "x-hookmail-whatever"]) {

@@ -3,6 +3,7 @@
 // then the endpoint's custom headers, which never replace or add to the product's.
 import type { KeyObject } from "node:crypto";
 import { type EndpointFormat, WEBHOOK_USER_AGENT } from "./delivery.constants";
+import { isReservedHeaderName } from "./reserved-headers";
 import { signWebhook, signWebhookEd25519 } from "./webhook-signature";
 
 export type DeliverySigning =
@@ -16,32 +17,6 @@ export type DeliveryEndpoint = {
   /** Validated when saved (modules/endpoints: endpoints.schemas.ts). */
   headers: Record<string, string>;
 };
-
-/**
- * Names an endpoint may not set: those Hookmail sets or that frame the request (`host`,
- * `content-length`, `content-type`, `transfer-encoding`, `connection` and the other hop-by-hop ones,
- * `expect`), and every `webhook-*` and `x-hookmail-*` name.
- */
-const RESERVED_HEADER_NAMES: ReadonlySet<string> = new Set([
-  "host",
-  "content-length",
-  "content-type",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "upgrade",
-  "expect",
-]);
-const RESERVED_HEADER_PREFIXES = ["webhook-", "x-hookmail-"] as const;
-
-/** Whether an endpoint's custom header may not have this name (any case). */
-export function isReservedHeaderName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return RESERVED_HEADER_NAMES.has(lower) || RESERVED_HEADER_PREFIXES.some((prefix) => lower.startsWith(prefix));
-}
 
 /**
  * A header value as Node writes it: one character per byte, so text beyond Latin-1 (`€`) would be
