@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { webhookSecretSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
 import { normalizeError } from "@/modules/shared/errors/error-response";
 import {
   createEndpointSchema,
@@ -54,6 +55,10 @@ describe("createEndpointSchema (docs/webhooks.md: Endpoints)", () => {
       const issues = createEndpointSchema.safeParse({ url, signing: { scheme: "hmac", secret: bad } }).error?.issues;
       expect(issues?.map((issue) => issue.message)).toContain(message);
     }
+  });
+
+  it("leaves the address form's rule as it is: there, an empty secret still means none", () => {
+    expect(webhookSecretSchema.parse("")).toBe("");
   });
 
   it("refuses the none scheme, an unknown one, and a secret given with ed25519, as validation errors", () => {
