@@ -15,9 +15,7 @@ import {
 const markdown = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/webhooks.md"), "utf8");
 
 function fencedBlocks(language: string, text = markdown): string[] {
-  return [...text.matchAll(/```(\w*)\n([\s\S]*?)```/g)]
-    .filter((match) => match[1] === language)
-    .map((match) => match[2] ?? "");
+  return [...text.matchAll(/```(\w*)\n([\s\S]*?)```/g)].filter((match) => match[1] === language).map((match) => match[2] ?? "");
 }
 
 describe("webhook documentation constants", () => {
