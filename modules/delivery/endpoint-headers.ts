@@ -38,7 +38,7 @@ export function encodeRecipientHeader(recipient: string): string {
   ).join("");
 }
 
-function signatureOf(signing: DeliverySigning, id: string, timestamp: number, body: string | Uint8Array): string | null {
+function signDelivery(signing: DeliverySigning, id: string, timestamp: number, body: string | Uint8Array): string | null {
   switch (signing.scheme) {
     case "hmac":
       return signWebhook({ id, timestamp, body, secret: signing.secret });
@@ -78,7 +78,7 @@ export function buildDeliveryHeaders({
       : { "Content-Type": "application/json", "User-Agent": WEBHOOK_USER_AGENT };
   own["webhook-id"] = id;
   own["webhook-timestamp"] = String(timestamp);
-  const signature = signatureOf(endpoint.signing, id, timestamp, body);
+  const signature = signDelivery(endpoint.signing, id, timestamp, body);
   if (signature !== null) own["webhook-signature"] = signature;
 
   const ownNames = new Set(Object.keys(own).map((name) => name.toLowerCase()));

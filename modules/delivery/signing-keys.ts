@@ -78,7 +78,7 @@ export function deriveSigningKeyEncryptionKey(authSecret: string): KeyObject {
   return createSecretKey(Buffer.from(hkdfSync("sha256", authSecret, Buffer.alloc(0), ENCRYPTION_KEY_INFO, 32)));
 }
 
-function seedOf(privateKey: KeyObject): Buffer {
+function exportSeed(privateKey: KeyObject): Buffer {
   if (privateKey.type !== "private" || privateKey.asymmetricKeyType !== "ed25519") {
     throw new TypeError("an Ed25519 private key is expected");
   }
@@ -91,7 +91,7 @@ export function encryptSigningKey(privateKey: KeyObject, encryptionKey: KeyObjec
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv("aes-256-gcm", encryptionKey, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(STORED_KEY_VERSION, "utf8"));
-  const seed = seedOf(privateKey);
+  const seed = exportSeed(privateKey);
   const sealed = Buffer.concat([nonce, cipher.update(seed), cipher.final(), cipher.getAuthTag()]);
   seed.fill(0);
   return `${STORED_KEY_VERSION}:${sealed.toString("base64url")}`;

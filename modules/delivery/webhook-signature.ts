@@ -64,7 +64,8 @@ export function signWebhookEd25519({
 
 /**
  * The same over a body that comes in parts. Ed25519 reads its message twice, so the parts are kept
- * (as the Buffers they are, never turned into text) and signed once, joined, at the end.
+ * (as the Buffers they are, never turned into text, and not copied: a part must not be reused
+ * before `sign`) and signed once, joined, at the end.
  */
 export function createWebhookEd25519Signer({
   id,
