@@ -48,3 +48,17 @@ export const LARGE_PAYLOAD_BYTES = 1024 * 1024;
 
 /** An address's owner gets at most one delivery alert in this long (docs/webhooks.md: Delivery alerts). */
 export const DELIVERY_ALERT_INTERVAL_MS = 3_600_000;
+
+/**
+ * What an endpoint receives (docs/webhooks.md: Endpoints): `json`, the version-1 body; `raw`, the
+ * message as received (`message/rfc822`).
+ */
+export const ENDPOINT_FORMATS = ["json", "raw"] as const;
+export type EndpointFormat = (typeof ENDPOINT_FORMATS)[number];
+
+/**
+ * How a delivery is signed: `hmac` (`v1`, a shared secret), `ed25519` (`v1a`, Hookmail's private
+ * key; the receiver holds the public key), `none` (no signature header).
+ */
+export const SIGNING_SCHEMES = ["hmac", "ed25519", "none"] as const;
+export type SigningScheme = (typeof SIGNING_SCHEMES)[number];

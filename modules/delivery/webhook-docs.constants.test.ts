@@ -14,10 +14,8 @@ import {
 
 const markdown = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/webhooks.md"), "utf8");
 
-function fencedBlocks(language: string): string[] {
-  return [...markdown.matchAll(/```(\w*)\n([\s\S]*?)```/g)]
-    .filter((match) => match[1] === language)
-    .map((match) => match[2] ?? "");
+function fencedBlocks(language: string, text = markdown): string[] {
+  return [...text.matchAll(/```(\w*)\n([\s\S]*?)```/g)].filter((match) => match[1] === language).map((match) => match[2] ?? "");
 }
 
 describe("webhook documentation constants", () => {
@@ -47,8 +45,12 @@ describe("webhook documentation constants", () => {
     for (const header of WEBHOOK_REQUEST_HEADERS) expect(request).toContain(`${header.name}: ${header.example}`);
   });
 
-  it("each verification snippet is a code block of docs/webhooks.md, verbatim", () => {
-    const blocks = [...fencedBlocks("js"), ...fencedBlocks("python"), ...fencedBlocks("go")].map((block) => block.trimEnd());
+  it("each verification snippet is a code block of docs/webhooks.md § Verifying the signature, verbatim", () => {
+    const start = markdown.indexOf("\n## Verifying the signature\n");
+    const end = markdown.indexOf("\n## ", start + 1);
+    const section = markdown.slice(start, end === -1 ? undefined : end);
+    expect(start).toBeGreaterThan(-1);
+    const blocks = ["js", "python", "go"].flatMap((language) => fencedBlocks(language, section)).map((block) => block.trimEnd());
     expect(WEBHOOK_VERIFICATION_SNIPPETS.map((snippet) => snippet.code)).toEqual(blocks);
   });
 

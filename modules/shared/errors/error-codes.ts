@@ -21,6 +21,7 @@ export const ERROR_HTTP_STATUSES = {
   "email_processing.not_found": 404,
   "email_processing.message_gone": 409,
   "email_processing.delivery_in_progress": 409,
+  "endpoint.invalid_header": 400,
   "domain.not_found": 404,
   "domain.invalid": 400,
   "domain.reserved": 400,

@@ -44,6 +44,24 @@ describe("the logger (docs/architecture.md: Logs)", () => {
     expect(lines[0]).not.toMatch(/t0ken|hm_live_123|Bearer abc|hunter2/);
     expect(JSON.parse(lines[0]!)).toMatchObject({ token: "[redacted]", request: { authorization: "[redacted]" } });
   });
+
+  it("redacts an endpoint's signing keys, at the top and one level down, whatever form they take", () => {
+    const { logger, lines } = captureLines();
+    const stored = "v1:c2VjcmV0LXNlYWxlZC1rZXktMDEyMw";
+    const endpoint = { id: "wep_1", publicKey: "whpk_public", privateKeyEncrypted: stored, secret: "whsec-endpoint-0123" };
+    logger.info({ endpoint }, "Endpoint saved");
+    logger.warn({ privateKeyEncrypted: stored, privateKey: "pk-top-0123", signingKey: "sk-top-0123" }, "odd key");
+    logger.warn({ delivery: { privateKey: "pk-nested-0123", signingKey: "sk-nested-0123", encryptionKey: "ek-0123" } }, "odd");
+    expect(lines.join("")).not.toMatch(
+      /c2VjcmV0LXNlYWxlZC1rZXktMDEyMw|whsec-endpoint-0123|pk-top-0123|sk-top-0123|pk-nested-0123|sk-nested-0123|ek-0123/,
+    );
+    expect(JSON.parse(lines[0]!).endpoint).toEqual({ ...endpoint, privateKeyEncrypted: "[redacted]", secret: "[redacted]" });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      privateKeyEncrypted: "[redacted]",
+      privateKey: "[redacted]",
+      signingKey: "[redacted]",
+    });
+  });
 });
 
 describe("the logger and links carrying a token (docs/architecture.md: Logs)", () => {

@@ -1,0 +1,89 @@
+// Pure functions of endpoints: the rules of a custom header, and the API shape, which never holds
+// the private key (docs/webhooks.md: Endpoints).
+import type { EndpointFormat, SigningScheme } from "@/modules/delivery/delivery.constants";
+import { isReservedHeaderName } from "@/modules/delivery/reserved-headers";
+import { ENDPOINT_HEADER_NAME_MAX_LENGTH, ENDPOINT_HEADER_VALUE_MAX_BYTES } from "./endpoints.constants";
+
+/** An endpoint as stored. */
+export type EndpointRecord = {
+  id: string;
+  emailCallbackId: string;
+  url: string;
+  format: EndpointFormat;
+  signingScheme: SigningScheme;
+  /** The HMAC secret (`hmac`), else null. */
+  secret: string | null;
+  /** `whpk_…` (`ed25519`), else null. */
+  publicKey: string | null;
+  /** The private key as modules/delivery/signing-keys.ts encrypts it (`ed25519`), else null. Never answered. */
+  privateKeyEncrypted: string | null;
+  headers: Record<string, string>;
+  /** null: the configured WEBHOOK_TIMEOUT_MS. */
+  timeoutMs: number | null;
+  /** The endpoint's filter, as its schema validated it; null: every mail. */
+  filter: unknown;
+  isEnabled: boolean;
+  createdAt: Date;
+};
+
+export type ApiEndpointSigning =
+  | { scheme: "hmac"; secret: string }
+  | { scheme: "ed25519"; publicKey: string }
+  | { scheme: "none" };
+
+export type ApiEndpoint = {
+  id: string;
+  url: string;
+  format: EndpointFormat;
+  signing: ApiEndpointSigning;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  filter: unknown;
+  isEnabled: boolean;
+  createdAt: string;
+};
+
+function formatSigning(record: EndpointRecord): ApiEndpointSigning {
+  switch (record.signingScheme) {
+    case "hmac":
+      if (!record.secret) throw new Error(`endpoint ${record.id} signs with hmac without a secret`);
+      return { scheme: "hmac", secret: record.secret };
+    case "ed25519":
+      if (!record.publicKey) throw new Error(`endpoint ${record.id} signs with ed25519 without a public key`);
+      return { scheme: "ed25519", publicKey: record.publicKey };
+    case "none":
+      return { scheme: "none" };
+  }
+}
+
+/** The API's Endpoint: the private key is never part of it; a timeout left to the default answers the default. */
+export function formatEndpointForApi(record: EndpointRecord, { defaultTimeoutMs }: { defaultTimeoutMs: number }): ApiEndpoint {
+  return {
+    id: record.id,
+    url: record.url,
+    format: record.format,
+    signing: formatSigning(record),
+    headers: { ...record.headers },
+    timeoutMs: record.timeoutMs ?? defaultTimeoutMs,
+    filter: record.filter ?? null,
+    isEnabled: record.isEnabled,
+    createdAt: record.createdAt.toISOString(),
+  };
+}
+
+/** RFC 9110's token: the characters a header name may hold. */
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Control characters, tab excepted: CR and LF would start another header, NUL ends the text early. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused.
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+export type HeaderProblem = "name-invalid" | "name-reserved" | "value-invalid" | "value-too-long";
+
+/** What keeps a custom header from being sent, or null when it may be. */
+export function findHeaderProblem(name: string, value: string): HeaderProblem | null {
+  if (name.length > ENDPOINT_HEADER_NAME_MAX_LENGTH || !HTTP_TOKEN.test(name)) return "name-invalid";
+  if (isReservedHeaderName(name)) return "name-reserved";
+  if (CONTROL_CHARACTERS.test(value)) return "value-invalid";
+  if (new TextEncoder().encode(value).length > ENDPOINT_HEADER_VALUE_MAX_BYTES) return "value-too-long";
+  return null;
+}
