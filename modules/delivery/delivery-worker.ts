@@ -2,6 +2,7 @@
 // process left behind) about every second, `deliverSoon` for the first attempt of mail this process
 // has just accepted, at most `concurrency` attempts at a time, and once a day the clean-up of message
 // content that is no longer needed. Any number of workers share one PostgreSQL database.
+import type { KeyObject } from "node:crypto";
 import type { Config } from "@/modules/config/config";
 import type { Database } from "@/modules/db/db";
 import { measureDeliveryAttempt } from "@/modules/metrics/metrics";
@@ -32,6 +33,8 @@ export type DeliveryWorkerOptions = DeliveryStorage & {
   client?: WebhookClient;
   /** Alert and recovery mails to owners after final failures and successes (delivery-alerts.ts); none when left out. */
   alerts?: DeliveryAlerts;
+  /** Decrypts Ed25519 endpoints' private keys (signing-keys.ts: deriveSigningKeyEncryptionKey). */
+  signingKeyEncryptionKey?: KeyObject;
   /** Name resolution for the default client (tests). */
   resolve?: HostResolver;
   pollIntervalMs?: number;
@@ -71,6 +74,7 @@ export function createDeliveryWorker({
   random = Math.random,
   resolve,
   alerts,
+  signingKeyEncryptionKey,
   client = resolve ? { postWebhook: (request) => postWebhook({ ...request, resolve }) } : { postWebhook },
   pollIntervalMs = DELIVERY_WORKER_DEFAULTS.pollIntervalMs,
   concurrency = DELIVERY_WORKER_DEFAULTS.concurrency,
@@ -93,7 +97,7 @@ export function createDeliveryWorker({
 
   const attempt = async (claim: ClaimedDelivery) => {
     const outcome = await measureDeliveryAttempt(metrics, () =>
-      attemptDelivery({ ...claim, repository, client, config, now: clock, random, logger }),
+      attemptDelivery({ ...claim, repository, client, config, now: clock, random, logger, signingKeyEncryptionKey }),
     );
     await alerts?.afterDelivery({ deliveryId: claim.id, outcome, now: clock() });
   };

@@ -25,6 +25,7 @@ export type DeliveryTarget = {
   format: "json" | "raw";
   signingScheme: "hmac" | "ed25519" | "none";
   secret: string | null;
+  publicKey: string | null;
   privateKeyEncrypted: string | null;
   /** The endpoint's own headers. */
   headers: Record<string, string>;

@@ -165,6 +165,7 @@ type TargetRow = {
   format: string;
   signingScheme: string;
   secret: string | null;
+  publicKey: string | null;
   privateKeyEncrypted: string | null;
   headers: Record<string, string> | null;
   timeoutMs: number | null;
@@ -184,7 +185,7 @@ const targetColumns = (
   inlineLimit: string,
 ) => `d.id, d."emailProcessingId" AS "processingId", p.recipient, d."endpointId", d.status,
   d."attemptCount", octet_length(${BODY}) AS "bodyBytes", CASE WHEN octet_length(${BODY}) <= ${inlineLimit} THEN ${BODY} END AS body,
-  e.url, e.format, e."signingScheme", e.secret, e."privateKeyEncrypted", e.headers, e."timeoutMs",
+  e.url, e.format, e."signingScheme", e.secret, e."publicKey", e."privateKeyEncrypted", e.headers, e."timeoutMs",
   c."isEnabled" AND e."isEnabled" AS "isEnabled", c."deletedAt" IS NOT NULL OR e."deletedAt" IS NOT NULL AS "isDeleted"`;
 
 async function toDeliveryTarget(

@@ -2,12 +2,20 @@
 // (the webhook body, or the message as received), classify the answer, and record the attempt with the
 // delivery's next state: success, a scheduled retry, or error / webhook-failed once no retry remains.
 // Anything unexpected ends in error / unknown, logged. The processing follows its deliveries.
+import type { KeyObject } from "node:crypto";
 import type { Config } from "@/modules/config/config";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import type { Logger } from "@/modules/shared/logging/logger";
-import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
+import type {
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  DeliveryRepository,
+  DeliveryTarget,
+  ProcessingChange,
+} from "./delivery.repository";
 import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
-import { buildDeliveryHeaders } from "./delivery-headers";
+import { buildDeliveryHeaders, type DeliverySigning } from "./endpoint-headers";
+import { decryptSigningKey } from "./signing-keys";
 import type { WebhookClient, WebhookResult } from "./webhook-client";
 
 export type DeliveryOutcome =
@@ -30,6 +38,7 @@ export async function attemptDelivery({
   now,
   random,
   logger,
+  signingKeyEncryptionKey,
 }: ClaimedDelivery & {
   repository: DeliveryRepository;
   client: WebhookClient;
@@ -37,6 +46,8 @@ export async function attemptDelivery({
   now: () => Date;
   random: () => number;
   logger: Logger;
+  /** Decrypts Ed25519 endpoints' private keys (signing-keys.ts); without it, such an endpoint's attempt fails. */
+  signingKeyEncryptionKey?: KeyObject;
 }): Promise<DeliveryOutcome> {
   const claim = { id, lockedUntil };
   const attemptedAt = now();
@@ -59,7 +70,13 @@ export async function attemptDelivery({
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const result = await client.postWebhook({
       url: target.url,
-      headers: buildDeliveryHeaders({ target, timestamp, body: target.body, recipient: target.recipient }),
+      headers: buildDeliveryHeaders({
+        endpoint: { format: target.format, headers: target.headers, signing: toSigning(target, signingKeyEncryptionKey) },
+        id: target.processingId,
+        timestamp,
+        body: target.body,
+        recipient: target.recipient,
+      }),
       body: target.body,
       timeoutMs: target.timeoutMs ?? config.webhook.timeoutMs,
       allowPrivateTargets: config.webhook.allowPrivateTargets,
@@ -113,6 +130,19 @@ export async function attemptDelivery({
       return { kind: "unknown-error" };
     }
   }
+}
+
+/** How the endpoint's attempts are signed; an Ed25519 key is decrypted for the attempt only. */
+function toSigning(target: DeliveryTarget, encryptionKey: KeyObject | undefined): DeliverySigning {
+  if (target.signingScheme === "hmac" && target.secret) return { scheme: "hmac", secret: target.secret };
+  if (target.signingScheme !== "ed25519") return { scheme: "none" };
+  if (!encryptionKey || !target.privateKeyEncrypted || !target.publicKey) {
+    throw new Error(`endpoint ${target.endpointId} signs with Ed25519 and its key cannot be read here`);
+  }
+  return {
+    scheme: "ed25519",
+    privateKey: decryptSigningKey({ encrypted: target.privateKeyEncrypted, publicKey: target.publicKey, encryptionKey }),
+  };
 }
 
 /** The final state of a delivery that gave up. */

@@ -30,6 +30,7 @@ export type InboundEndpoint = {
   format: "json" | "raw";
   signingScheme: "hmac" | "ed25519" | "none";
   secret: string | null;
+  publicKey: string | null;
   privateKeyEncrypted: string | null;
   headers: Record<string, string>;
   timeoutMs: number | null;
@@ -131,7 +132,7 @@ const ROUTE_CONDITION = (domain: string, localPart: string, operatorDomains: str
 /** The address's enabled endpoints, in creation order, as one JSON value (one index range read). */
 const ENDPOINTS_COLUMN = `(
   SELECT COALESCE(json_agg(json_build_object('id', e.id, 'url', e.url, 'format', e.format, 'signingScheme', e."signingScheme",
-    'secret', e.secret, 'privateKeyEncrypted', e."privateKeyEncrypted", 'headers', e.headers, 'timeoutMs', e."timeoutMs",
+    'secret', e.secret, 'publicKey', e."publicKey", 'privateKeyEncrypted', e."privateKeyEncrypted", 'headers', e.headers, 'timeoutMs', e."timeoutMs",
     'filter', e.filter) ORDER BY e."createdAt", e.id), '[]')
   FROM endpoint e WHERE e."emailCallbackId" = c.id AND e."deletedAt" IS NULL AND e."isEnabled") AS endpoints`;
 const ROUTE_COLUMNS = `${CALLBACK_COLUMNS.split(",")

@@ -16,6 +16,7 @@ import { type Database, openConfiguredDatabase } from "@/modules/db/db";
 import { createDeliveryAlerts } from "@/modules/delivery/delivery-alerts";
 import { createDeliveryAlertsRepository } from "@/modules/delivery/delivery-alerts.repository";
 import { createDeliveryWorker, type DeliveryDispatcher } from "@/modules/delivery/delivery-worker";
+import { deriveSigningKeyEncryptionKey } from "@/modules/delivery/signing-keys";
 import { createProcessEventsListener } from "@/modules/events/events.dependencies";
 import { createParsePool, type MessageParser } from "@/modules/inbound/parse-pool";
 import { createInboundPipeline } from "@/modules/inbound/receive-message";
@@ -65,6 +66,7 @@ export function createServices(options: ServicesOptions): Services {
     return pool;
   });
   const contentLinkKey = once(() => deriveContentLinkKey(getAuthSecret(config).secret));
+  const signingKeyEncryptionKey = once(() => deriveSigningKeyEncryptionKey(getAuthSecret(config).secret));
   const delivery = onceAsync(async () => {
     const opened = await database();
     const alerts = createDeliveryAlerts({
@@ -80,6 +82,7 @@ export function createServices(options: ServicesOptions): Services {
       metrics: metrics(),
       alerts,
       contentRetentionMs: config.contentRetentionMs,
+      signingKeyEncryptionKey: signingKeyEncryptionKey(),
     });
     made.push({ close: worker.stop });
     return worker;
