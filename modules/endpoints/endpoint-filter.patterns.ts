@@ -26,7 +26,7 @@ export function tryCompileFilterPattern(source: string): Compiled {
     return { pattern: null, problem: { reason: "syntax", message: describeSyntaxError(error) } };
   }
   if (instructions > FILTER_PATTERN_MAX_INSTRUCTIONS) {
-    const message = `it is too complex (${instructions} steps once compiled, at most ${FILTER_PATTERN_MAX_INSTRUCTIONS}; a counted repetition such as {100} is the usual cause)`;
+    const message = `it is too complex (${instructions} steps once compiled, at most ${FILTER_PATTERN_MAX_INSTRUCTIONS}: each literal character is one, a counted repetition such as {100} repeats its part; use contains for plain text)`;
     return { pattern: null, problem: { reason: "too_complex", message } };
   }
   // A set of one pattern: unlike a lone RE2JS, its lazy DFA takes a memory bound, past which it gives

@@ -96,9 +96,9 @@ const invalidFilterIssue = (message: string, path: (string | number)[], input: u
 });
 
 const filterInputSchema = z.object({
-  match: z.unknown(),
+  match: z.optional(z.unknown()),
   conditions: z
-    .array(z.object({ field: z.unknown(), op: z.unknown(), value: z.unknown() }))
+    .array(z.object({ field: z.optional(z.unknown()), op: z.optional(z.unknown()), value: z.optional(z.unknown()) }))
     .check(
       z.minLength(FILTER_MIN_CONDITIONS, `A filter has at least ${FILTER_MIN_CONDITIONS} condition.`),
       z.maxLength(FILTER_MAX_CONDITIONS, `A filter has at most ${FILTER_MAX_CONDITIONS} conditions.`),
