@@ -1,4 +1,6 @@
 // Which filters the API accepts and how it answers the others (docs/webhooks.md: Filters).
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AppError, isAppError } from "@/modules/shared/errors/app-error";
 import { FILTER_MAX_CONDITIONS, FILTER_PATTERN_MAX_LENGTH } from "./endpoint-filter.constants";
@@ -89,13 +91,13 @@ describe("filters the API refuses with 400 endpoint.invalid_filter, naming the c
   it.each([
     ["(invoice", "missing closing )"],
     ["a{2,1}", "invalid repeat count"],
-    ["(?<=a)b", "it does not compile"],
-    ["\\1", "it does not compile"],
-    ["x**", "it does not compile"],
+    ["(?<=a)b", "does not compile"],
+    ["\\1", "does not compile"],
+    ["x**", "does not compile"],
   ])("refuses the pattern %s, which RE2 does not compile, saying why", (value, why) => {
     const error = refusalOf(filterOf({ field: "text", op: "contains", value: "x" }, { field: "text", op: "matches", value }));
     expect(error.code).toBe("endpoint.invalid_filter");
-    expect(error.message).toMatch(/^Condition 2 \("text"\): the pattern it does not compile \(/);
+    expect(error.message).toMatch(/^Condition 2 \("text"\): the pattern does not compile \(/);
     expect(error.message).toContain(why);
     expect(error.fields).toEqual([expect.objectContaining({ path: "conditions.1.value", code: "syntax" })]);
   });
@@ -135,5 +137,22 @@ describe("the schema shared with the browser", () => {
   it("checks fields, operators and values but leaves patterns to the engine (which stays out of the browser's bundle)", () => {
     expect(endpointFilterSchema.safeParse(filterOf({ field: "text", op: "matches", value: "(unclosed" })).success).toBe(true);
     expect(endpointFilterSchema.safeParse(filterOf({ field: "text", op: "near", value: "x" })).success).toBe(false);
+  });
+});
+
+describe("the filters docs/webhooks.md shows", () => {
+  const docs = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/webhooks.md"), "utf8");
+  const section = docs.slice(docs.indexOf("## Filters"), docs.indexOf("\n## ", docs.indexOf("## Filters") + 1));
+  const examples = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map(([, json]) => JSON.parse(json!));
+
+  it("are accepted as they are, and the refusal shown is the one answered", () => {
+    const filters = examples.filter((example) => !("error" in example));
+    expect(filters.length).toBeGreaterThanOrEqual(6);
+    for (const filter of filters) expect(() => parseEndpointFilter(filter), JSON.stringify(filter)).not.toThrow();
+    const [shown] = examples.filter((example) => "error" in example);
+    const error = refusalOf(
+      filterOf({ field: "text", op: "contains", value: "x" }, { field: "text", op: "matches", value: "(invoice" }),
+    );
+    expect([error.code, error.message]).toEqual([shown.error.code, shown.error.message]);
   });
 });

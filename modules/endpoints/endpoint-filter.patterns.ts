@@ -26,7 +26,7 @@ export function tryCompileFilterPattern(source: string): Compiled {
     return { pattern: null, problem: { reason: "syntax", message: describeSyntaxError(error) } };
   }
   if (instructions > FILTER_PATTERN_MAX_INSTRUCTIONS) {
-    const message = `it is too complex (${instructions} steps once compiled, at most ${FILTER_PATTERN_MAX_INSTRUCTIONS}: each literal character is one, a counted repetition such as {100} repeats its part; use contains for plain text)`;
+    const message = `is too complex (${instructions} steps once compiled, at most ${FILTER_PATTERN_MAX_INSTRUCTIONS}: each literal character is one, a counted repetition such as {100} repeats its part; use contains for plain text)`;
     return { pattern: null, problem: { reason: "too_complex", message } };
   }
   // A set of one pattern: unlike a lone RE2JS, its lazy DFA takes a memory bound, past which it gives
@@ -40,12 +40,15 @@ export function tryCompileFilterPattern(source: string): Compiled {
 /** Compiles a pattern a saved filter holds (checked when it was saved); throws on one that cannot be used. */
 export function compileFilterPattern(source: string): FilterPattern {
   const { pattern, problem } = tryCompileFilterPattern(source);
-  if (problem) throw new Error(`A filter's pattern cannot be used: ${problem.message}`);
+  if (problem) throw new Error(`A filter's pattern ${problem.message}`);
   return pattern;
 }
 
-/** re2js says `error parsing regexp: missing closing ): \`(a\``: the part after the prefix. */
+/**
+ * re2js says `error parsing regexp: missing closing ): \`(?i)(a\``: the part after the prefix, quoting
+ * the pattern as the user wrote it (without the `(?i)` that ignoring case put before it).
+ */
 function describeSyntaxError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return `it does not compile (${text.replace(/^error parsing regexp:\s*/, "")})`;
+  return `does not compile (${text.replace(/^error parsing regexp:\s*/, "").replace("`(?i)", "`")})`;
 }
