@@ -2,6 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { parseJsonBody } from "@/modules/shared/api/route-handler";
 import { type AppError, isAppError } from "@/modules/shared/errors/app-error";
 import { FILTER_MAX_CONDITIONS, FILTER_PATTERN_MAX_LENGTH } from "./endpoint-filter.constants";
 import { parseEndpointFilter } from "./endpoint-filter.models";
@@ -119,6 +121,29 @@ describe("filters the API refuses with 400 endpoint.invalid_filter, naming the c
     const error = refusalOf(filterOf(...Array.from({ length: 5 }, () => ({ field: "text", op: "matches", value: pattern }))));
     expect(error.code).toBe("endpoint.invalid_filter");
     expect(error.message).toBe("The filter's patterns are too complex together (520 steps once compiled, at most 512).");
+  });
+});
+
+describe("a route's body holding a filter", () => {
+  const bodySchema = z.object({ url: z.string(), filter: z.optional(z.nullable(endpointFilterSchema)) });
+  const post = (body: unknown) =>
+    parseJsonBody(new Request("http://hookmail.test/", { method: "POST", body: JSON.stringify(body) }), bodySchema);
+
+  it("answers 400 endpoint.invalid_filter with the condition's message, whatever else is wrong", async () => {
+    const filter = filterOf({ field: "subject", op: "contains", value: "x" }, { field: "size", op: "gt", value: 1 });
+    await expect(post({ url: 3, filter })).rejects.toMatchObject({
+      code: "endpoint.invalid_filter",
+      message: expect.stringMatching(/^Condition 2 \("size"\): the field must be one of/),
+      fields: expect.arrayContaining([expect.objectContaining({ path: "filter.conditions.1.field" })]),
+    });
+  });
+
+  it("gives the filter lowercased header names and typed values", async () => {
+    const body = await post({
+      url: "https://x.example",
+      filter: filterOf({ field: "header:X-Mailer", op: "equals", value: "Bot" }),
+    });
+    expect(body.filter).toEqual({ match: "all", conditions: [{ field: "header:x-mailer", op: "equals", value: "Bot" }] });
   });
 });
 
