@@ -199,7 +199,7 @@ export async function buildMessageOutputs({
  * unfolded, RFC 2047-decoded and read as UTF-8 (RFC 6532). Lines that are no field (no name
  * before a colon) are left out.
  */
-function readHeaderFields(parsed: ParsedMail): { name: string; value: string }[] {
+export function readHeaderFields(parsed: ParsedMail): { name: string; value: string }[] {
   return (parsed.headerLines ?? []).flatMap(({ line }) => {
     // mailparser hands the raw header bytes over as a binary string.
     const text = Buffer.from(line, "latin1").toString("utf8");

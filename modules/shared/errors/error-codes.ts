@@ -30,6 +30,7 @@ export const ERROR_HTTP_STATUSES = {
   "domain.in_use": 409,
   "domain.invalid_address": 400,
   "domains.limit_reached": 403,
+  "endpoint.invalid_filter": 400,
   "api_key.not_found": 404,
   "api_keys.limit_reached": 403,
   "api_keys.session_required": 403,
