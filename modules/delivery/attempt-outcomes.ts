@@ -4,9 +4,8 @@
 // mails is delivered (docs/webhooks.md: Delivery alerts). The processings follow their deliveries by
 // a trigger on the delivery table.
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
-import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
+import { DELIVERY_STATUS, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import { createId } from "@/modules/shared/ids";
-import { DELIVERY_STATUS } from "./delivery.constants";
 import type { AttemptOutcome, DeliveryAttemptRecord, ProcessingChange } from "./delivery.models";
 
 const utc = utcTimestampParameter;

@@ -4,8 +4,7 @@
 // delivery is recorded (attempt-outcomes.ts).
 import type { Database } from "@/modules/db/db";
 import { prepared, utcTimestampParameter } from "@/modules/db/sql-executor";
-import { PROCESSING_ERROR } from "@/modules/processings/processings.constants";
-import { DELIVERY_STATUS } from "./delivery.constants";
+import { DELIVERY_STATUS, PROCESSING_ERROR } from "@/modules/processings/processings.constants";
 
 const utc = utcTimestampParameter;
 

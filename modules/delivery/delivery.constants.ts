@@ -3,14 +3,6 @@
 
 export const WEBHOOK_USER_AGENT = "Hookmail-Webhook/1";
 
-/** A delivery's status: the processing's statuses it can take (its processing's is derived from them). */
-export const DELIVERY_STATUS = {
-  PENDING: "pending",
-  SUCCESS: "success",
-  ERROR: "error",
-  NOT_PROCESSED: "not-processed",
-} as const;
-
 /** Waits after the 1st, 2nd, … 6th failed attempt: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000] as const;
 

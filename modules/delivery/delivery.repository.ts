@@ -10,9 +10,8 @@ import { createBatchedWriter } from "@/modules/db/batched-writer";
 import type { Database } from "@/modules/db/db";
 import { readByteaSlices, VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
-import { FINAL_PROCESSING_STATUSES } from "@/modules/processings/processings.constants";
+import { DELIVERY_STATUS, FINAL_PROCESSING_STATUSES } from "@/modules/processings/processings.constants";
 import { MAX_OUTCOMES_PER_WRITE, writeAttemptOutcomes } from "./attempt-outcomes";
-import { DELIVERY_STATUS } from "./delivery.constants";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryTarget } from "./delivery.models";
 
 export type { AttemptOutcome, ClaimedDelivery, DeliveryAttemptRecord, DeliveryTarget, ProcessingChange } from "./delivery.models";

@@ -3,9 +3,9 @@
 // per callback (the user's inbox row and, when it is to be delivered, the delivery queue entry) in
 // one transaction.
 
-import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { ClaimedDelivery } from "@/modules/delivery/delivery.repository";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
+import type { EndpointFilter } from "@/modules/endpoints/endpoint-filter.schemas";
 import type { AuthResult, MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { SmtpClient } from "@/modules/mail-checks/mail-auth.usecases";
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
@@ -15,7 +15,9 @@ import { DUPLICATE_WINDOW_MS } from "./inbound.constants";
 import { createMessageTooComplexError, createParseQueueFullError } from "./inbound.errors";
 import { isSenderAllowed, normalizeSender, parseAnyRecipient, type RoutedRecipient } from "./inbound.models";
 import type { InboundCallback, InboundRepository, NewProcessing } from "./inbound.repository";
+import { takeByEndpoints, toClaims } from "./mail-deliveries";
 import type { MessageParseOutcome, MessageParser } from "./parse-pool";
+import type { EndpointSelection } from "./parsing/endpoint-filter";
 import type { MessageChecks } from "./parsing/message-checks";
 import { createInvalidMessageError } from "./parsing/parsing.errors";
 import type { WebhookPayloadRequest } from "./parsing/webhook-payload";
@@ -208,15 +210,26 @@ async function buildProcessings({
       envelope: { from: sender, to: recipients.map((recipient) => recipient.address) },
       attachmentDelivery: callback.attachmentDelivery,
     }));
+  // The endpoints of each address to be delivered, chosen by their filters in the parsing thread.
+  const selections: EndpointSelection[] = planned
+    .filter((plan) => plan.isPending)
+    .map(({ callback, first }) => ({
+      recipient: first.written,
+      endpoints: callback.endpoints.map(({ id, filter }) => ({ id, filter: (filter ?? null) as EndpointFilter | null })),
+    }));
   // Parsed even when no callback matched: a body that is no mail is refused on every route.
-  const parsed = ensureParsed(await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests, checks }));
+  const parsed = ensureParsed(
+    await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests, selections, checks }),
+  );
   const payloads = new Map(payloadRequests.map((request, index) => [request.processingId, parsed.payloads[index]!]));
+  const taken = new Map(payloadRequests.map((request, index) => [request.processingId, parsed.taken[index] ?? []]));
 
   const rows: NewProcessing[] = [];
   const callbacks = new Map<string, InboundCallback>();
   for (const { id, callback, first, decision: routed } of planned) {
     callbacks.set(callback.id, callback);
-    const decision = takeByEndpoints(applyCheckPolicies(routed, callback, parsed), callback);
+    const endpointIds = taken.get(id) ?? [];
+    const decision = takeByEndpoints(applyCheckPolicies(routed, callback, parsed), endpointIds);
     const isPending = decision.status === PROCESSING_STATUS.PENDING;
     rows.push({
       id,
@@ -229,7 +242,7 @@ async function buildProcessings({
       rawMessage: parsed.raw,
       payload: isPending ? payloads.get(id)! : null,
       nextAttemptAt: isPending ? now : null,
-      deliveries: isPending ? callback.endpoints.map((endpoint) => ({ id: createId("delivery"), endpointId: endpoint.id })) : [],
+      deliveries: isPending ? endpointIds.map((endpointId) => ({ id: createId("delivery"), endpointId })) : [],
       lockedUntil: isPending ? lockedUntil : null,
       createdAt: now,
     });
@@ -243,42 +256,6 @@ function ensureParsed(outcome: MessageParseOutcome): Extract<MessageParseOutcome
   if (outcome.kind === "invalid") throw createInvalidMessageError(new Error(outcome.reason));
   if (outcome.kind === "too-complex") throw createMessageTooComplexError(outcome.timeLimitMs);
   throw createParseQueueFullError();
-}
-
-/** A mail to be delivered that no enabled endpoint of its address takes is not processed. */
-function takeByEndpoints(
-  decision: Pick<NewProcessing, "status" | "error">,
-  callback: InboundCallback,
-): Pick<NewProcessing, "status" | "error"> {
-  if (decision.status !== PROCESSING_STATUS.PENDING || callback.endpoints.length > 0) return decision;
-  return { status: PROCESSING_STATUS.NOT_PROCESSED, error: PROCESSING_ERROR.NO_MATCHING_ENDPOINT };
-}
-
-/** The claims of a written mail's deliveries, each with what its attempt needs when its body is small. */
-function toClaims(row: NewProcessing, lockedUntil: Date, callback: InboundCallback): ClaimedDelivery[] {
-  const endpoints = new Map(callback.endpoints.map((endpoint) => [endpoint.id, endpoint]));
-  return row.deliveries.map(({ id, endpointId }) => {
-    const claim = { id, lockedUntil };
-    const endpoint = endpoints.get(endpointId)!;
-    const body = endpoint.format === "raw" ? row.rawMessage : row.payload;
-    if (!body || body.byteLength > LARGE_PAYLOAD_BYTES) return claim;
-    const { id: _, filter: __, ...settings } = endpoint;
-    return {
-      ...claim,
-      target: {
-        ...settings,
-        id,
-        processingId: row.id,
-        recipient: row.recipient,
-        endpointId,
-        status: row.status,
-        attemptCount: 0,
-        body,
-        isEnabled: callback.isEnabled,
-        isDeleted: false,
-      },
-    };
-  });
 }
 
 /** What the SMTP RCPT check answers for a recipient. */

@@ -13,6 +13,7 @@ import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models"
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
+import type { EndpointSelection } from "./parsing/endpoint-filter";
 import type { MessageChecks } from "./parsing/message-checks";
 import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseTask } from "./parsing/parse-worker";
 import type { MailSummary, WebhookPayloadRequest } from "./parsing/webhook-payload";
@@ -23,6 +24,8 @@ export type MessageParseInput = {
   sender: string | null;
   receivedAt: Date;
   payloads: WebhookPayloadRequest[];
+  /** The endpoints to choose among by their filters, per address; none when left out. */
+  selections?: EndpointSelection[];
   /** Authentication and content links; none when left out. */
   checks?: MessageChecks;
 };
@@ -33,6 +36,8 @@ export type MessageParseOutput = {
   summary: MailSummary;
   /** The serialized webhook body of each request, in order. */
   payloads: Buffer[];
+  /** Per selection, the endpoints whose filter the mail passes. */
+  taken: string[][];
   /** The verdicts the payloads carry (null: not checked), for the addresses that act on them. */
   authentication: MailAuthentication | null;
   spam: SpamVerdict | null;
@@ -98,7 +103,14 @@ export function createParsePool({
   });
   let inFlight = 0;
 
-  const parse = async ({ raw, sender, receivedAt, payloads, checks }: MessageParseInput): Promise<MessageParseOutcome> => {
+  const parse = async ({
+    raw,
+    sender,
+    receivedAt,
+    payloads,
+    selections,
+    checks,
+  }: MessageParseInput): Promise<MessageParseOutcome> => {
     if (inFlight >= queueLimit + maxThreads) return { kind: "busy" };
     inFlight += 1;
     const moved = handOver(raw);
@@ -109,13 +121,21 @@ export function createParsePool({
     started.port1.once("message", () => {
       timer = setTimeout(() => abort.abort(), timeLimitMs);
     });
-    const task: ParseTask = { raw: moved, sender, receivedAt: receivedAt.getTime(), payloads, checks, started: started.port2 };
+    const task: ParseTask = {
+      raw: moved,
+      sender,
+      receivedAt: receivedAt.getTime(),
+      payloads,
+      selections,
+      checks,
+      started: started.port2,
+    };
     try {
       const result = await pool.run(task, { transferList: [moved.buffer, started.port2], signal: abort.signal });
       if (result.kind === "invalid") return result;
-      const { summary, authentication, spam } = result;
+      const { summary, taken, authentication, spam } = result;
       const payloadBytes = result.payloads.map(toBuffer);
-      return { kind: "parsed", raw: toBuffer(result.raw), summary, payloads: payloadBytes, authentication, spam };
+      return { kind: "parsed", raw: toBuffer(result.raw), summary, payloads: payloadBytes, taken, authentication, spam };
     } catch (error) {
       if (!abort.signal.aborted) throw error;
       logger.warn(

@@ -7,7 +7,7 @@ import { toAddressMatch } from "@/modules/email-callbacks/address-patterns";
 import { createId } from "@/modules/shared/ids";
 import { seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { FIND_ROUTE } from "./inbound.repository";
+import { FIND_ROUTE } from "./routing.repository";
 
 let database: Database;
 

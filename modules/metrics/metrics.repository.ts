@@ -1,9 +1,10 @@
 // The delivery queue's depth, read at scrape time from the delivery table (the queue, see
 // docs/architecture.md): pending deliveries due now, leased by a worker, or scheduled for later, and
 // how long the oldest due one has waited. One statement over the pending rows (the queue's partial index).
+
 import type { Database } from "@/modules/db/db";
 import { utcTimestampParameter } from "@/modules/db/sql-executor";
-import { DELIVERY_STATUS } from "@/modules/delivery/delivery.constants";
+import { DELIVERY_STATUS } from "@/modules/processings/processings.constants";
 
 export type DeliveryQueueDepth = { due: number; leased: number; scheduled: number; oldestDueAgeSeconds: number };
 

@@ -19,6 +19,12 @@ export type ProcessingStatus = (typeof PROCESSING_STATUS)[keyof typeof PROCESSIN
 
 export const PROCESSING_STATUSES = Object.values(PROCESSING_STATUS);
 
+/**
+ * A delivery's status (one mail to one endpoint): the statuses a processing can take, from which
+ * its own is derived (docs/architecture.md: The data).
+ */
+export const DELIVERY_STATUS = PROCESSING_STATUS;
+
 /** The longest inbox search text, after trimming (a sender or a subject is found by far less). */
 export const INBOX_SEARCH_MAX_LENGTH = 200;
 

@@ -8,8 +8,8 @@ import { FILTER_HEADER_FIELD_PREFIX, FILTER_READ_LIMITS } from "@/modules/endpoi
 import { compileFilterPattern } from "@/modules/endpoints/endpoint-filter.patterns";
 import type { EndpointFilter, FilterCondition, FilterTextCondition } from "@/modules/endpoints/endpoint-filter.schemas";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import { readHeaderFields } from "./header-fields";
 import { findFromAddress } from "./mail-addresses";
-import { readHeaderFields } from "./webhook-payload";
 
 /** A value a condition reads, cut to its bound, and its lowercased copy for the comparisons that ignore case. */
 export type FactText = { value: string; lowered: string };
@@ -154,4 +154,23 @@ export function compileFilter(filter: EndpointFilter): CompiledFilter {
 /** Whether a mail's facts pass a filter (compiles it for this one call: prefer compileFilter for several). */
 export function evaluateFilter(filter: EndpointFilter, facts: FilterFacts): boolean {
   return compileFilter(filter)(facts);
+}
+
+/** An address's endpoints, each with its filter (null: takes every mail), and the recipient they are judged for. */
+export type EndpointSelection = { recipient: string; endpoints: { id: string; filter: EndpointFilter | null }[] };
+
+/** The endpoints whose filter holds for the mail; the facts are read once, and only when a filter needs them. */
+export function selectEndpoints(
+  { recipient, endpoints }: EndpointSelection,
+  parsed: ParsedMail,
+  verdicts: Pick<Parameters<typeof toFilterFacts>[0], "authentication" | "spam">,
+): string[] {
+  let facts: FilterFacts | undefined;
+  return endpoints
+    .filter(({ filter }) => {
+      if (!filter) return true;
+      facts ??= toFilterFacts({ parsed, recipient, ...verdicts });
+      return compileFilter(filter)(facts);
+    })
+    .map(({ id }) => id);
 }

@@ -7,6 +7,7 @@ import { Piscina } from "piscina";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { isAppError } from "@/modules/shared/errors/app-error";
+import type { EndpointSelection } from "./endpoint-filter";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
 import { buildMessageOutputs, type MailSummary, parseMail, type WebhookPayloadRequest } from "./webhook-payload";
 
@@ -19,6 +20,7 @@ export type ParseTask = {
   /** Milliseconds since the epoch. */
   receivedAt: number;
   payloads: WebhookPayloadRequest[];
+  selections?: EndpointSelection[];
   checks?: MessageChecks;
   /** Receives one message when this thread starts on the task. */
   started: MessagePort;
@@ -30,6 +32,7 @@ export type ParseResult =
       raw: MovedBytes;
       summary: MailSummary;
       payloads: MovedBytes[];
+      taken: string[][];
       authentication: MailAuthentication | null;
       spam: SpamVerdict | null;
     }
@@ -47,6 +50,7 @@ export default async function parseMessage(task: ParseTask) {
       sender: task.sender,
       receivedAt: new Date(task.receivedAt),
       payloads: task.payloads,
+      selections: task.selections,
       ...checked,
     });
   } catch (error) {
@@ -57,9 +61,9 @@ export default async function parseMessage(task: ParseTask) {
     throw error;
   }
   const payloads = outputs.payloads.map(toMovedBytes);
-  const { summary } = outputs;
+  const { summary, taken } = outputs;
   const { authentication, spam } = checked;
-  const result: ParseResult = { kind: "parsed", raw: task.raw, summary, payloads, authentication, spam };
+  const result: ParseResult = { kind: "parsed", raw: task.raw, summary, payloads, taken, authentication, spam };
   return moveAll(result, [task.raw.buffer, ...payloads.map((payload) => payload.buffer)]);
 }
 

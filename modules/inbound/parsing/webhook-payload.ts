@@ -7,7 +7,8 @@ import { Readable } from "node:stream";
 import { type Attachment, type ParsedMail, simpleParser } from "mailparser";
 import type { ContentLinkSigner } from "@/modules/content-links/content-links";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
-import { decodeEncodedWords } from "./encoded-words";
+import { type EndpointSelection, selectEndpoints } from "./endpoint-filter";
+import { readHeaderFields } from "./header-fields";
 import { htmlToPlainText } from "./html-to-text";
 import { findFromAddress, listAddresses } from "./mail-addresses";
 import { type MailSummary, summarizeMail } from "./mail-summary";
@@ -165,22 +166,31 @@ export function describeRawMessage(raw: Buffer): ReceivedMessage["rawFacts"] {
 export type WebhookPayloadRequest = Omit<Parameters<typeof buildWebhookPayload>[0], keyof ReceivedMessage>;
 
 /**
- * What a received message gives the pipeline: the inbox row's summary and the serialized webhook
- * body of each request, from one parse. The parsed message never leaves this function: this is the
- * work of a parsing thread (parse-worker.ts), and only bytes and the summary go back.
+ * What a received message gives the pipeline: the inbox row's summary, the serialized webhook body of
+ * each request and, for each selection, the endpoints whose filter the mail passes, from one parse.
+ * The parsed message never leaves this function: this is the work of a parsing thread
+ * (parse-worker.ts), and only bytes, the summary and endpoint ids go back.
  * Throws inbound.invalid_message as parseMail does.
  */
 export async function buildMessageOutputs({
   raw,
   sender,
   payloads,
+  selections = [],
   ...message
 }: {
   raw: Buffer;
   sender: string | null;
   payloads: WebhookPayloadRequest[];
+  /** The endpoints to choose from, per address (docs/webhooks.md: Filters). */
+  selections?: EndpointSelection[];
 } & Pick<ReceivedMessage, "receivedAt"> &
-  Partial<Pick<ReceivedMessage, "authentication" | "spam" | "links">>): Promise<{ summary: MailSummary; payloads: Buffer[] }> {
+  Partial<Pick<ReceivedMessage, "authentication" | "spam" | "links">>): Promise<{
+  summary: MailSummary;
+  payloads: Buffer[];
+  /** Per selection, the ids of the endpoints that take the mail, in their order. */
+  taken: string[][];
+}> {
   const rawFacts = describeRawMessage(raw);
   const parsed = await parseMail(raw);
   return {
@@ -188,31 +198,14 @@ export async function buildMessageOutputs({
     payloads: payloads.map((request) =>
       serializeWebhookPayload(buildWebhookPayload({ ...request, ...message, parsed, rawFacts })),
     ),
+    taken: selections.map((selection) =>
+      selectEndpoints(selection, parsed, { authentication: message.authentication ?? null, spam: message.spam ?? null }),
+    ),
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Headers
-
-/**
- * The message's header fields in their order, with their names as sent and their values
- * unfolded, RFC 2047-decoded and read as UTF-8 (RFC 6532). Lines that are no field (no name
- * before a colon) are left out.
- */
-export function readHeaderFields(parsed: ParsedMail): { name: string; value: string }[] {
-  return (parsed.headerLines ?? []).flatMap(({ line }) => {
-    // mailparser hands the raw header bytes over as a binary string.
-    const text = Buffer.from(line, "latin1").toString("utf8");
-    const colon = text.indexOf(":");
-    const name = colon > 0 ? text.slice(0, colon).trim() : "";
-    if (!name) return [];
-    const value = text
-      .slice(colon + 1)
-      .replace(/\r?\n/g, "")
-      .trim();
-    return [{ name, value: decodeEncodedWords(value) }];
-  });
-}
 
 /** The Date header as an ISO string, or null when it is missing or no date (mailparser would say "now"). */
 function readDate(headers: { name: string; value: string }[]): string | null {
