@@ -1,5 +1,18 @@
 // Error factories of endpoints, with the codes of the shared table (error-codes.ts).
-import { AppError } from "@/modules/shared/errors/app-error";
+import { AppError, defineError } from "@/modules/shared/errors/app-error";
+
+export const createEndpointNotFoundError = defineError("endpoint.not_found", "The endpoint was not found.");
+
+export const createLastEndpointError = defineError(
+  "endpoint.last",
+  "This is the address's only endpoint: an address needs one. Change it, or delete the address.",
+);
+
+export const createEndpointsLimitReachedError = (limit: number) =>
+  new AppError({
+    code: "endpoints.limit_reached",
+    message: `An address on your plan may have at most ${limit} endpoints: upgrade your plan to add more.`,
+  });
 
 /**
  * An endpoint URL that leads to a private address: the same answer as an address's webhook URL

@@ -2,6 +2,7 @@
 // the private key (docs/webhooks.md: Endpoints).
 import type { EndpointFormat, SigningScheme } from "@/modules/delivery/delivery.constants";
 import { isReservedHeaderName } from "@/modules/delivery/reserved-headers";
+import { maskSecret } from "@/modules/email-callbacks/email-callbacks.models";
 import { ENDPOINT_HEADER_NAME_MAX_LENGTH, ENDPOINT_HEADER_VALUE_MAX_BYTES } from "./endpoints.constants";
 
 /** An endpoint as stored. */
@@ -27,9 +28,8 @@ export type EndpointRecord = {
 };
 
 export type ApiEndpointSigning =
-  | { scheme: "hmac"; secret: string }
-  | { scheme: "ed25519"; publicKey: string }
-  | { scheme: "none" };
+  /** `secret` only in the answer of the call that set it; `maskedSecret` always. */
+  { scheme: "hmac"; secret?: string; maskedSecret: string } | { scheme: "ed25519"; publicKey: string } | { scheme: "none" };
 
 export type ApiEndpoint = {
   id: string;
@@ -43,11 +43,13 @@ export type ApiEndpoint = {
   createdAt: string;
 };
 
-function formatSigning(record: EndpointRecord): ApiEndpointSigning {
+function formatSigning(record: EndpointRecord, revealsSecret: boolean): ApiEndpointSigning {
   switch (record.signingScheme) {
-    case "hmac":
+    case "hmac": {
       if (!record.secret) throw new Error(`endpoint ${record.id} signs with hmac without a secret`);
-      return { scheme: "hmac", secret: record.secret };
+      const maskedSecret = maskSecret(record.secret);
+      return revealsSecret ? { scheme: "hmac", secret: record.secret, maskedSecret } : { scheme: "hmac", maskedSecret };
+    }
     case "ed25519":
       if (!record.publicKey) throw new Error(`endpoint ${record.id} signs with ed25519 without a public key`);
       return { scheme: "ed25519", publicKey: record.publicKey };
@@ -56,13 +58,20 @@ function formatSigning(record: EndpointRecord): ApiEndpointSigning {
   }
 }
 
-/** The API's Endpoint: the private key is never part of it; a timeout left to the default answers the default. */
-export function formatEndpointForApi(record: EndpointRecord, { defaultTimeoutMs }: { defaultTimeoutMs: number }): ApiEndpoint {
+/**
+ * The API's Endpoint: the private key is never part of it, an HMAC secret only for the call that set
+ * it (`revealsSecret`), as an address's own secret is only ever shown masked; a timeout left to the
+ * default answers the default.
+ */
+export function formatEndpointForApi(
+  record: EndpointRecord,
+  { defaultTimeoutMs, revealsSecret = false }: { defaultTimeoutMs: number; revealsSecret?: boolean },
+): ApiEndpoint {
   return {
     id: record.id,
     url: record.url,
     format: record.format,
-    signing: formatSigning(record),
+    signing: formatSigning(record, revealsSecret),
     headers: { ...record.headers },
     timeoutMs: record.timeoutMs ?? defaultTimeoutMs,
     filter: record.filter ?? null,

@@ -6,6 +6,7 @@
 import * as z from "zod/mini";
 import { ENDPOINT_FORMATS } from "@/modules/delivery/delivery.constants";
 import { webhookSecretSchema, webhookUrlSchema } from "@/modules/email-callbacks/email-callbacks.schemas";
+import { endpointFilterSchema } from "./endpoint-filter.schemas";
 import {
   ENDPOINT_HEADER_NAME_MAX_LENGTH,
   ENDPOINT_HEADER_VALUE_MAX_BYTES,
@@ -135,6 +136,7 @@ export const createEndpointSchema = z.object({
   signing: z._default(endpointSigningSchema, { scheme: "hmac" }),
   headers: z._default(endpointHeadersSchema, {}),
   timeoutMs: z._default(endpointTimeoutSchema, null),
+  filter: z._default(z.nullable(endpointFilterSchema), null),
   isEnabled: z._default(z.boolean(), true),
 });
 
@@ -146,6 +148,7 @@ export const updateEndpointSchema = z.partial(
     signing: endpointSigningSchema,
     headers: endpointHeadersSchema,
     timeoutMs: endpointTimeoutSchema,
+    filter: z.nullable(endpointFilterSchema),
     isEnabled: z.boolean(),
   }),
 );

@@ -23,4 +23,7 @@ export const PLAN_RETENTION_DAYS = { [PLAN_ID.FREE]: 30, [PLAN_ID.PRO]: 90 } as 
 export const PLAN_PRICES_USD_MONTHLY = { [PLAN_ID.FREE]: 0, [PLAN_ID.PRO]: 12 } as const satisfies Record<PlanId, number>;
 
 /** How many of their own domains an account may add (docs/domains.md). */
+/** How many endpoints (destinations) one address may have (docs/webhooks.md: Destinations). */
+export const PLAN_MAX_ENDPOINTS = { [PLAN_ID.FREE]: 2, [PLAN_ID.PRO]: 10 } as const satisfies Record<PlanId, number>;
+
 export const PLAN_MAX_DOMAINS = { [PLAN_ID.FREE]: 1, [PLAN_ID.PRO]: 20 } as const satisfies Record<PlanId, number>;

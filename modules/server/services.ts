@@ -123,6 +123,7 @@ export function createServices(options: ServicesOptions): Services {
     stripe: once(() => createStripeClient(config.billing)),
     openApiDocument: once(() => buildOpenApiDocument({ serverUrl: config.baseUrl })),
     contentLinkKey,
+    signingKeyEncryptionKey,
     close: async () => {
       // Last made, first closed: the worker and the listener before the database they use.
       for (const part of made.splice(0).reverse()) await part.close();

@@ -1,5 +1,6 @@
 // What a process's services are (services.ts makes them, docs/architecture.md: The parts): a type
 // of its own, so that the accessor's slot (process-services.ts) names it without importing the root.
+import type { KeyObject } from "node:crypto";
 import type Stripe from "stripe";
 import type { Auth } from "@/modules/auth/auth.server";
 import type { Config } from "@/modules/config/config";
@@ -45,6 +46,8 @@ export type Services = {
   openApiDocument: () => OpenApiDocument;
   /** The key of content links, derived from the auth secret. */
   contentLinkKey: () => string;
+  /** The key Ed25519 endpoints' private keys are encrypted under (derived from AUTH_SECRET). */
+  signingKeyEncryptionKey: () => KeyObject;
   /** Stops and closes what these services made (not a database, auth or parser they were given). */
   close: () => Promise<void>;
 };
