@@ -175,6 +175,45 @@ describe("createDeliveryWorker", () => {
     expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["dlv_1", "dlv_2"]);
   });
 
+  it("renews a claim taken at write time against its endpoint's own timeout when that is longer than the configured one", async () => {
+    const repository = createFakeRepository();
+    const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
+    const now = new Date("2026-11-21T10:00:00.000Z");
+    const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
+      repository,
+      config,
+      logger: silentLogger,
+      client: { postWebhook },
+      clock: () => now,
+      leaseMs: 30_000,
+    });
+    const target: DeliveryTarget = {
+      id: "dlv_1",
+      processingId: "ep_1",
+      recipient: "inbox@hookmail.test",
+      endpointId: "ept_1",
+      status: "pending",
+      attemptCount: 0,
+      body: Buffer.from("{}"),
+      url: "https://hooks.example.com/in",
+      format: "json",
+      signingScheme: "none",
+      secret: null,
+      publicKey: null,
+      privateKeyEncrypted: null,
+      headers: {},
+      timeoutMs: 10_000,
+      isEnabled: true,
+      isDeleted: false,
+    };
+    // 6.5 s would do for the configured 1 s, not for the endpoint's 10 s: the lease could run out mid-attempt.
+    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + 6_500), target }]);
+    await worker.whenIdle();
+    expect(repository.renewClaim).toHaveBeenCalledWith(expect.objectContaining({ leaseMs: 30_000, now }));
+    expect(postWebhook).toHaveBeenCalledWith(expect.objectContaining({ timeoutMs: 10_000 }));
+  });
+
   it("takes claims while its queue has room, none once it is full or stopping, and gives unstarted claims back on stop", async () => {
     const repository = createFakeRepository();
     const releases: (() => void)[] = [];
