@@ -15,7 +15,7 @@ import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/proce
 import { createId } from "@/modules/shared/ids";
 import { findFreePort } from "@/modules/shared/net/free-port";
 import { createMemoryLogger, type MemoryLogger, silentLogger } from "@/tests/support/memory-logger";
-import { seedEmailCallback, seedUser } from "@/tests/support/seed";
+import { seedDatabase, seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestClock } from "@/tests/support/test-clock";
 import { createTestDatabasePair } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
@@ -112,11 +112,14 @@ async function seedAddress({ locale = "en", deliveryAlerts = true }: { locale?: 
   return { email, emailCallbackId: callback.id, address: `${callback.username}@${callback.domain}` };
 }
 
-/** `count` mails due now; `isLastAttempt`: one more failure gives up on them. */
+/**
+ * `count` mails due now, each with its delivery to the address's webhook (its first endpoint);
+ * `isLastAttempt`: one more failure gives up on them. Answers the mails' and their deliveries' ids.
+ */
 async function seedDueMails(emailCallbackId: string, count: number, { isLastAttempt = true } = {}) {
   const ids = Array.from({ length: count }, () => createId("emailProcessing"));
-  await database.prisma.emailProcessing.createMany({
-    data: ids.map((id) => ({
+  await seedDatabase(database, {
+    processings: ids.map((id) => ({
       id,
       emailCallbackId,
       fromAddress: "bob@example.org",
@@ -127,8 +130,15 @@ async function seedDueMails(emailCallbackId: string, count: number, { isLastAtte
       attemptCount: isLastAttempt ? MAX_DELIVERY_ATTEMPTS - 1 : 0,
     })),
   });
-  return ids;
+  const deliveries = await database.prisma.delivery.findMany({
+    where: { emailProcessingId: { in: ids } },
+    select: { id: true, emailProcessingId: true },
+  });
+  return ids.map((id) => ({ id, deliveryId: deliveries.find((delivery) => delivery.emailProcessingId === id)!.id }));
 }
+
+const idsOf = (mails: { id: string }[]) => mails.map(({ id }) => id);
+const deliveryIdsOf = (mails: { deliveryId: string }[]) => mails.map(({ deliveryId }) => deliveryId);
 
 const findCallback = (id: string) => database.prisma.emailCallback.findUniqueOrThrow({ where: { id } });
 
@@ -140,7 +150,7 @@ function failWebhook(count: number) {
 describe("delivery alerts across two workers", () => {
   it("send the owner exactly one alert when several mails to one address give up at the same time", async () => {
     const { email, emailCallbackId, address } = await seedAddress();
-    const ids = await seedDueMails(emailCallbackId, MAIL_COUNT);
+    const ids = idsOf(await seedDueMails(emailCallbackId, MAIL_COUNT));
     failWebhook(MAIL_COUNT);
     const workers = [newWorker(database, "worker-a"), newWorker(otherDatabase, "worker-b")];
 
@@ -227,14 +237,15 @@ describe("delivery alerts across two workers", () => {
     ],
   ])("say in words (%s) how many attempts failed over how long once no retry is left", async (locale, words) => {
     const { emailCallbackId, address } = await seedAddress({ locale });
-    const [id] = await seedDueMails(emailCallbackId, 1);
+    const [mail] = await seedDueMails(emailCallbackId, 1);
     // The six attempts before the last, on the retry schedule: the series began 31 h 12 min 30 s ago.
     const sinceFirstMs = [0, 30_000, 150_000, 750_000, 4_350_000, 25_950_000];
     const firstAt = time.now().getTime() - 112_350_000;
     await database.prisma.deliveryAttempt.createMany({
       data: sinceFirstMs.map((offsetMs) => ({
         id: createId("deliveryAttempt"),
-        emailProcessingId: id!,
+        emailProcessingId: mail!.id,
+        deliveryId: mail!.deliveryId,
         attemptedAt: new Date(firstAt + offsetMs),
         statusCode: 503,
         durationMs: 20,
@@ -244,9 +255,9 @@ describe("delivery alerts across two workers", () => {
 
     await deliverDueOnBoth([newWorker(database, "worker-a"), newWorker(otherDatabase, "worker-b")]);
 
-    const [mail] = await readOutboxes();
-    expect(mail?.text).toContain(words.replace("{address}", address));
-    expect(mail?.text).not.toContain(PROCESSING_ERROR.WEBHOOK_FAILED);
+    const [alert] = await readOutboxes();
+    expect(alert?.text).toContain(words.replace("{address}", address));
+    expect(alert?.text).not.toContain(PROCESSING_ERROR.WEBHOOK_FAILED);
   });
 
   it("send no second alert for the address within the hour, and one again after it", async () => {
@@ -280,7 +291,7 @@ describe("delivery alerts across two workers", () => {
     await deliverDueOnBoth(workers);
     sink.reset();
     time.advance(MINUTE);
-    const delivered = await seedDueMails(emailCallbackId, MAIL_COUNT, { isLastAttempt: false });
+    const delivered = idsOf(await seedDueMails(emailCallbackId, MAIL_COUNT, { isLastAttempt: false }));
     await deliverDueOnBoth(workers);
 
     expect(sink.requests).toHaveLength(MAIL_COUNT);
@@ -372,7 +383,7 @@ describe("delivery alerts across two workers", () => {
   it("log an alert that cannot be sent, and still record the delivery's outcome", async () => {
     const closedPort = await findFreePort();
     const { emailCallbackId } = await seedAddress();
-    const [id] = await seedDueMails(emailCallbackId, 1);
+    const [mail] = await seedDueMails(emailCallbackId, 1);
     failWebhook(1);
     const brokenMailer = createMailer({
       smtpUrl: `smtp://127.0.0.1:${closedPort}`,
@@ -383,14 +394,18 @@ describe("delivery alerts across two workers", () => {
 
     await deliverDueOnBoth([newWorker(database, "worker-a", brokenMailer)]);
 
-    expect(await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id } })).toMatchObject({
+    expect(await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: mail!.id } })).toMatchObject({
+      status: PROCESSING_STATUS.ERROR,
+      error: PROCESSING_ERROR.WEBHOOK_FAILED,
+    });
+    expect(await database.prisma.delivery.findUniqueOrThrow({ where: { id: mail!.deliveryId } })).toMatchObject({
       status: PROCESSING_STATUS.ERROR,
       error: PROCESSING_ERROR.WEBHOOK_FAILED,
       lockedUntil: null,
     });
     expect(memory.errors.map(({ line }) => line)).toEqual(["The delivery alert could not be sent"]);
     expect(memory.entries).toContainEqual(
-      expect.objectContaining({ msg: "The delivery alert could not be sent", processingId: id }),
+      expect.objectContaining({ msg: "The delivery alert could not be sent", deliveryId: mail!.deliveryId }),
     );
   });
 });
@@ -398,8 +413,8 @@ describe("delivery alerts across two workers", () => {
 describe("the alert decision", () => {
   it("is won by exactly one of many concurrent claims for one address, from two connection pools", async () => {
     const { emailCallbackId } = await seedAddress();
-    const ids = await seedDueMails(emailCallbackId, 12);
-    await database.prisma.emailProcessing.updateMany({
+    const ids = deliveryIdsOf(await seedDueMails(emailCallbackId, 12));
+    await database.prisma.delivery.updateMany({
       where: { id: { in: ids } },
       data: { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.WEBHOOK_FAILED, nextAttemptAt: null },
     });
@@ -407,8 +422,8 @@ describe("the alert decision", () => {
     const lastAlertBefore = new Date(time.now().getTime() - DELIVERY_ALERT_INTERVAL_MS);
 
     const claims = await Promise.all(
-      ids.map((processingId, index) =>
-        repositories[index % 2]!.claimFailureAlert({ processingId, now: time.now(), lastAlertBefore }),
+      ids.map((deliveryId, index) =>
+        repositories[index % 2]!.claimFailureAlert({ deliveryId, now: time.now(), lastAlertBefore }),
       ),
     );
 
@@ -417,16 +432,16 @@ describe("the alert decision", () => {
 
   it("takes no alert for a mail that did not give up on its webhook", async () => {
     const { emailCallbackId } = await seedAddress();
-    const [pending, unknown] = await seedDueMails(emailCallbackId, 2);
-    await database.prisma.emailProcessing.update({
+    const [pending, unknown] = deliveryIdsOf(await seedDueMails(emailCallbackId, 2));
+    await database.prisma.delivery.update({
       where: { id: unknown! },
       data: { status: PROCESSING_STATUS.ERROR, error: PROCESSING_ERROR.UNKNOWN },
     });
     const repository = createDeliveryAlertsRepository(database);
     const lastAlertBefore = new Date(time.now().getTime() - DELIVERY_ALERT_INTERVAL_MS);
 
-    expect(await repository.claimFailureAlert({ processingId: pending!, now: time.now(), lastAlertBefore })).toBeNull();
-    expect(await repository.claimFailureAlert({ processingId: unknown!, now: time.now(), lastAlertBefore })).toBeNull();
+    expect(await repository.claimFailureAlert({ deliveryId: pending!, now: time.now(), lastAlertBefore })).toBeNull();
+    expect(await repository.claimFailureAlert({ deliveryId: unknown!, now: time.now(), lastAlertBefore })).toBeNull();
     expect((await findCallback(emailCallbackId)).lastAlertAt).toBeNull();
   });
 });
@@ -438,9 +453,9 @@ describe("the end of an alert", () => {
       where: { id: emailCallbackId },
       data: { isAlerting: true, lastAlertAt: time.now() },
     });
-    const ids = await seedDueMails(emailCallbackId, 8, { isLastAttempt: false });
+    const ids = deliveryIdsOf(await seedDueMails(emailCallbackId, 8, { isLastAttempt: false }));
     const lockedUntil = new Date(time.now().getTime() + MINUTE);
-    await database.prisma.emailProcessing.updateMany({ where: { id: { in: ids } }, data: { lockedUntil } });
+    await database.prisma.delivery.updateMany({ where: { id: { in: ids } }, data: { lockedUntil } });
     const delivered = (id: string): AttemptOutcome => ({
       claim: { id, lockedUntil },
       attempt: null,

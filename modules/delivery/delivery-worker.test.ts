@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createMemoryLogger, silentLogger } from "@/tests/support/memory-logger";
-import type { DeliveryRepository } from "./delivery.repository";
+import type { DeliveryRepository, DeliveryTarget } from "./delivery.repository";
 import { createDeliveryWorker } from "./delivery-worker";
 
 const HOUR = 3_600_000;
@@ -98,12 +98,12 @@ describe("createDeliveryWorker", () => {
     const repository = createFakeRepository();
     repository.claimDelivery.mockImplementation(() => new Promise<null>((resolve) => releaseClaims.push(resolve)));
     const worker = createDeliveryWorker({ metrics: createProcessMetrics(), repository, config, logger: silentLogger });
-    expect(worker.deliverSoon(["ep_1", "ep_2"])).toBeUndefined();
+    expect(worker.deliverSoon(["dlv_1", "dlv_2"])).toBeUndefined();
     let isIdle = false;
     void worker.whenIdle().then(() => (isIdle = true));
     await waitFor(() => releaseClaims.length === 2);
     expect(isIdle).toBe(false);
-    expect(repository.claimDelivery.mock.calls.map(([{ id }]) => id)).toEqual(["ep_1", "ep_2"]);
+    expect(repository.claimDelivery.mock.calls.map(([{ id }]) => id)).toEqual(["dlv_1", "dlv_2"]);
     for (const release of releaseClaims) release(null);
     await waitFor(() => isIdle);
   });
@@ -120,17 +120,26 @@ describe("createDeliveryWorker", () => {
       client: { postWebhook },
       clock: () => now,
     });
-    const target = {
-      id: "ep_1",
+    const target: DeliveryTarget = {
+      id: "dlv_1",
+      processingId: "ep_1",
+      recipient: "inbox@hookmail.test",
+      endpointId: "ept_1",
       status: "pending",
       attemptCount: 0,
-      payload: Buffer.from("{}"),
-      webhookUrl: "https://hooks.example.com/in",
-      webhookSecret: null,
-      isCallbackEnabled: true,
-      isCallbackDeleted: false,
+      body: Buffer.from("{}"),
+      url: "https://hooks.example.com/in",
+      format: "json",
+      signingScheme: "none",
+      secret: null,
+      publicKey: null,
+      privateKeyEncrypted: null,
+      headers: {},
+      timeoutMs: null,
+      isEnabled: true,
+      isDeleted: false,
     };
-    worker.deliverClaimed([{ id: "ep_1", lockedUntil: new Date(now.getTime() + 61_000), target }]);
+    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + 61_000), target }]);
     await worker.whenIdle();
     expect(postWebhook).toHaveBeenCalledTimes(1);
     expect(repository.claimDelivery).not.toHaveBeenCalled();
@@ -153,17 +162,56 @@ describe("createDeliveryWorker", () => {
       leaseMs: 30_000,
     });
     // config.webhook.timeoutMs is 1 s: 5.5 s left is enough, 5 s is not.
-    worker.deliverClaimed([{ id: "ep_1", lockedUntil: new Date(now.getTime() + 6_500) }]);
+    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + 6_500) }]);
     await worker.whenIdle();
     expect(repository.renewClaim).not.toHaveBeenCalled();
-    worker.deliverClaimed([{ id: "ep_2", lockedUntil: new Date(now.getTime() + 5_000) }]);
+    worker.deliverClaimed([{ id: "dlv_2", lockedUntil: new Date(now.getTime() + 5_000) }]);
     await worker.whenIdle();
     expect(repository.renewClaim).toHaveBeenCalledWith(expect.objectContaining({ leaseMs: 30_000, now }));
-    expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["ep_1", "ep_2"]);
+    expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["dlv_1", "dlv_2"]);
     repository.renewClaim.mockResolvedValueOnce(null);
-    worker.deliverClaimed([{ id: "ep_3", lockedUntil: new Date(now.getTime() + 1_000) }]);
+    worker.deliverClaimed([{ id: "dlv_3", lockedUntil: new Date(now.getTime() + 1_000) }]);
     await worker.whenIdle();
-    expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["ep_1", "ep_2"]);
+    expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["dlv_1", "dlv_2"]);
+  });
+
+  it("renews a claim taken at write time against its endpoint's own timeout when that is longer than the configured one", async () => {
+    const repository = createFakeRepository();
+    const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
+    const now = new Date("2026-11-21T10:00:00.000Z");
+    const worker = createDeliveryWorker({
+      metrics: createProcessMetrics(),
+      repository,
+      config,
+      logger: silentLogger,
+      client: { postWebhook },
+      clock: () => now,
+      leaseMs: 30_000,
+    });
+    const target: DeliveryTarget = {
+      id: "dlv_1",
+      processingId: "ep_1",
+      recipient: "inbox@hookmail.test",
+      endpointId: "ept_1",
+      status: "pending",
+      attemptCount: 0,
+      body: Buffer.from("{}"),
+      url: "https://hooks.example.com/in",
+      format: "json",
+      signingScheme: "none",
+      secret: null,
+      publicKey: null,
+      privateKeyEncrypted: null,
+      headers: {},
+      timeoutMs: 10_000,
+      isEnabled: true,
+      isDeleted: false,
+    };
+    // 6.5 s would do for the configured 1 s, not for the endpoint's 10 s: the lease could run out mid-attempt.
+    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + 6_500), target }]);
+    await worker.whenIdle();
+    expect(repository.renewClaim).toHaveBeenCalledWith(expect.objectContaining({ leaseMs: 30_000, now }));
+    expect(postWebhook).toHaveBeenCalledWith(expect.objectContaining({ timeoutMs: 10_000 }));
   });
 
   it("takes claims while its queue has room, none once it is full or stopping, and gives unstarted claims back on stop", async () => {
@@ -180,13 +228,13 @@ describe("createDeliveryWorker", () => {
     });
     const claim = (id: string) => ({ id, lockedUntil: new Date(Date.now() + 20_000) });
     expect(worker.getClaimLeaseMs()).toBe(20_000);
-    worker.deliverClaimed([claim("ep_1"), claim("ep_2")]);
+    worker.deliverClaimed([claim("dlv_1"), claim("dlv_2")]);
     expect(worker.getClaimLeaseMs()).toBeNull();
     await waitFor(() => releases.length === 1);
     const stopped = worker.stop();
     expect(worker.getClaimLeaseMs()).toBeNull();
     releases[0]!();
     await stopped;
-    expect(repository.releaseClaim.mock.calls.map(([{ id }]) => id)).toEqual(["ep_2"]);
+    expect(repository.releaseClaim.mock.calls.map(([{ id }]) => id)).toEqual(["dlv_2"]);
   });
 });

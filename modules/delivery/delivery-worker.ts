@@ -138,7 +138,10 @@ export function createDeliveryWorker({
     }
   };
 
-  /** A claim taken when the mail was written: renewed when too little of its lease is left for an attempt. */
+  /**
+   * A claim taken when the mail was written: renewed when too little of its lease is left for an
+   * attempt, by the endpoint's own timeout when the claim carries it (it may be longer than the configured one).
+   */
   const deliverClaimed = (claims: ClaimedDelivery[]) => {
     for (const claim of claims) {
       schedule(async () => {
@@ -147,8 +150,8 @@ export function createDeliveryWorker({
           return;
         }
         const current = clock();
-        const isLeaseShort =
-          claim.lockedUntil.getTime() - current.getTime() < config.webhook.timeoutMs + DELIVERY_WORKER_DEFAULTS.renewMarginMs;
+        const timeoutMs = claim.target?.timeoutMs ?? config.webhook.timeoutMs;
+        const isLeaseShort = claim.lockedUntil.getTime() - current.getTime() < timeoutMs + DELIVERY_WORKER_DEFAULTS.renewMarginMs;
         const held = isLeaseShort ? await repository.renewClaim({ claim, leaseMs, now: current }) : claim;
         if (held) await attempt(held);
       });

@@ -7,7 +7,7 @@ import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createId } from "@/modules/shared/ids";
 import { resolveHost } from "@/modules/shared/net/webhook-target";
 import { createMemoryLogger, type MemoryLogger } from "@/tests/support/memory-logger";
-import { seedEmailCallback, seedUser } from "@/tests/support/seed";
+import { seedDatabase, seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestClock } from "@/tests/support/test-clock";
 import { createTestDatabasePair } from "@/tests/support/test-database";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
@@ -80,6 +80,20 @@ async function seedCallback({
   return id;
 }
 
+/** The ids of a mail's deliveries, oldest first: what the worker claims and attempts. */
+async function deliveryIdsOf(processingId: string): Promise<string[]> {
+  const deliveries = await database.prisma.delivery.findMany({
+    where: { emailProcessingId: processingId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  return deliveries.map(({ id }) => id);
+}
+
+/**
+ * A mail of the address (one seeded when none is given) and, when it was or is being delivered
+ * (pending, success, error), its delivery to the address's first endpoint, as seedDatabase writes it.
+ */
 async function seedProcessing({
   emailCallbackId,
   status = "pending",
@@ -92,24 +106,29 @@ async function seedProcessing({
   const callbackId = emailCallbackId ?? (await seedCallback());
   const id = createId("emailProcessing");
   const payload = buildPayload(id, callbackId);
-  await database.prisma.emailProcessing.create({
-    data: {
-      id,
-      emailCallbackId: callbackId,
-      fromAddress: "bob@example.org",
-      subject: "Hello",
-      recipient: "alice@hookmail.test",
-      status,
-      payload: withPayload ? payload : null,
-      rawMessage: new Uint8Array(Buffer.from("Subject: Hello\r\n\r\nHi\r\n")),
-      nextAttemptAt: status === "pending" ? time.now() : null,
-      attemptCount: 0,
-    },
+  await seedDatabase(database, {
+    processings: [
+      {
+        id,
+        emailCallbackId: callbackId,
+        fromAddress: "bob@example.org",
+        subject: "Hello",
+        recipient: "alice@hookmail.test",
+        status,
+        payload: withPayload ? payload : null,
+        rawMessage: new Uint8Array(Buffer.from("Subject: Hello\r\n\r\nHi\r\n")),
+        nextAttemptAt: status === "pending" ? time.now() : null,
+        attemptCount: 0,
+      },
+    ],
   });
-  return { id, payload };
+  // A mail that was not processed has none (its deliveryId is then undefined).
+  const [deliveryId] = await deliveryIdsOf(id);
+  return { id, deliveryId: deliveryId!, payload };
 }
 
 const findProcessing = (id: string) => database.prisma.emailProcessing.findUniqueOrThrow({ where: { id } });
+const findDelivery = (id: string) => database.prisma.delivery.findUniqueOrThrow({ where: { id } });
 const findAttempts = (id: string) =>
   database.prisma.deliveryAttempt.findMany({ where: { emailProcessingId: id }, orderBy: { attemptedAt: "asc" } });
 
@@ -130,9 +149,9 @@ function verifySignature(request: WebhookSink["requests"][number]) {
 
 describe("a successful delivery", () => {
   it("POSTs the stored payload bytes exactly, signed so standardwebhooks verifies them, and records success", async () => {
-    const { id, payload } = await seedProcessing();
+    const { id, deliveryId, payload } = await seedProcessing();
     sink.reply({ status: 200, body: "thanks" });
-    await deliverNow(newWorker(), [id]);
+    await deliverNow(newWorker(), [deliveryId]);
 
     expect(sink.requests).toHaveLength(1);
     const [request] = sink.requests;
@@ -151,13 +170,13 @@ describe("a successful delivery", () => {
       error: null,
       webhookResponseStatusCode: 200,
       deliveredAt: time.now(),
-      lockedUntil: null,
       nextAttemptAt: null,
       attemptCount: 1,
     });
+    expect(await findDelivery(deliveryId)).toMatchObject({ status: "success", lockedUntil: null, attemptCount: 1 });
     const attempts = await findAttempts(id);
     expect(attempts).toEqual([
-      expect.objectContaining({ attemptedAt: time.now(), statusCode: 200, error: null, responseBody: "thanks" }),
+      expect.objectContaining({ deliveryId, attemptedAt: time.now(), statusCode: 200, error: null, responseBody: "thanks" }),
     ]);
     expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -165,19 +184,19 @@ describe("a successful delivery", () => {
   it("POSTs a payload of several MiB byte for byte, read back in slices, on a first attempt and on a retry", async () => {
     const callbackId = await seedCallback();
     const large = async () => {
-      const { id } = await seedProcessing({ emailCallbackId: callbackId });
+      const { id, deliveryId } = await seedProcessing({ emailCallbackId: callbackId });
       const payload = Buffer.concat([
         Buffer.from('{"type":"email.received","data":"'),
         Buffer.alloc(2_500_000, "a"),
         Buffer.from(`${id}"}`),
       ]);
       await database.prisma.emailProcessing.update({ where: { id }, data: { payload: new Uint8Array(payload) } });
-      return { id, payload };
+      return { id, deliveryId, payload };
     };
     const first = await large();
-    await deliverNow(newWorker(), [first.id]);
+    await deliverNow(newWorker(), [first.deliveryId]);
     const retried = await large();
-    await database.prisma.emailProcessing.update({ where: { id: retried.id }, data: { attemptCount: 1 } });
+    await database.prisma.delivery.update({ where: { id: retried.deliveryId }, data: { attemptCount: 1 } });
     expect(await deliverDueNow(newWorker())).toBe(1);
 
     expect(sink.requests).toHaveLength(2);
@@ -189,8 +208,8 @@ describe("a successful delivery", () => {
   });
 
   it("sends no signature header to a callback without a secret", async () => {
-    const { id } = await seedProcessing({ emailCallbackId: await seedCallback({ webhookSecret: null }) });
-    await deliverNow(newWorker(), [id]);
+    const { id, deliveryId } = await seedProcessing({ emailCallbackId: await seedCallback({ webhookSecret: null }) });
+    await deliverNow(newWorker(), [deliveryId]);
     expect(sink.requests[0]?.headers).not.toHaveProperty("webhook-signature");
     expect((await findProcessing(id)).status).toBe("success");
   });
@@ -198,16 +217,22 @@ describe("a successful delivery", () => {
 
 describe("retries", () => {
   it("retries a 500 after about 30 s and sends the same bytes again with a fresh timestamp and signature", async () => {
-    const { id, payload } = await seedProcessing();
+    const { id, deliveryId, payload } = await seedProcessing();
     const worker = newWorker();
     sink.reply({ status: 500, body: "down" }, { status: 200, body: "ok" });
     const firstAttemptAt = time.now();
-    await deliverNow(worker, [id]);
+    await deliverNow(worker, [deliveryId]);
 
     expect(await findProcessing(id)).toMatchObject({
       status: "pending",
       attemptCount: 1,
       webhookResponseStatusCode: 500,
+      nextAttemptAt: new Date(firstAttemptAt.getTime() + 30 * SECOND),
+    });
+    expect(await findDelivery(deliveryId)).toMatchObject({
+      status: "pending",
+      attemptCount: 1,
+      lastStatusCode: 500,
       nextAttemptAt: new Date(firstAttemptAt.getTime() + 30 * SECOND),
       lockedUntil: null,
     });
@@ -233,15 +258,21 @@ describe("retries", () => {
   });
 
   it("fails a 400 at once: one attempt, error / webhook-failed", async () => {
-    const { id } = await seedProcessing();
+    const { id, deliveryId } = await seedProcessing();
     const worker = newWorker();
     sink.reply({ status: 400, body: '{"error":"bad"}' });
-    await deliverNow(worker, [id]);
+    await deliverNow(worker, [deliveryId]);
 
     expect(await findProcessing(id)).toMatchObject({
       status: "error",
       error: "webhook-failed",
       webhookResponseStatusCode: 400,
+      nextAttemptAt: null,
+    });
+    expect(await findDelivery(deliveryId)).toMatchObject({
+      status: "error",
+      error: "webhook-failed",
+      lastStatusCode: 400,
       nextAttemptAt: null,
       lockedUntil: null,
     });
@@ -252,9 +283,9 @@ describe("retries", () => {
   });
 
   it("schedules a retry when the receiver does not answer within the timeout", async () => {
-    const { id } = await seedProcessing();
+    const { id, deliveryId } = await seedProcessing();
     sink.reply({ hang: true });
-    await deliverNow(newWorker({ config: { webhook: { timeoutMs: 300, allowPrivateTargets: true } } }), [id]);
+    await deliverNow(newWorker({ config: { webhook: { timeoutMs: 300, allowPrivateTargets: true } } }), [deliveryId]);
 
     expect(await findProcessing(id)).toMatchObject({
       status: "pending",
@@ -268,9 +299,9 @@ describe("retries", () => {
   });
 
   it("honours Retry-After: 120 when it is later than the schedule", async () => {
-    const { id } = await seedProcessing();
+    const { id, deliveryId } = await seedProcessing();
     sink.reply({ status: 503, headers: { "Retry-After": "120" } });
-    await deliverNow(newWorker(), [id]);
+    await deliverNow(newWorker(), [deliveryId]);
     expect(await findProcessing(id)).toMatchObject({
       status: "pending",
       webhookResponseStatusCode: 503,
@@ -279,9 +310,9 @@ describe("retries", () => {
   });
 
   it("fails a 302 without following it, recording the status and the Location", async () => {
-    const { id } = await seedProcessing();
+    const { id, deliveryId } = await seedProcessing();
     sink.reply({ status: 302, headers: { Location: sink.url("/elsewhere") } });
-    await deliverNow(newWorker(), [id]);
+    await deliverNow(newWorker(), [deliveryId]);
 
     expect(await findProcessing(id)).toMatchObject({ status: "error", error: "webhook-failed", webhookResponseStatusCode: 302 });
     expect(await findAttempts(id)).toEqual([
@@ -291,13 +322,13 @@ describe("retries", () => {
   });
 
   it("gives up after the 7th failed attempt, spaced 30 s, 2 min, 10 min, 1 h, 6 h and 24 h: error / webhook-failed", async () => {
-    const { id } = await seedProcessing();
+    const { id, deliveryId } = await seedProcessing();
     const worker = newWorker();
     const expectedDelays = [30, 120, 600, 3600, 21_600, 86_400].map((seconds) => seconds * SECOND);
     const delays: number[] = [];
     sink.reply(...Array.from({ length: 7 }, () => ({ status: 503, body: "busy" })));
 
-    await deliverNow(worker, [id]);
+    await deliverNow(worker, [deliveryId]);
     for (let attempt = 2; attempt <= 7; attempt += 1) {
       const { nextAttemptAt, status, attemptCount } = await findProcessing(id);
       expect({ status, attemptCount }).toEqual({ status: "pending", attemptCount: attempt - 1 });
@@ -322,7 +353,7 @@ describe("retries", () => {
 });
 
 describe("claiming", () => {
-  it("never hands one processing to two workers claiming at the same time", async () => {
+  it("never hands one delivery to two workers claiming at the same time", async () => {
     const callbackId = await seedCallback();
     const seeded = await Promise.all(Array.from({ length: 30 }, () => seedProcessing({ emailCallbackId: callbackId })));
     const repositories = [createDeliveryRepository(database), createDeliveryRepository(otherDatabase)];
@@ -334,7 +365,7 @@ describe("claiming", () => {
     const claimedIds = claims.flatMap((batch) => batch?.map(({ id }) => id) ?? []);
     expect(claimedIds).toHaveLength(30);
     expect(new Set(claimedIds).size).toBe(30);
-    expect(new Set(claimedIds)).toEqual(new Set(seeded.map(({ id }) => id)));
+    expect(new Set(claimedIds)).toEqual(new Set(seeded.map(({ deliveryId }) => deliveryId)));
     expect(await repositories[0]?.claimDueDeliveries({ limit: 10, leaseMs: 60 * SECOND, now: time.now() })).toEqual([]);
   });
 
@@ -352,18 +383,19 @@ describe("claiming", () => {
     expect(await database.prisma.emailProcessing.count({ where: { status: "success", attemptCount: 1 } })).toBe(20);
   });
 
-  it("takes over a processing whose worker crashed once its lease has run out, and fences the late worker off", async () => {
-    const { id } = await seedProcessing();
+  it("takes over a delivery whose worker crashed once its lease has run out, and fences the late worker off", async () => {
+    const { id, deliveryId } = await seedProcessing();
     const crashed = createDeliveryRepository(database);
     const [staleClaim] = await crashed.claimDueDeliveries({ limit: 1, leaseMs: 60 * SECOND, now: time.now() });
-    expect(staleClaim?.id).toBe(id);
+    expect(staleClaim?.id).toBe(deliveryId);
 
     const worker = newWorker({ database: otherDatabase, leaseMs: 60 * SECOND });
     time.advance(30 * SECOND);
     expect(await deliverDueNow(worker)).toBe(0);
     time.advance(31 * SECOND);
     expect(await deliverDueNow(worker)).toBe(1);
-    expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 1, lockedUntil: null });
+    expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 1 });
+    expect(await findDelivery(deliveryId)).toMatchObject({ status: "success", attemptCount: 1, lockedUntil: null });
 
     if (!staleClaim) throw new Error("no claim");
     const { isClaimHeld } = await crashed.recordAttempt({
@@ -373,16 +405,17 @@ describe("claiming", () => {
     });
     expect(isClaimHeld).toBe(false);
     expect(await findProcessing(id)).toMatchObject({ status: "success", webhookResponseStatusCode: 200 });
+    expect(await findDelivery(deliveryId)).toMatchObject({ status: "success", lastStatusCode: 200 });
   });
 
   it("lets deliverSoon claim a first attempt only once, and not a retry before its time", async () => {
-    const { id } = await seedProcessing();
+    const { deliveryId: id } = await seedProcessing();
     const repository = createDeliveryRepository(database);
     expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: time.now() })).not.toBeNull();
     expect(await repository.claimDelivery({ id, leaseMs: 60 * SECOND, now: time.now() })).toBeNull();
 
-    const { id: retryId } = await seedProcessing();
-    await database.prisma.emailProcessing.update({
+    const { deliveryId: retryId } = await seedProcessing();
+    await database.prisma.delivery.update({
       where: { id: retryId },
       data: { attemptCount: 1, nextAttemptAt: new Date(time.now().getTime() + 30 * SECOND) },
     });
@@ -391,10 +424,10 @@ describe("claiming", () => {
     expect(await repository.claimDelivery({ id: retryId, leaseMs: 60 * SECOND, now: time.now() })).not.toBeNull();
   });
 
-  it("leaves a processing claimed when it was written to its claimant: renewed only by that claim, due again once released", async () => {
-    const { id, payload } = await seedProcessing();
+  it("leaves a delivery claimed when it was written to its claimant: renewed only by that claim, due again once released", async () => {
+    const { id: processingId, deliveryId: id, payload } = await seedProcessing();
     const lockedUntil = new Date(time.now().getTime() + 60 * SECOND);
-    await database.prisma.emailProcessing.update({ where: { id }, data: { lockedUntil } });
+    await database.prisma.delivery.update({ where: { id }, data: { lockedUntil } });
     const repository = createDeliveryRepository(database);
     const other = createDeliveryRepository(otherDatabase);
     expect(await other.claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: time.now() })).toEqual([]);
@@ -406,28 +439,34 @@ describe("claiming", () => {
     expect(renewed).toEqual({ id, lockedUntil: new Date(time.now().getTime() + 90 * SECOND) });
 
     await repository.releaseClaim({ id, lockedUntil });
-    expect((await findProcessing(id)).lockedUntil).toEqual(renewed?.lockedUntil);
+    expect((await findDelivery(id)).lockedUntil).toEqual(renewed?.lockedUntil);
     await repository.releaseClaim(renewed!);
     const claim = await other.claimDelivery({ id, leaseMs: SECOND, now: time.now() });
     expect(claim?.target).toMatchObject({
       id,
+      processingId,
       status: "pending",
       attemptCount: 0,
-      webhookSecret: SECRET,
-      isCallbackEnabled: true,
+      url: sink.url(),
+      format: "json",
+      signingScheme: "hmac",
+      secret: SECRET,
+      isEnabled: true,
+      isDeleted: false,
     });
-    expect(Buffer.from(claim?.target?.payload ?? []).equals(Buffer.from(payload))).toBe(true);
+    expect(Buffer.from(claim?.target?.body ?? []).equals(Buffer.from(payload))).toBe(true);
   });
 
   it("delivers a claim taken when the mail was written, once, and records it", async () => {
-    const { id } = await seedProcessing();
+    const { id, deliveryId } = await seedProcessing();
     const lockedUntil = new Date(time.now().getTime() + 60 * SECOND);
-    await database.prisma.emailProcessing.update({ where: { id }, data: { lockedUntil } });
+    await database.prisma.delivery.update({ where: { id: deliveryId }, data: { lockedUntil } });
     const worker = newWorker();
-    worker.deliverClaimed([{ id, lockedUntil }]);
+    worker.deliverClaimed([{ id: deliveryId, lockedUntil }]);
     await worker.whenIdle();
     expect(sink.requests).toHaveLength(1);
-    expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 1, lockedUntil: null });
+    expect(await findProcessing(id)).toMatchObject({ status: "success", attemptCount: 1 });
+    expect(await findDelivery(deliveryId)).toMatchObject({ status: "success", attemptCount: 1, lockedUntil: null });
     expect(await findAttempts(id)).toHaveLength(1);
   });
 
@@ -444,7 +483,9 @@ describe("claiming", () => {
     const seeded = await Promise.all(Array.from({ length: 6 }, () => seedProcessing()));
     const claims = await repository.claimDueDeliveries({ limit: 6, leaseMs: 60 * SECOND, now: time.now() });
     expect(claims).toHaveLength(6);
-    const claimOf = (id: string) => claims.find((claim) => claim.id === id)!;
+    /** The claim on the delivery of the mail `id`. */
+    const deliveryOf = (id: string) => seeded.find((mail) => mail.id === id)!.deliveryId;
+    const claimOf = (id: string) => claims.find((claim) => claim.id === deliveryOf(id))!;
     const [success, retry, failed, disabled, lost, alsoSuccess] = seeded.map(({ id }) => id) as [
       string,
       string,
@@ -484,7 +525,7 @@ describe("claiming", () => {
         change: { status: "not-processed", error: "not-enabled" },
       }),
       repository.recordAttempt({
-        claim: { id: lost, lockedUntil: new Date(claimOf(lost).lockedUntil.getTime() - 1) },
+        claim: { id: deliveryOf(lost), lockedUntil: new Date(claimOf(lost).lockedUntil.getTime() - 1) },
         attempt: attempt(200),
         change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: time.now() },
       }),
@@ -503,7 +544,6 @@ describe("claiming", () => {
       webhookResponseStatusCode: 200,
       deliveredAt: time.now(),
       attemptCount: 1,
-      lockedUntil: null,
       nextAttemptAt: null,
     });
     expect(await findProcessing(retry)).toMatchObject({
@@ -511,9 +551,10 @@ describe("claiming", () => {
       webhookResponseStatusCode: null,
       nextAttemptAt,
       attemptCount: 1,
-      lockedUntil: null,
       deliveredAt: null,
     });
+    for (const id of [success, retry, failed, disabled])
+      expect(await findDelivery(deliveryOf(id))).toMatchObject({ lockedUntil: null });
     expect(await findProcessing(failed)).toMatchObject({
       status: "error",
       error: "webhook-failed",
@@ -527,7 +568,8 @@ describe("claiming", () => {
       attemptCount: 0,
       nextAttemptAt: null,
     });
-    expect(await findProcessing(lost)).toMatchObject({
+    expect(await findProcessing(lost)).toMatchObject({ status: "pending", attemptCount: 0 });
+    expect(await findDelivery(deliveryOf(lost))).toMatchObject({
       status: "pending",
       attemptCount: 0,
       lockedUntil: claimOf(lost).lockedUntil,
@@ -535,7 +577,9 @@ describe("claiming", () => {
     expect(await findProcessing(alsoSuccess)).toMatchObject({ status: "success", webhookResponseStatusCode: 204 });
     // Every attempt made has its row, the fenced-off one included; the decision without an attempt has none.
     expect(await findAttempts(disabled)).toEqual([]);
-    for (const id of [success, retry, failed, lost, alsoSuccess]) expect(await findAttempts(id)).toHaveLength(1);
+    for (const id of [success, retry, failed, lost, alsoSuccess]) {
+      expect(await findAttempts(id)).toEqual([expect.objectContaining({ deliveryId: deliveryOf(id) })]);
+    }
     expect((await findAttempts(retry))[0]).toMatchObject({
       statusCode: null,
       durationMs: 12,
@@ -545,10 +589,10 @@ describe("claiming", () => {
     });
   });
 
-  it("counts a pending processing without nextAttemptAt as due, first", async () => {
-    const { id: due } = await seedProcessing();
-    const { id: undated } = await seedProcessing();
-    await database.prisma.emailProcessing.update({ where: { id: undated }, data: { nextAttemptAt: null } });
+  it("counts a pending delivery without nextAttemptAt as due, first", async () => {
+    const { deliveryId: due } = await seedProcessing();
+    const { deliveryId: undated } = await seedProcessing();
+    await database.prisma.delivery.update({ where: { id: undated }, data: { nextAttemptAt: null } });
     const repository = createDeliveryRepository(database);
     expect(await repository.claimDueDeliveries({ limit: 1, leaseMs: SECOND, now: time.now() })).toEqual([
       { id: undated, lockedUntil: new Date(time.now().getTime() + SECOND) },
@@ -559,8 +603,22 @@ describe("claiming", () => {
   });
 
   it("claims nothing that is not pending", async () => {
-    for (const status of ["success", "error", "not-processed"]) await seedProcessing({ status });
-    await database.prisma.emailProcessing.updateMany({ data: { nextAttemptAt: time.now() } });
+    for (const status of ["success", "error"]) await seedProcessing({ status });
+    // A delivery to an endpoint that was disabled when the mail came (the mail itself not processed).
+    const { id: skipped } = await seedProcessing({ status: "not-processed" });
+    const { emailCallbackId } = await findProcessing(skipped);
+    const endpoint = await database.prisma.endpoint.findFirstOrThrow({ where: { emailCallbackId } });
+    await database.prisma.delivery.create({
+      data: {
+        id: createId("delivery"),
+        emailProcessingId: skipped,
+        endpointId: endpoint.id,
+        status: "not-processed",
+        error: "not-enabled",
+      },
+    });
+    await database.prisma.delivery.updateMany({ data: { nextAttemptAt: time.now() } });
+    expect(await database.prisma.delivery.count()).toBe(3);
     expect(await createDeliveryRepository(database).claimDueDeliveries({ limit: 10, leaseMs: SECOND, now: time.now() })).toEqual(
       [],
     );
@@ -573,7 +631,7 @@ describe("the worker", () => {
     const seeded = await Promise.all(Array.from({ length: 8 }, () => seedProcessing({ emailCallbackId: callbackId })));
     sink.reply(...Array.from({ length: 8 }, () => ({ status: 200, delayMs: 100 })));
     const worker = newWorker({ concurrency: 3 });
-    worker.deliverSoon(seeded.map(({ id }) => id));
+    worker.deliverSoon(seeded.map(({ deliveryId }) => deliveryId));
     expect(await worker.deliverDue()).toBe(0);
     await worker.whenIdle();
     expect(sink.requests).toHaveLength(8);
@@ -592,23 +650,27 @@ describe("the worker", () => {
   });
 
   it("attempts nothing after stop(): first attempts stay due for the next worker", async () => {
-    const { id } = await seedProcessing();
+    const { id, deliveryId } = await seedProcessing();
     const worker = newWorker();
     await worker.stop();
-    worker.deliverSoon([id]);
+    worker.deliverSoon([deliveryId]);
     await worker.whenIdle();
     expect(await worker.deliverDue()).toBe(0);
     expect(sink.requests).toHaveLength(0);
-    expect(await findProcessing(id)).toMatchObject({ status: "pending", lockedUntil: null, attemptCount: 0 });
+    expect(await findProcessing(id)).toMatchObject({ status: "pending", attemptCount: 0 });
+    expect(await findDelivery(deliveryId)).toMatchObject({ status: "pending", lockedUntil: null, attemptCount: 0 });
   });
 
   it("records error / unknown and logs it when an attempt fails unexpectedly", async () => {
-    const { id: withoutPayload } = await seedProcessing({ withPayload: false });
-    const { id: clientBug } = await seedProcessing();
-    await deliverNow(newWorker(), [withoutPayload]);
-    await deliverNow(newWorker({ client: { postWebhook: () => Promise.reject(new Error("client bug")) } }), [clientBug]);
-    for (const id of [withoutPayload, clientBug]) {
-      expect(await findProcessing(id)).toMatchObject({
+    const withoutPayload = await seedProcessing({ withPayload: false });
+    const clientBug = await seedProcessing();
+    await deliverNow(newWorker(), [withoutPayload.deliveryId]);
+    await deliverNow(newWorker({ client: { postWebhook: () => Promise.reject(new Error("client bug")) } }), [
+      clientBug.deliveryId,
+    ]);
+    for (const { id, deliveryId } of [withoutPayload, clientBug]) {
+      expect(await findProcessing(id)).toMatchObject({ status: "error", error: "unknown", nextAttemptAt: null });
+      expect(await findDelivery(deliveryId)).toMatchObject({
         status: "error",
         error: "unknown",
         lockedUntil: null,
@@ -619,14 +681,14 @@ describe("the worker", () => {
     expect(memory.entries).toContainEqual(
       expect.objectContaining({
         msg: "Delivery failed unexpectedly",
-        processingId: withoutPayload,
-        err: expect.objectContaining({ stack: expect.stringMatching(/^Error: processing .* without a payload/) }),
+        deliveryId: withoutPayload.deliveryId,
+        err: expect.objectContaining({ stack: expect.stringMatching(/^Error: delivery .* pending without a body/) }),
       }),
     );
     expect(memory.entries).toContainEqual(
       expect.objectContaining({
         msg: "Delivery failed unexpectedly",
-        processingId: clientBug,
+        deliveryId: clientBug.deliveryId,
         err: expect.objectContaining({ stack: expect.stringMatching(/^Error: client bug/) }),
       }),
     );
@@ -634,13 +696,14 @@ describe("the worker", () => {
   });
 
   it("sends nothing for a callback disabled or deleted since the mail was accepted: not-processed / not-enabled", async () => {
-    const { id: disabled } = await seedProcessing({ emailCallbackId: await seedCallback({ isEnabled: false }) });
+    const disabled = await seedProcessing({ emailCallbackId: await seedCallback({ isEnabled: false }) });
     const deletedCallbackId = await seedCallback();
-    const { id: deleted } = await seedProcessing({ emailCallbackId: deletedCallbackId });
+    const deleted = await seedProcessing({ emailCallbackId: deletedCallbackId });
     await database.prisma.emailCallback.update({ where: { id: deletedCallbackId }, data: { deletedAt: time.now() } });
-    await deliverNow(newWorker(), [disabled, deleted]);
-    for (const id of [disabled, deleted]) {
+    await deliverNow(newWorker(), [disabled.deliveryId, deleted.deliveryId]);
+    for (const { id, deliveryId } of [disabled, deleted]) {
       expect(await findProcessing(id)).toMatchObject({ status: "not-processed", error: "not-enabled", attemptCount: 0 });
+      expect(await findDelivery(deliveryId)).toMatchObject({ status: "not-processed", error: "not-enabled", lockedUntil: null });
       expect(await findAttempts(id)).toEqual([]);
     }
     expect(sink.requests).toHaveLength(0);
@@ -667,10 +730,10 @@ describe("SSRF check at connect time", () => {
   ];
 
   it("refuses every private target without connecting: error / webhook-failed, attempt blocked-target", async () => {
-    const seeded: { label: string; id: string }[] = [];
+    const seeded: { label: string; id: string; deliveryId: string }[] = [];
     for (const [label, toUrl] of targets) {
-      const { id } = await seedProcessing({ emailCallbackId: await seedCallback({ webhookUrl: toUrl(sink.port) }) });
-      seeded.push({ label, id });
+      const { id, deliveryId } = await seedProcessing({ emailCallbackId: await seedCallback({ webhookUrl: toUrl(sink.port) }) });
+      seeded.push({ label, id, deliveryId });
     }
     const connectionsBefore = sink.connectionCount();
     const worker = newWorker({
@@ -679,7 +742,7 @@ describe("SSRF check at connect time", () => {
     });
     await deliverNow(
       worker,
-      seeded.map(({ id }) => id),
+      seeded.map(({ deliveryId }) => deliveryId),
     );
 
     for (const { label, id } of seeded) {

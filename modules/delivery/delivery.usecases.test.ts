@@ -4,20 +4,29 @@
 import { describe, expect, it, vi } from "vitest";
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import type { DeliveryRepository, DeliveryTarget } from "./delivery.repository";
-import { deliverProcessing } from "./delivery.usecases";
+import { attemptDelivery } from "./delivery.usecases";
 import type { WebhookClient, WebhookResult } from "./webhook-client";
 
 const now = new Date("2026-11-21T10:00:00.000Z");
 const lockedUntil = new Date("2026-11-21T10:01:15.000Z");
 const target: DeliveryTarget = {
-  id: "ep_1",
+  id: "dlv_1",
+  processingId: "ep_1",
+  recipient: "inbox@hookmail.test",
+  endpointId: "ept_1",
   status: "pending",
   attemptCount: 0,
-  payload: new Uint8Array(Buffer.from('{"type":"email.received"}')),
-  webhookUrl: "https://hooks.example.com/in",
-  webhookSecret: "s".repeat(24),
-  isCallbackEnabled: true,
-  isCallbackDeleted: false,
+  body: new Uint8Array(Buffer.from('{"type":"email.received"}')),
+  url: "https://hooks.example.com/in",
+  format: "json",
+  signingScheme: "hmac",
+  secret: "s".repeat(24),
+  publicKey: null,
+  privateKeyEncrypted: null,
+  headers: {},
+  timeoutMs: null,
+  isEnabled: true,
+  isDeleted: false,
 };
 
 function setUp({
@@ -35,8 +44,8 @@ function setUp({
   const postWebhook = vi.fn<WebhookClient["postWebhook"]>(async () => result);
   const { logger, entries: log } = createMemoryLogger();
   const run = () =>
-    deliverProcessing({
-      id: "ep_1",
+    attemptDelivery({
+      id: "dlv_1",
       lockedUntil,
       repository,
       client: { postWebhook },
@@ -48,13 +57,13 @@ function setUp({
   return { run, postWebhook, recordAttempt, log };
 }
 
-describe("deliverProcessing", () => {
-  it("POSTs the payload with the contract's headers, the configured timeout and the SSRF setting", async () => {
+describe("attemptDelivery", () => {
+  it("POSTs the body to the endpoint's URL with the contract's headers (webhook-id the processing's), the configured timeout and the SSRF setting", async () => {
     const { run, postWebhook } = setUp();
     expect(await run()).toEqual({ kind: "success" });
     expect(postWebhook).toHaveBeenCalledWith({
-      url: target.webhookUrl,
-      body: target.payload,
+      url: target.url,
+      body: target.body,
       timeoutMs: 15_000,
       allowPrivateTargets: false,
       headers: expect.objectContaining({
@@ -65,11 +74,17 @@ describe("deliverProcessing", () => {
     });
   });
 
+  it("gives the request the endpoint's own timeout when it has one", async () => {
+    const { run, postWebhook } = setUp({ found: { ...target, timeoutMs: 2_500 } });
+    await run();
+    expect(postWebhook).toHaveBeenCalledWith(expect.objectContaining({ timeoutMs: 2_500 }));
+  });
+
   it("records a success with its attempt under the claim", async () => {
     const { run, recordAttempt } = setUp();
     await run();
     expect(recordAttempt).toHaveBeenCalledWith({
-      claim: { id: "ep_1", lockedUntil },
+      claim: { id: "dlv_1", lockedUntil },
       attempt: { attemptedAt: now, statusCode: 200, durationMs: 12, error: null, responseBody: "ok" },
       change: { status: "success", webhookResponseStatusCode: 200, deliveredAt: now },
     });
@@ -79,7 +94,7 @@ describe("deliverProcessing", () => {
     const { run, recordAttempt } = setUp({ result: { kind: "network-error", durationMs: 3, error: "connect ECONNREFUSED" } });
     expect(await run()).toEqual({ kind: "retry-scheduled" });
     expect(recordAttempt).toHaveBeenCalledWith({
-      claim: { id: "ep_1", lockedUntil },
+      claim: { id: "dlv_1", lockedUntil },
       attempt: {
         attemptedAt: now,
         statusCode: null,
@@ -104,7 +119,7 @@ describe("deliverProcessing", () => {
     });
   });
 
-  it("skips a processing that is gone or no longer pending, without a request", async () => {
+  it("skips a delivery that is gone or no longer pending, without a request", async () => {
     const gone = setUp({ found: null });
     expect(await gone.run()).toEqual({ kind: "skipped", reason: "not-found" });
     const done = setUp({ found: { ...target, status: "success" } });
@@ -120,7 +135,7 @@ describe("deliverProcessing", () => {
     expect(log).toContainEqual(
       expect.objectContaining({
         msg: "The claim expired during the attempt: its outcome was not applied",
-        processingId: "ep_1",
+        deliveryId: "dlv_1",
         outcome: "success",
       }),
     );
@@ -132,12 +147,12 @@ describe("deliverProcessing", () => {
     expect(log).toEqual([
       expect.objectContaining({
         msg: "Delivery failed unexpectedly",
-        processingId: "ep_1",
+        deliveryId: "dlv_1",
         err: expect.objectContaining({ stack: expect.stringMatching(/^Error: database down/) }),
       }),
       expect.objectContaining({
         msg: "Could not record the failure of a delivery",
-        processingId: "ep_1",
+        deliveryId: "dlv_1",
         err: expect.objectContaining({ message: "database down" }),
       }),
     ]);
