@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { createMemoryLogger, silentLogger } from "@/tests/support/memory-logger";
+import { ENDPOINT_TIMEOUT_MAX_MS } from "./delivery.constants";
 import type { DeliveryRepository, DeliveryTarget } from "./delivery.repository";
 import { createDeliveryWorker } from "./delivery-worker";
 
@@ -148,7 +149,7 @@ describe("createDeliveryWorker", () => {
     expect(repository.recordAttempt.mock.calls[0]?.[0].change.status).toBe("success");
   });
 
-  it("renews a claim taken at write time when less than the timeout plus a margin is left, and skips it when the renewal fails", async () => {
+  it("renews a claim taken at write time without its target when less than the longest endpoint timeout plus a margin is left, and skips it when the renewal fails", async () => {
     const repository = createFakeRepository();
     const postWebhook = vi.fn(async () => ({ kind: "response" as const, statusCode: 200, durationMs: 1, bodyExcerpt: "ok" }));
     const now = new Date("2026-11-21T10:00:00.000Z");
@@ -161,11 +162,12 @@ describe("createDeliveryWorker", () => {
       clock: () => now,
       leaseMs: 30_000,
     });
-    // config.webhook.timeoutMs is 1 s: 5.5 s left is enough, 5 s is not.
-    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + 6_500) }]);
+    // Its endpoint's timeout is not known before its target is read: the longest an endpoint may set
+    // (ENDPOINT_TIMEOUT_MAX_MS, 30 s) counts, so 35.5 s left is enough and 35 s is not.
+    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + ENDPOINT_TIMEOUT_MAX_MS + 5_500) }]);
     await worker.whenIdle();
     expect(repository.renewClaim).not.toHaveBeenCalled();
-    worker.deliverClaimed([{ id: "dlv_2", lockedUntil: new Date(now.getTime() + 5_000) }]);
+    worker.deliverClaimed([{ id: "dlv_2", lockedUntil: new Date(now.getTime() + ENDPOINT_TIMEOUT_MAX_MS + 5_000) }]);
     await worker.whenIdle();
     expect(repository.renewClaim).toHaveBeenCalledWith(expect.objectContaining({ leaseMs: 30_000, now }));
     expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["dlv_1", "dlv_2"]);

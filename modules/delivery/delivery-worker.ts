@@ -9,7 +9,7 @@ import { measureDeliveryAttempt } from "@/modules/metrics/metrics";
 import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
 import type { Logger } from "@/modules/shared/logging/logger";
 import type { HostResolver } from "@/modules/shared/net/webhook-target";
-import { DELIVERY_WORKER_DEFAULTS } from "./delivery.constants";
+import { DELIVERY_WORKER_DEFAULTS, ENDPOINT_TIMEOUT_MAX_MS } from "./delivery.constants";
 import { type ClaimedDelivery, createDeliveryRepository, type DeliveryRepository } from "./delivery.repository";
 import { attemptDelivery } from "./delivery.usecases";
 import type { DeliveryAlerts } from "./delivery-alerts";
@@ -150,7 +150,10 @@ export function createDeliveryWorker({
           return;
         }
         const current = clock();
-        const timeoutMs = claim.target?.timeoutMs ?? config.webhook.timeoutMs;
+        // Without its target (a large body, read at the attempt), the endpoint's timeout is not known yet: the longest one an endpoint may set.
+        const timeoutMs = claim.target
+          ? (claim.target.timeoutMs ?? config.webhook.timeoutMs)
+          : Math.max(config.webhook.timeoutMs, ENDPOINT_TIMEOUT_MAX_MS);
         const isLeaseShort = claim.lockedUntil.getTime() - current.getTime() < timeoutMs + DELIVERY_WORKER_DEFAULTS.renewMarginMs;
         const held = isLeaseShort ? await repository.renewClaim({ claim, leaseMs, now: current }) : claim;
         if (held) await attempt(held);

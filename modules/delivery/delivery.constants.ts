@@ -3,6 +3,10 @@
 
 export const WEBHOOK_USER_AGENT = "Hookmail-Webhook/1";
 
+/** How long one attempt to an endpoint may take, when the endpoint sets it (docs/webhooks.md: Endpoints). */
+export const ENDPOINT_TIMEOUT_MIN_MS = 1000;
+export const ENDPOINT_TIMEOUT_MAX_MS = 30_000;
+
 /** Waits after the 1st, 2nd, … 6th failed attempt: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000] as const;
 

@@ -8,6 +8,5 @@ export const ENDPOINT_HEADER_NAME_MAX_LENGTH = 256;
 /** A header value is at most this many bytes (UTF-8). */
 export const ENDPOINT_HEADER_VALUE_MAX_BYTES = 1024;
 
-/** How long one attempt to an endpoint may take; null in storage means the configured WEBHOOK_TIMEOUT_MS. */
-export const ENDPOINT_TIMEOUT_MIN_MS = 1000;
-export const ENDPOINT_TIMEOUT_MAX_MS = 30_000;
+/** How long one attempt to an endpoint may take (the delivery's numbers); null in storage means the configured WEBHOOK_TIMEOUT_MS. */
+export { ENDPOINT_TIMEOUT_MAX_MS, ENDPOINT_TIMEOUT_MIN_MS } from "@/modules/delivery/delivery.constants";
