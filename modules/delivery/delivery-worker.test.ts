@@ -163,11 +163,11 @@ describe("createDeliveryWorker", () => {
       leaseMs: 30_000,
     });
     // Its endpoint's timeout is not known before its target is read: the longest an endpoint may set
-    // (ENDPOINT_TIMEOUT_MAX_MS, 30 s) counts, so 35.5 s left is enough and 35 s is not.
-    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + ENDPOINT_TIMEOUT_MAX_MS + 5_500) }]);
+    // (ENDPOINT_TIMEOUT_MAX_MS, 30 s) and the 5 s margin count: 36 s left is enough, 34 s is not.
+    worker.deliverClaimed([{ id: "dlv_1", lockedUntil: new Date(now.getTime() + ENDPOINT_TIMEOUT_MAX_MS + 6_000) }]);
     await worker.whenIdle();
     expect(repository.renewClaim).not.toHaveBeenCalled();
-    worker.deliverClaimed([{ id: "dlv_2", lockedUntil: new Date(now.getTime() + ENDPOINT_TIMEOUT_MAX_MS + 5_000) }]);
+    worker.deliverClaimed([{ id: "dlv_2", lockedUntil: new Date(now.getTime() + ENDPOINT_TIMEOUT_MAX_MS + 4_000) }]);
     await worker.whenIdle();
     expect(repository.renewClaim).toHaveBeenCalledWith(expect.objectContaining({ leaseMs: 30_000, now }));
     expect(repository.findDeliveryTarget.mock.calls.map(([id]) => id)).toEqual(["dlv_1", "dlv_2"]);
