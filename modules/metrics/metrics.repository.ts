@@ -3,7 +3,8 @@
 // how long the oldest due one has waited. One statement over the pending rows (the queue's partial index).
 import type { Database } from "@/modules/db/db";
 import { utcTimestampParameter } from "@/modules/db/sql-executor";
-import { DELIVERY_STATUS } from "@/modules/delivery/delivery.constants";
+// A delivery takes the processing statuses (delivery.constants.ts), named where statuses live.
+import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 
 export type DeliveryQueueDepth = { due: number; leased: number; scheduled: number; oldestDueAgeSeconds: number };
 
@@ -22,7 +23,7 @@ export function createMetricsRepository({ executor }: Pick<Database, "executor">
                 extract(epoch FROM ${now} - min(COALESCE("nextAttemptAt", "createdAt")) FILTER (WHERE ${IS_DUE}))::float8 AS oldest
            FROM delivery
           WHERE status = $2`,
-        [at.toISOString(), DELIVERY_STATUS.PENDING],
+        [at.toISOString(), PROCESSING_STATUS.PENDING],
       );
       return {
         due: row?.due ?? 0,
