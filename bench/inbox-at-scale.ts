@@ -109,6 +109,15 @@ async function fill(executor: SqlExecutor) {
        ORDER BY created`,
       [ROWS, HEAVY_ROWS, CALLBACKS],
     );
+    // A delivered or failed mail's delivery to its address's first endpoint, in the mail's state (as
+    // the product writes them; the address's trigger named that endpoint after it).
+    await connection.exec(
+      `INSERT INTO delivery (id, "emailProcessingId", "endpointId", status, error, "attemptCount", "lastStatusCode",
+                             "deliveredAt", "createdAt", "updatedAt")
+       SELECT 'dlv_' || substring(p.id FROM 4), p.id, 'ept_' || substring(p."emailCallbackId" FROM 5), p.status, p.error,
+              p."attemptCount", p."webhookResponseStatusCode", p."deliveredAt", p."createdAt", p."updatedAt"
+       FROM email_processing p WHERE p.status IN ('success', 'error')`,
+    );
     for (const { indexdef } of indexes) await connection.exec(indexdef);
   });
   await executor.exec(VACUUM ? "VACUUM (ANALYZE)" : "ANALYZE");
@@ -121,11 +130,24 @@ async function fill(executor: SqlExecutor) {
 async function receiveRecentMail(executor: SqlExecutor, inbox: Inbox, count: number) {
   for (let index = 0; index < count; index += 1) {
     await executor.query(
-      `INSERT INTO email_processing (id, "emailCallbackId", "fromAddress", subject, "messageId", recipient, status,
-                                     "webhookResponseStatusCode", "attemptCount", "deliveredAt", "createdAt", "updatedAt")
-       VALUES ($1, $2, 'recent@example.org', 'Recent message', $3, 'recent@hookmail.test', 'success', 200, 1,
-               now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')`,
-      [`ep_recent_${inbox.index}_${index}`, inbox.emailCallbackId, `<recent-${inbox.index}-${index}@mail.example.org>`],
+      `WITH processing AS (
+         INSERT INTO email_processing (id, "emailCallbackId", "fromAddress", subject, "messageId", recipient, status,
+                                       "webhookResponseStatusCode", "attemptCount", "deliveredAt", "createdAt", "updatedAt")
+         VALUES ($1, $2, 'recent@example.org', 'Recent message', $3, 'recent@hookmail.test', 'success', 200, 1,
+                 now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+         RETURNING id, "deliveredAt", "createdAt"
+       )
+       INSERT INTO delivery (id, "emailProcessingId", "endpointId", status, "attemptCount", "lastStatusCode", "deliveredAt",
+                             "createdAt", "updatedAt")
+       SELECT $4, processing.id, $5, 'success', 1, 200, processing."deliveredAt", processing."createdAt", processing."createdAt"
+       FROM processing`,
+      [
+        `ep_recent_${inbox.index}_${index}`,
+        inbox.emailCallbackId,
+        `<recent-${inbox.index}-${index}@mail.example.org>`,
+        `dlv_recent_${inbox.index}_${index}`,
+        `ept_${inbox.emailCallbackId.slice("ecb_".length)}`,
+      ],
     );
   }
   inbox.rows += count;

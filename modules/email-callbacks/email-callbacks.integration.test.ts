@@ -6,6 +6,7 @@ import * as item from "@/app/api/email-callbacks/[emailCallbackId]/route";
 import * as collection from "@/app/api/email-callbacks/route";
 import { createId } from "@/modules/shared/ids";
 import { type RouteTestApp, startRouteTestApp, type TestUser } from "@/tests/support/route-test-app";
+import { seedDeliveriesOf } from "@/tests/support/seed";
 
 let app: RouteTestApp;
 let owner: TestUser;
@@ -262,19 +263,22 @@ describe("GET /api/email-callbacks/{id}/processings", () => {
     const created = await create(owner, validBody());
     const id = created.body?.emailCallback.id as string;
     const start = Date.parse("2026-11-01T00:00:00Z");
-    await app.database.prisma.emailProcessing.createMany({
-      data: Array.from({ length: 40 }, (_, index) => ({
-        id: createId("emailProcessing"),
-        emailCallbackId: id,
-        fromAddress: `sender${index}@example.org`,
-        subject: `Message ${index}`,
-        recipient: `x@hookmail.test`,
-        status: index % 3 === 0 ? "error" : "success",
-        error: index % 3 === 0 ? "webhook-failed" : null,
-        webhookResponseStatusCode: index % 3 === 0 ? 500 : 200,
-        createdAt: new Date(start + index * 60_000),
-      })),
-    });
+    const rows = Array.from({ length: 40 }, (_, index) => ({
+      id: createId("emailProcessing"),
+      emailCallbackId: id,
+      fromAddress: `sender${index}@example.org`,
+      subject: `Message ${index}`,
+      recipient: `x@hookmail.test`,
+      status: index % 3 === 0 ? "error" : "success",
+      error: index % 3 === 0 ? "webhook-failed" : null,
+      webhookResponseStatusCode: index % 3 === 0 ? 500 : 200,
+      attemptCount: 1,
+      nextAttemptAt: null,
+      deliveredAt: index % 3 === 0 ? null : new Date(start + index * 60_000),
+      createdAt: new Date(start + index * 60_000),
+    }));
+    await app.database.prisma.emailProcessing.createMany({ data: rows });
+    await seedDeliveriesOf(app.database, rows);
     const page = (query: string) =>
       app.call(processings.GET, {
         path: `/api/email-callbacks/${id}/processings${query}`,

@@ -140,6 +140,12 @@ async function insertElsewhere(emailCallbackId: string, subject: string, bodyByt
      VALUES ($1, $2, 'bob@example.org', $3, 'x@hookmail.test', 'pending', $4, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')`,
     [id, emailCallbackId, subject, payload],
   );
+  // Its delivery to the address's first endpoint, the queue's row that the product writes with it.
+  await otherProcess.executor.query(
+    `INSERT INTO delivery (id, "emailProcessingId", "endpointId", status, "createdAt", "updatedAt")
+     SELECT $1, $2, e.id, 'pending', now(), now() FROM endpoint e WHERE e."emailCallbackId" = $3 ORDER BY e."createdAt", e.id LIMIT 1`,
+    [createId("delivery"), id, emailCallbackId],
+  );
   return id;
 }
 

@@ -121,6 +121,12 @@ async function insertElsewhere(emailCallbackId: string, subject: string, created
      VALUES ($1, $2, 'bob@example.org', $3, 'x@hookmail.test', 'pending', $4::timestamptz AT TIME ZONE 'UTC', $4::timestamptz AT TIME ZONE 'UTC')`,
     [id, emailCallbackId, subject, createdAt.toISOString()],
   );
+  // Its delivery to the address's first endpoint, the queue's row that the product writes with it.
+  await otherProcess.executor.query(
+    `INSERT INTO delivery (id, "emailProcessingId", "endpointId", status, "createdAt", "updatedAt")
+     SELECT $1, $2, e.id, 'pending', now(), now() FROM endpoint e WHERE e."emailCallbackId" = $3 ORDER BY e."createdAt", e.id LIMIT 1`,
+    [createId("delivery"), id, emailCallbackId],
+  );
   return id;
 }
 
@@ -163,7 +169,7 @@ describe("GET /api/email-callbacks/{id}/events", () => {
     const processingId = await insertElsewhere(id, "Written elsewhere");
     expect(parse(await reader!.next(isProcessing("pending")))).toMatchObject({ id: processingId, subject: "Written elsewhere" });
     await otherProcess.executor.query(
-      `UPDATE email_processing SET status = 'error', error = 'webhook-failed', "webhookResponseStatusCode" = 500 WHERE id = $1`,
+      `UPDATE delivery SET status = 'error', error = 'webhook-failed', "lastStatusCode" = 500 WHERE "emailProcessingId" = $1`,
       [processingId],
     );
     expect(parse(await reader!.next(isProcessing("error")))).toMatchObject({
@@ -180,10 +186,13 @@ describe("GET /api/email-callbacks/{id}/events", () => {
     const processingId = await insertElsewhere(id, "Claimed");
     await reader!.next(isProcessing("pending"));
     await otherProcess.executor.query(
-      `UPDATE email_processing SET "lockedUntil" = now() + interval '1 minute', payload = '\\x7b7d' WHERE id = $1`,
+      `UPDATE delivery SET "lockedUntil" = now() + interval '1 minute' WHERE "emailProcessingId" = $1`,
       [processingId],
     );
-    await otherProcess.executor.query(`UPDATE email_processing SET status = 'not-processed' WHERE id = $1`, [processingId]);
+    await otherProcess.executor.query(`UPDATE email_processing SET payload = '\\x7b7d' WHERE id = $1`, [processingId]);
+    await otherProcess.executor.query(`UPDATE delivery SET status = 'not-processed' WHERE "emailProcessingId" = $1`, [
+      processingId,
+    ]);
     const next = await reader!.next();
     expect(parse(next)).toMatchObject({ id: processingId, status: "not-processed" });
   });

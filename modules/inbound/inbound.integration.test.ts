@@ -68,6 +68,9 @@ const acceptFromBob = (to: string[], { raw = buildMessage(), ...options }: Accep
 const processingsOf = (emailCallbackId: string) =>
   database.prisma.emailProcessing.findMany({ where: { emailCallbackId }, orderBy: { createdAt: "asc" } });
 
+const deliveriesOf = (emailProcessingId: string) =>
+  database.prisma.delivery.findMany({ where: { emailProcessingId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+
 const readPayload = (payload: Uint8Array | null): WebhookPayload => JSON.parse(Buffer.from(payload ?? []).toString("utf8"));
 
 beforeAll(async () => {
@@ -84,7 +87,7 @@ afterAll(async () => {
 describe("acceptMessage routing", () => {
   it("creates nothing for an address no callback holds, and still answers", async () => {
     const result = await acceptFromBob(["nobody-here@hookmail.test"]);
-    expect(result).toEqual({ accepted: 0, processingIds: [], pendingIds: [], claims: [] });
+    expect(result).toEqual({ accepted: 0, processingIds: [], pendingIds: [], deliveryIds: [], claims: [] });
   });
 
   it("creates nothing for a recipient on a domain that is not offered, even when a callback holds that address", async () => {
@@ -136,9 +139,11 @@ describe("acceptMessage routing", () => {
       tag: null,
       attemptCount: 0,
       nextAttemptAt: now,
-      lockedUntil: null,
       deliveredAt: null,
     });
+    expect(await deliveriesOf(processing!.id)).toMatchObject([
+      { id: result.deliveryIds[0], status: "pending", attemptCount: 0, nextAttemptAt: now, lockedUntil: null },
+    ]);
     expect(processing?.id).toMatch(/^ep_[0-9A-Za-z]{22}$/);
     expect(Buffer.from(processing?.rawMessage ?? []).equals(raw)).toBe(true);
     const payload = readPayload(processing?.payload ?? null);
@@ -159,38 +164,49 @@ describe("acceptMessage routing", () => {
     });
   });
 
-  it("with claimLeaseMs, writes the pending row already claimed for that long and hands back its claim with the stored body and the callback's webhook", async () => {
+  it("with claimLeaseMs, writes the pending row's delivery already claimed for that long and hands back its claim with the stored body and the endpoint's webhook", async () => {
     const callback = await createCallback();
     const now = new Date("2026-11-21T10:00:00.000Z");
     const result = await acceptFromBob([`${callback.username}@hookmail.test`], { now, claimLeaseMs: 75_000 });
     const [processing] = await processingsOf(callback.id);
     const lockedUntil = new Date("2026-11-21T10:01:15.000Z");
-    expect(processing).toMatchObject({ status: "pending", lockedUntil });
+    expect(processing).toMatchObject({ status: "pending" });
+    const [delivery] = await deliveriesOf(processing!.id);
+    expect(delivery).toMatchObject({ id: result.deliveryIds[0], status: "pending", lockedUntil });
     expect(result.claims).toEqual([
       {
-        id: processing?.id,
+        id: delivery?.id,
         lockedUntil,
         target: {
-          id: processing?.id,
+          id: delivery?.id,
+          processingId: processing?.id,
+          recipient: `${callback.username}@hookmail.test`,
+          endpointId: delivery?.endpointId,
           status: "pending",
           attemptCount: 0,
-          payload: expect.anything(),
-          webhookUrl: "https://hooks.example.com/incoming",
-          webhookSecret: null,
-          isCallbackEnabled: true,
-          isCallbackDeleted: false,
+          body: expect.anything(),
+          url: "https://hooks.example.com/incoming",
+          format: "json",
+          signingScheme: "none",
+          secret: null,
+          publicKey: null,
+          privateKeyEncrypted: null,
+          headers: {},
+          timeoutMs: null,
+          isEnabled: true,
+          isDeleted: false,
         },
       },
     ]);
-    expect(Buffer.from(result.claims[0]?.target?.payload ?? []).equals(Buffer.from(processing?.payload ?? []))).toBe(true);
+    expect(Buffer.from(result.claims[0]?.target?.body ?? []).equals(Buffer.from(processing?.payload ?? []))).toBe(true);
   });
 
   it("hands back no claim for mail that is not to be delivered", async () => {
     const callback = await createCallback({ isEnabled: false });
     const result = await acceptFromBob([`${callback.username}@hookmail.test`], { claimLeaseMs: 75_000 });
-    expect(result).toMatchObject({ accepted: 1, pendingIds: [], claims: [] });
+    expect(result).toMatchObject({ accepted: 1, pendingIds: [], deliveryIds: [], claims: [] });
     const [processing] = await processingsOf(callback.id);
-    expect(processing?.lockedUntil).toBeNull();
+    expect(await deliveriesOf(processing!.id)).toEqual([]);
   });
 
   it("records a disabled callback's mail as not-processed / not-enabled, with no body but its raw message kept to look at", async () => {
@@ -351,7 +367,7 @@ describe("acceptMessage deduplication", () => {
       rules,
       now: new Date(first.getTime() + 23 * HOUR_MS),
     });
-    expect(again).toEqual({ accepted: 0, processingIds: [], pendingIds: [], claims: [] });
+    expect(again).toEqual({ accepted: 0, processingIds: [], pendingIds: [], deliveryIds: [], claims: [] });
     expect(await processingsOf(callback.id)).toHaveLength(1);
     const later = await acceptMessage({
       parser,
@@ -406,6 +422,66 @@ describe("acceptMessage deduplication", () => {
   });
 });
 
+describe("acceptMessage with several endpoints", () => {
+  const addEndpoint = (emailCallbackId: string, { url = "https://second.example.com/hook", isEnabled = true } = {}) =>
+    database.prisma.endpoint.create({
+      data: { id: createId("endpoint"), emailCallbackId, url, signingScheme: "none", isEnabled },
+    });
+  const firstEndpointOf = (emailCallbackId: string) =>
+    database.prisma.endpoint.findFirstOrThrow({ where: { emailCallbackId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+
+  it("writes one processing and one delivery per enabled endpoint, each claimed when claimLeaseMs is given", async () => {
+    const callback = await createCallback();
+    const first = await firstEndpointOf(callback.id);
+    const second = await addEndpoint(callback.id);
+    const now = new Date("2026-11-21T10:00:00.000Z");
+    const result = await acceptFromBob([`${callback.username}@hookmail.test`], { now, claimLeaseMs: 75_000 });
+    const processings = await processingsOf(callback.id);
+    expect(processings.map((processing) => processing.status)).toEqual(["pending"]);
+    const deliveries = await deliveriesOf(processings[0]!.id);
+    const lockedUntil = new Date("2026-11-21T10:01:15.000Z");
+    expect(
+      deliveries
+        .map(({ endpointId, status }) => ({ endpointId, status }))
+        .sort((a, b) => a.endpointId.localeCompare(b.endpointId)),
+    ).toEqual(
+      [
+        { endpointId: first.id, status: "pending" },
+        { endpointId: second.id, status: "pending" },
+      ].sort((a, b) => a.endpointId.localeCompare(b.endpointId)),
+    );
+    expect(deliveries.map((delivery) => delivery.lockedUntil)).toEqual([lockedUntil, lockedUntil]);
+    expect(new Set(result.deliveryIds)).toEqual(new Set(deliveries.map((delivery) => delivery.id)));
+    expect(new Set(result.claims.map((claim) => claim.id))).toEqual(new Set(result.deliveryIds));
+    expect(result.claims.map((claim) => [claim.target?.processingId, claim.lockedUntil])).toEqual([
+      [processings[0]!.id, lockedUntil],
+      [processings[0]!.id, lockedUntil],
+    ]);
+  });
+
+  it("writes no delivery to a disabled endpoint", async () => {
+    const callback = await createCallback();
+    const first = await firstEndpointOf(callback.id);
+    await addEndpoint(callback.id, { isEnabled: false });
+    const result = await acceptFromBob([`${callback.username}@hookmail.test`]);
+    const [processing] = await processingsOf(callback.id);
+    expect(processing?.status).toBe("pending");
+    expect((await deliveriesOf(processing!.id)).map((delivery) => delivery.endpointId)).toEqual([first.id]);
+    expect(result.deliveryIds).toHaveLength(1);
+  });
+
+  it("records the mail of an address whose only endpoint is disabled as not-processed / no-matching-endpoint, with no delivery", async () => {
+    const callback = await createCallback();
+    const first = await firstEndpointOf(callback.id);
+    await database.prisma.endpoint.update({ where: { id: first.id }, data: { isEnabled: false } });
+    const result = await acceptFromBob([`${callback.username}@hookmail.test`], { claimLeaseMs: 75_000 });
+    expect(result).toMatchObject({ accepted: 1, pendingIds: [], deliveryIds: [], claims: [] });
+    const [processing] = await processingsOf(callback.id);
+    expect(processing).toMatchObject({ status: "not-processed", error: "no-matching-endpoint", payload: null });
+    expect(await deliveriesOf(processing!.id)).toEqual([]);
+  });
+});
+
 describe("createProcessings", () => {
   it("writes all the rows of a message or none of them", async () => {
     const callback = await createCallback();
@@ -422,8 +498,8 @@ describe("createProcessings", () => {
       error: null,
       rawMessage: Buffer.from("raw"),
       payload: Buffer.from("{}"),
-      attemptCount: 0,
       nextAttemptAt: now,
+      deliveries: [{ id: createId("delivery"), endpointId: `ept_${emailCallbackId.slice("ecb_".length)}` }],
       lockedUntil: null,
       createdAt: now,
     });

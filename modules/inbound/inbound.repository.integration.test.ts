@@ -66,8 +66,9 @@ function buildRow(emailCallbackId: string, rawMessage: Uint8Array, payload: Uint
     error: null,
     rawMessage,
     payload,
-    attemptCount: 0,
     nextAttemptAt: now,
+    // Its delivery to the address's first endpoint, which the address's trigger named after it.
+    deliveries: [{ id: createId("delivery"), endpointId: `ept_${emailCallbackId.slice("ecb_".length)}` }],
     lockedUntil: null,
     createdAt: now,
   };

@@ -13,6 +13,7 @@ const callback = (username: string): InboundCallback => ({
   attachmentDelivery: "inline",
   authenticationPolicy: "none",
   spamThreshold: null,
+  endpoints: [],
 });
 const route = (username: string, callbackChanges: Partial<InboundCallback> = {}): InboundRoute => ({
   callback: { ...callback(username), ...callbackChanges },

@@ -10,7 +10,7 @@ import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
 import { createId } from "@/modules/shared/ids";
 import { recordDispatchedDeliveries } from "@/tests/support/recording-dispatcher";
 import { setUpOwnerAndStranger, type TestUser } from "@/tests/support/route-test-app";
-import { seedEmailCallback } from "@/tests/support/seed";
+import { seedDeliveriesOf, seedEmailCallback } from "@/tests/support/seed";
 import { BULK_REDELIVERY_MAX } from "./processings.usecases";
 
 const suite = setUpOwnerAndStranger("bulk redeliver");
@@ -22,27 +22,40 @@ const seedCallback = async (user: TestUser = suite.owner) =>
 
 type Seed = { status?: string; createdAt?: string; hasPayload?: boolean };
 
+/** Mails with their deliveries (each holding its mail's delivery state, a failed one under an expired claim). */
 async function seedProcessings(emailCallbackId: string, seeds: Seed[]) {
   const ids = seeds.map(() => createId("emailProcessing"));
-  await suite.app.database.prisma.emailProcessing.createMany({
-    data: seeds.map(({ status = "error", createdAt = "2026-11-20T10:00:00Z", hasPayload = true }, index) => ({
-      id: ids[index]!,
-      emailCallbackId,
-      fromAddress: "bob@example.org",
-      subject: `Mail ${index}`,
-      recipient: "inbox@hookmail.test",
-      status,
-      error: status === "error" ? "webhook-failed" : status === "not-processed" ? "not-enabled" : null,
-      webhookResponseStatusCode: status === "error" ? 500 : status === "success" ? 200 : null,
-      payload: hasPayload ? new Uint8Array(Buffer.from('{"type":"email.received"}')) : null,
-      attemptCount: status === "pending" ? 2 : 7,
-      lockedUntil: status === "error" ? new Date("2026-11-01T00:00:00Z") : null,
-      deliveredAt: status === "success" ? new Date("2026-11-20T10:00:01Z") : null,
-      createdAt: new Date(createdAt),
-    })),
-  });
+  const rows = seeds.map(({ status = "error", createdAt = "2026-11-20T10:00:00Z", hasPayload = true }, index) => ({
+    id: ids[index]!,
+    emailCallbackId,
+    fromAddress: "bob@example.org",
+    subject: `Mail ${index}`,
+    recipient: "inbox@hookmail.test",
+    status,
+    error: status === "error" ? "webhook-failed" : status === "not-processed" ? "not-enabled" : null,
+    webhookResponseStatusCode: status === "error" ? 500 : status === "success" ? 200 : null,
+    payload: hasPayload ? new Uint8Array(Buffer.from('{"type":"email.received"}')) : null,
+    attemptCount: status === "pending" ? 2 : 7,
+    nextAttemptAt: null,
+    deliveredAt: status === "success" ? new Date("2026-11-20T10:00:01Z") : null,
+    createdAt: new Date(createdAt),
+  }));
+  await suite.app.database.prisma.emailProcessing.createMany({ data: rows });
+  await seedDeliveriesOf(
+    suite.app.database,
+    rows.map((row) => ({ ...row, lockedUntil: row.status === "error" ? new Date("2026-11-01T00:00:00Z") : null })),
+  );
   return ids;
 }
+
+/** The deliveries of these mails, as the dispatcher is handed them. */
+const deliveryIdsOf = async (processingIds: (string | undefined)[]) =>
+  (
+    await suite.app.database.prisma.delivery.findMany({
+      where: { emailProcessingId: { in: processingIds.filter((id) => id !== undefined) } },
+      select: { id: true },
+    })
+  ).map(({ id }) => id);
 
 const redeliverAll = (emailCallbackId: string, body: unknown, headers: Record<string, string> = suite.owner.headers) =>
   suite.app.call(redeliverAllRoute.POST, {
@@ -74,14 +87,17 @@ describe("POST /api/email-callbacks/{id}/redeliver", () => {
 
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ count: 2 });
-    expect(dispatched.sort()).toEqual([failed1, failed2].sort());
+    expect(dispatched.sort()).toEqual((await deliveryIdsOf([failed1, failed2])).sort());
+    const deliveries = await suite.app.database.prisma.delivery.findMany({
+      where: { emailProcessingId: { in: [failed1!, failed2!] } },
+    });
+    expect(deliveries.map((delivery) => delivery.lockedUntil)).toEqual([null, null]);
     for (const row of await findRows([failed1!, failed2!])) {
       expect(row).toMatchObject({
         status: "pending",
         error: null,
         webhookResponseStatusCode: null,
         attemptCount: 0,
-        lockedUntil: null,
         deliveredAt: null,
       });
       expect(row.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(startedAt - 1000);
@@ -112,7 +128,7 @@ describe("POST /api/email-callbacks/{id}/redeliver", () => {
     );
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ count: 2 });
-    expect(dispatched.sort()).toEqual([atSince, inside].sort());
+    expect(dispatched.sort()).toEqual((await deliveryIdsOf([atSince, inside])).sort());
     expect((await findRows([before!, atUntil!])).map((row) => row.status)).toEqual(["error", "error"]);
 
     expect((await redeliverAll(callbackId, { status: "error", since: "2026-11-21T00:00:00Z" })).body).toEqual({ count: 1 });
@@ -138,7 +154,7 @@ describe("POST /api/email-callbacks/{id}/redeliver", () => {
       })),
     );
     expect((await redeliverAll(callbackId, { status: "error" })).body).toEqual({ count: BULK_REDELIVERY_MAX });
-    expect(new Set(dispatched)).toEqual(new Set(ids.slice(0, BULK_REDELIVERY_MAX)));
+    expect(new Set(dispatched)).toEqual(new Set(await deliveryIdsOf(ids.slice(0, BULK_REDELIVERY_MAX))));
     expect((await redeliverAll(callbackId, { status: "error" })).body).toEqual({ count: 3 });
   });
 
@@ -154,7 +170,7 @@ describe("POST /api/email-callbacks/{id}/redeliver", () => {
     ]);
     expect(responses.map((response) => response.status)).toEqual([202, 202]);
     expect(responses.reduce((sum, response) => sum + response.body?.count, 0)).toBe(40);
-    expect(dispatched.sort()).toEqual([...ids].sort());
+    expect(dispatched.sort()).toEqual((await deliveryIdsOf(ids)).sort());
   });
 
   it("answers 400 request.invalid_body for another status, a missing status, a bad time or until before since, and changes nothing", async () => {

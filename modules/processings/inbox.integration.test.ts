@@ -52,12 +52,13 @@ const newProcessing = (emailCallbackId: string, createdAt: Date, overrides: Part
   messageId: null,
   recipient: "inbox@hookmail.test",
   tag: null,
-  status: "success",
+  status: "pending",
   error: null,
   rawMessage: null,
   payload: null,
-  attemptCount: 1,
-  nextAttemptAt: null,
+  nextAttemptAt: createdAt,
+  // Its delivery to the address's first endpoint, which the address's trigger named after it.
+  deliveries: [{ id: createId("delivery"), endpointId: `ept_${emailCallbackId.slice("ecb_".length)}` }],
   lockedUntil: null,
   createdAt,
   ...overrides,
@@ -68,9 +69,21 @@ async function receive(rows: NewProcessing[], db: Database = database) {
   await createInboundRepository({ executor: db.executor }).createProcessings(rows, { duplicatesSince: new Date(0) });
 }
 
-/** Written in one multi-row INSERT statement (Prisma's createMany). */
+/** Written in one multi-row INSERT statement (Prisma's createMany), their deliveries in another. */
 async function bulkInsert(rows: NewProcessing[], db: Database = database) {
-  await db.prisma.emailProcessing.createMany({ data: rows.map(({ rawMessage: _raw, payload: _payload, ...row }) => row) });
+  await db.prisma.emailProcessing.createMany({
+    data: rows.map(({ rawMessage: _raw, payload: _payload, deliveries: _deliveries, lockedUntil: _lockedUntil, ...row }) => row),
+  });
+  await db.prisma.delivery.createMany({
+    data: rows.flatMap((row) =>
+      row.deliveries.map((delivery) => ({
+        ...delivery,
+        emailProcessingId: row.id,
+        status: row.status,
+        nextAttemptAt: row.nextAttemptAt,
+      })),
+    ),
+  });
 }
 
 async function countRows(emailCallbackId: string, db: Database = database) {
@@ -256,10 +269,14 @@ describe("the inbox-counts migration", () => {
         await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
       await applyMigrations({ executor: legacy.executor, migrationsDir: before, logger: silentLogger });
       const { userId, emailCallbackId } = await seedOwnerAndCallback(legacy);
-      await receive(
-        Array.from({ length: 12 }, (_, index) => newProcessing(emailCallbackId, new Date(START + index * 1800_000))),
-        legacy,
-      );
+      // Written by plain SQL at that schema (today's inbound repository writes tables it did not have).
+      for (let index = 0; index < 12; index += 1) {
+        await legacy.executor.query(
+          `INSERT INTO email_processing (id, "emailCallbackId", "fromAddress", subject, recipient, status, "createdAt", "updatedAt")
+           VALUES ($1, $2, 'bob@example.org', 'Sent before the counts', 'inbox@hookmail.test', 'success', $3, $3)`,
+          [createId("emailProcessing"), emailCallbackId, new Date(START + index * 1800_000).toISOString()],
+        );
+      }
 
       await applyMigrations({ executor: legacy.executor, migrationsDir: MIGRATIONS_DIR, logger: silentLogger });
       const legacyRepository = createProcessingsRepository(legacy);

@@ -13,7 +13,7 @@ import { createId } from "@/modules/shared/ids";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { recordDispatchedDeliveries, testDispatcher } from "@/tests/support/recording-dispatcher";
 import { setUpOwnerAndStranger } from "@/tests/support/route-test-app";
-import { seedEmailCallback } from "@/tests/support/seed";
+import { seedDatabase, seedEmailCallback } from "@/tests/support/seed";
 import { startWebhookSink, type WebhookSink } from "@/tests/support/webhook-sink";
 
 const suite = setUpOwnerAndStranger("processings");
@@ -62,25 +62,53 @@ async function seedProcessing(
   }: ProcessingSeed = {},
 ) {
   const id = createId("emailProcessing");
-  await suite.app.database.prisma.emailProcessing.create({
-    data: {
-      id,
-      emailCallbackId,
-      fromAddress: "bob@example.org",
-      subject: "Order #42",
-      recipient: "alice@hookmail.test",
-      status,
-      error,
-      webhookResponseStatusCode,
-      payload: hasPayload ? new Uint8Array(Buffer.from(JSON.stringify({ type: "email.received", data: { id } }))) : null,
-      rawMessage: hasPayload ? new Uint8Array(Buffer.from("Subject: Order #42\r\n\r\nHi\r\n")) : null,
-      attemptCount,
-      lockedUntil,
-      nextAttemptAt,
-      deliveredAt,
-    },
+  await seedDatabase(suite.app.database, {
+    processings: [
+      {
+        id,
+        emailCallbackId,
+        fromAddress: "bob@example.org",
+        subject: "Order #42",
+        recipient: "alice@hookmail.test",
+        status,
+        error,
+        webhookResponseStatusCode,
+        payload: hasPayload ? new Uint8Array(Buffer.from(JSON.stringify({ type: "email.received", data: { id } }))) : null,
+        rawMessage: hasPayload ? new Uint8Array(Buffer.from("Subject: Order #42\r\n\r\nHi\r\n")) : null,
+        attemptCount,
+        lockedUntil,
+        nextAttemptAt,
+        deliveredAt,
+      },
+    ],
   });
   return id;
+}
+
+/** A mail's deliveries, as the dispatcher is handed them. */
+const deliveryIdsOf = async (emailProcessingId: string) =>
+  (
+    await suite.app.database.prisma.delivery.findMany({
+      where: { emailProcessingId },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    })
+  ).map(({ id }) => id);
+
+/** A second endpoint of the address, and the mail's delivery to it in the given state. Answers the delivery's id. */
+async function seedSecondDelivery(
+  emailCallbackId: string,
+  emailProcessingId: string,
+  state: { status: string; attemptCount: number; lastStatusCode: number | null },
+) {
+  const endpoint = await suite.app.database.prisma.endpoint.create({
+    data: { id: createId("endpoint"), emailCallbackId, url: "https://second.example.com/hook", signingScheme: "none" },
+  });
+  const deliveredAt = state.status === "success" ? new Date() : null;
+  const delivery = await suite.app.database.prisma.delivery.create({
+    data: { id: createId("delivery"), emailProcessingId, endpointId: endpoint.id, deliveredAt, ...state },
+  });
+  return delivery.id;
 }
 
 async function seedAttempt(
@@ -154,11 +182,13 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
       subject: "Order #42",
     });
     const after = await findProcessing(id);
-    expect(after).toMatchObject({ status: "pending", error: null, attemptCount: 0, lockedUntil: null, deliveredAt: null });
+    expect(after).toMatchObject({ status: "pending", error: null, attemptCount: 0, deliveredAt: null });
+    const [delivery] = await suite.app.database.prisma.delivery.findMany({ where: { emailProcessingId: id } });
+    expect(delivery).toMatchObject({ status: "pending", attemptCount: 0, lockedUntil: null, lastStatusCode: null });
     expect(after.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(startedAt - 1000);
     expect(after.nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     expect(Buffer.from(after.payload ?? []).equals(Buffer.from(before.payload ?? []))).toBe(true);
-    expect(dispatched).toEqual([id]);
+    expect(dispatched).toEqual(await deliveryIdsOf(id));
     expect(await suite.app.database.prisma.deliveryAttempt.count({ where: { emailProcessingId: id } })).toBe(2);
   });
 
@@ -168,7 +198,45 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
     const response = await redeliver(callbackId, id, suite.ownerKey);
     expect(response.status).toBe(202);
     expect(response.body?.emailProcessing.status).toBe("pending");
-    expect(dispatched).toEqual([id]);
+    expect(dispatched).toEqual(await deliveryIdsOf(id));
+  });
+
+  it("restarts only the deliveries that failed of a mail whose other delivery succeeded", async () => {
+    const callbackId = await seedCallback();
+    const id = await seedProcessing(callbackId, { status: "error", attemptCount: 7 });
+    const [failed] = await deliveryIdsOf(id);
+    const succeeded = await seedSecondDelivery(callbackId, id, { status: "success", attemptCount: 1, lastStatusCode: 200 });
+
+    expect((await redeliver(callbackId, id)).status).toBe(202);
+
+    expect(dispatched).toEqual([failed]);
+    const deliveries = await suite.app.database.prisma.delivery.findMany({ where: { emailProcessingId: id } });
+    expect(deliveries.find((delivery) => delivery.id === failed)).toMatchObject({
+      status: "pending",
+      attemptCount: 0,
+      error: null,
+    });
+    expect(deliveries.find((delivery) => delivery.id === succeeded)).toMatchObject({
+      status: "success",
+      attemptCount: 1,
+      lastStatusCode: 200,
+    });
+    expect(await findProcessing(id)).toMatchObject({ status: "pending", attemptCount: 1 });
+  });
+
+  it("restarts every delivery of a mail whose deliveries all succeeded", async () => {
+    const callbackId = await seedCallback();
+    const id = await seedProcessing(callbackId, { status: "success", attemptCount: 1, deliveredAt: new Date() });
+    await seedSecondDelivery(callbackId, id, { status: "success", attemptCount: 2, lastStatusCode: 200 });
+
+    expect((await redeliver(callbackId, id)).status).toBe(202);
+
+    expect(dispatched.sort()).toEqual(await deliveryIdsOf(id));
+    const deliveries = await suite.app.database.prisma.delivery.findMany({ where: { emailProcessingId: id } });
+    expect(deliveries.map(({ status, attemptCount, deliveredAt }) => ({ status, attemptCount, deliveredAt }))).toEqual([
+      { status: "pending", attemptCount: 0, deliveredAt: null },
+      { status: "pending", attemptCount: 0, deliveredAt: null },
+    ]);
   });
 
   it("refuses a pending processing with 409 email_processing.delivery_in_progress and changes nothing", async () => {
@@ -214,7 +282,7 @@ describe("POST /api/email-callbacks/{id}/processings/{processingId}/redeliver", 
     const responses = await Promise.all([redeliver(callbackId, id), redeliver(callbackId, id)]);
     expect(responses.map((response) => response.status).sort()).toEqual([202, 409]);
     expect(responses.find((response) => response.status === 409)?.body?.error.code).toBe("email_processing.delivery_in_progress");
-    expect(dispatched).toEqual([id]);
+    expect(dispatched).toEqual(await deliveryIdsOf(id));
   });
 
   it("answers 404 email_callback.not_found to another user, by session and by API key, and changes nothing", async () => {
@@ -384,7 +452,7 @@ describe("POST /api/email-callbacks/{id}/test-mail", () => {
       recipient: address,
       status: "pending",
     });
-    expect(dispatched).toEqual([row?.id]);
+    expect(dispatched).toEqual(await deliveryIdsOf(row!.id));
     const payload = JSON.parse(Buffer.from(row?.payload ?? []).toString("utf8"));
     expect(payload.data).toMatchObject({
       id: row?.id,

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
-import { seedEmailCallback, seedUser } from "@/tests/support/seed";
+import { seedDatabase, seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createRetentionRepository } from "./retention.repository";
 import { deleteExpiredProcessings, deleteStaleRateLimitCounts, foldInboxCounts } from "./retention.usecases";
@@ -16,8 +16,10 @@ async function seedOwner(planId: "free" | "pro") {
   const { id: emailCallbackId } = await seedEmailCallback(database, { userId, webhookUrl: "https://x.test/h" });
   const processing = async (ageDays: number, status = "success") => {
     const id = createId("emailProcessing");
-    await database.prisma.emailProcessing.create({
-      data: { id, emailCallbackId, fromAddress: "a@b.test", recipient: "r@hookmail.test", status, createdAt: daysAgo(ageDays) },
+    await seedDatabase(database, {
+      processings: [
+        { id, emailCallbackId, fromAddress: "a@b.test", recipient: "r@hookmail.test", status, createdAt: daysAgo(ageDays) },
+      ],
     });
     await database.prisma.deliveryAttempt.create({
       data: { id: createId("deliveryAttempt"), emailProcessingId: id, durationMs: 5, statusCode: 200 },

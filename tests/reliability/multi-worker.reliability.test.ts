@@ -10,7 +10,7 @@ import type { Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/modules/db/db";
 import { createId } from "@/modules/shared/ids";
-import { seedDatabase, seedUser } from "@/tests/support/seed";
+import { seedDatabase, seedDeliveriesOf, seedUser } from "@/tests/support/seed";
 import { createTestDatabaseUrl } from "@/tests/support/test-database";
 import { setUpReliabilityTest } from "./support/reliability-setup";
 
@@ -110,9 +110,13 @@ async function seedDueDeliveries(database: Database, webhookUrl: string): Promis
       rawMessage: new Uint8Array(Buffer.from(`Subject: Mail ${index}\r\n\r\nhello\r\n`)),
       nextAttemptAt: now,
       attemptCount: 0,
+      error: null,
+      webhookResponseStatusCode: null,
+      deliveredAt: null,
     };
   });
   await database.prisma.emailProcessing.createMany({ data: rows });
+  await seedDeliveriesOf(database, rows);
   return rows.map((row) => row.id);
 }
 
@@ -205,14 +209,21 @@ describe("multi-worker delivery (two processes, one PostgreSQL)", () => {
 
       // Recorded exactly once, as a success after a single attempt.
       const processings = await database.prisma.emailProcessing.findMany({
-        select: { id: true, status: true, attemptCount: true, lockedUntil: true, _count: { select: { deliveryAttempts: true } } },
+        select: { id: true, status: true, attemptCount: true, _count: { select: { deliveryAttempts: true } } },
       });
       expect(processings).toHaveLength(DELIVERY_COUNT);
       const wrong = processings.filter(
-        (row) =>
-          row.status !== "success" || row.attemptCount !== 1 || row.lockedUntil !== null || row._count.deliveryAttempts !== 1,
+        (row) => row.status !== "success" || row.attemptCount !== 1 || row._count.deliveryAttempts !== 1,
       );
       expect(wrong).toEqual([]);
+      // Each mail's one delivery too, its claim released.
+      const deliveries = await database.prisma.delivery.findMany({
+        select: { status: true, attemptCount: true, lockedUntil: true },
+      });
+      expect(deliveries).toHaveLength(DELIVERY_COUNT);
+      expect(deliveries.filter((row) => row.status !== "success" || row.attemptCount !== 1 || row.lockedUntil !== null)).toEqual(
+        [],
+      );
       const attempts = await database.prisma.deliveryAttempt.count({ where: { statusCode: 200 } });
       expect(attempts).toBe(DELIVERY_COUNT);
 

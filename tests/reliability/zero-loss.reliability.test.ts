@@ -103,7 +103,7 @@ describe("zero loss: SMTP and HTTP mail through a refusing webhook and a SIGKILL
         const killedAt = Date.now();
         await app.kill();
         // Attempts the dead process had claimed: another worker may take them only once their lease ends.
-        leasedAtKill = await database.prisma.emailProcessing.count({
+        leasedAtKill = await database.prisma.delivery.count({
           where: { status: "pending", lockedUntil: { gt: new Date() } },
         });
         const restarted = await app.start();

@@ -119,3 +119,39 @@ export async function seedEmailCallback(
   const { emailCallbacks } = await seedDatabase(database, { emailCallbacks: [emailCallback] });
   return emailCallbacks[0]!;
 }
+
+/**
+ * seedDeliveryOf for many mails at once (seeds of thousands of rows): one read of their addresses'
+ * first endpoints and one insert. Answers each written delivery's id by its mail's id.
+ */
+export async function seedDeliveriesOf(
+  database: Pick<Database, "prisma">,
+  processings: (Parameters<typeof seedDeliveryOf>[1] & { lockedUntil?: Date | null })[],
+): Promise<Map<string, string>> {
+  const delivered = processings.filter((processing) => DELIVERED_STATUSES.includes(processing.status));
+  const endpoints = await database.prisma.endpoint.findMany({
+    where: { emailCallbackId: { in: [...new Set(delivered.map((processing) => processing.emailCallbackId))] }, deletedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, emailCallbackId: true },
+  });
+  const firstEndpoints = new Map<string, string>();
+  for (const endpoint of endpoints) {
+    if (!firstEndpoints.has(endpoint.emailCallbackId)) firstEndpoints.set(endpoint.emailCallbackId, endpoint.id);
+  }
+  const ids = new Map(delivered.map((processing) => [processing.id, createId("delivery")]));
+  await database.prisma.delivery.createMany({
+    data: delivered.map((processing) => ({
+      id: ids.get(processing.id)!,
+      emailProcessingId: processing.id,
+      endpointId: firstEndpoints.get(processing.emailCallbackId)!,
+      status: processing.status,
+      error: processing.status === PROCESSING_STATUS.ERROR ? processing.error : null,
+      attemptCount: processing.attemptCount,
+      nextAttemptAt: processing.nextAttemptAt,
+      lockedUntil: processing.lockedUntil ?? null,
+      lastStatusCode: processing.webhookResponseStatusCode,
+      deliveredAt: processing.deliveredAt,
+    })),
+  });
+  return ids;
+}

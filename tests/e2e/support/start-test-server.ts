@@ -60,16 +60,36 @@ async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: st
     { status: "error", error: "webhook-failed", webhookResponseStatusCode: 500 },
     { status: "not-processed", error: "from-address-not-allowed", webhookResponseStatusCode: null },
   ];
-  await prisma.emailProcessing.createMany({
-    data: Array.from({ length: count }, (_, index) => ({
-      id: createId("emailProcessing"),
-      emailCallbackId,
-      fromAddress: `sender${index + 1}@example.org`,
-      subject: `Seeded message ${index + 1}`,
-      recipient: "seeded@hookmail.test",
-      ...(statuses[index % statuses.length] ?? statuses[0]!),
-      createdAt: new Date(now - (count - index) * 60_000),
-    })),
+  const rows = Array.from({ length: count }, (_, index) => ({
+    id: createId("emailProcessing"),
+    emailCallbackId,
+    fromAddress: `sender${index + 1}@example.org`,
+    subject: `Seeded message ${index + 1}`,
+    recipient: "seeded@hookmail.test",
+    ...(statuses[index % statuses.length] ?? statuses[0]!),
+    createdAt: new Date(now - (count - index) * 60_000),
+  }));
+  await prisma.emailProcessing.createMany({ data: rows });
+  // A delivered or failed mail's delivery to the address's first endpoint, in the mail's state (as the
+  // product and tests/support/seed.ts write them); a mail not processed has none.
+  const endpoint = await prisma.endpoint.findFirstOrThrow({
+    where: { emailCallbackId, deletedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  await prisma.delivery.createMany({
+    data: rows
+      .filter((row) => row.status === "success" || row.status === "error")
+      .map((row) => ({
+        id: createId("delivery"),
+        emailProcessingId: row.id,
+        endpointId: endpoint.id,
+        status: row.status,
+        error: row.error,
+        attemptCount: 0,
+        lastStatusCode: row.webhookResponseStatusCode,
+        createdAt: row.createdAt,
+      })),
   });
   return count;
 }
