@@ -3,7 +3,7 @@
 // that count (the plan limit, the last endpoint) run holding the address's row, so two calls cannot
 // both pass a count that only one of them may.
 import { Prisma, type PrismaClient } from "@/modules/db/generated/client";
-import type { EndpointFormat, SigningScheme } from "@/modules/delivery/delivery.constants";
+import type { SigningScheme } from "@/modules/delivery/delivery.constants";
 import type { EndpointRecord } from "./endpoints.models";
 
 const ENDPOINT_FIELDS = {
@@ -35,18 +35,7 @@ function toRecord(row: EndpointRow): EndpointRecord {
 }
 
 /** What an endpoint is written with; the id and times are the repository's. */
-export type EndpointData = {
-  url: string;
-  format: EndpointFormat;
-  signingScheme: SigningScheme;
-  secret: string | null;
-  publicKey: string | null;
-  privateKeyEncrypted: string | null;
-  headers: Record<string, string>;
-  timeoutMs: number | null;
-  filter: unknown;
-  isEnabled: boolean;
-};
+export type EndpointData = Omit<EndpointRecord, "id" | "emailCallbackId" | "createdAt">;
 
 const live = { deletedAt: null };
 const ORDER = [{ createdAt: "asc" as const }, { id: "asc" as const }];
