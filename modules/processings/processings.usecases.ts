@@ -3,13 +3,17 @@
 // arguments.
 import { createEmailCallbackNotFoundError } from "@/modules/email-callbacks/email-callbacks.errors";
 import { formatAddress } from "@/modules/email-callbacks/email-callbacks.models";
-import { createEndpointNotFoundError } from "@/modules/endpoints/endpoints.errors";
 import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
 import type { RateLimitRepository } from "@/modules/rate-limit/rate-limit.repository";
 import { ensureWithinRateLimit } from "@/modules/rate-limit/rate-limit.usecases";
 import { composeTestMail } from "./compose-test-mail";
 import { PROCESSING_STATUS } from "./processings.constants";
-import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
+import {
+  createDeliveryEndpointNotFoundError,
+  createDeliveryInProgressError,
+  createEmailProcessingNotFoundError,
+  createMessageGoneError,
+} from "./processings.errors";
 import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
 import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.repository";
 import type { InboxFilter, RedeliverProcessingsInput } from "./processings.schemas";
@@ -169,7 +173,7 @@ async function restartEndpointDeliveryOrThrow({
   const deliveryId = await repository.restartEndpointDelivery({ id, endpointId, emailCallbackId, now });
   if (deliveryId) return deliveryId;
   const state = await repository.findEndpointDeliveryState({ id, endpointId, emailCallbackId });
-  if (!state) throw createEndpointNotFoundError();
+  if (!state) throw createDeliveryEndpointNotFoundError();
   if (!state.hasContent) throw createMessageGoneError();
   throw createDeliveryInProgressError();
 }
