@@ -134,6 +134,17 @@ describe("PUT /api/email-callbacks/{id}/endpoints/{endpointId}", () => {
     });
   });
 
+  it("changes nothing with an empty body", async () => {
+    const id = await calls.createAddress(owner.headers);
+    const endpoint = await addOrFail(id, { url: "https://hooks.example.com/same" });
+    const response = await calls.updateEndpoint(id, endpoint.id, {}, owner.headers);
+    expect(response.status).toBe(200);
+    expect(response.body?.endpoint).toEqual({
+      ...endpoint,
+      signing: { scheme: "hmac", maskedSecret: endpoint.signing.maskedSecret },
+    });
+  });
+
   it("rotates a secret when signing is sent again, showing the new one once", async () => {
     const id = await calls.createAddress(owner.headers);
     const endpoint = await addOrFail(id, { url: "https://hooks.example.com/rotate" });
@@ -211,6 +222,29 @@ describe("the address's webhook is its first endpoint", () => {
       signing: { scheme: "hmac", maskedSecret: "••••••••WXYZ" },
     });
     expect(endpoints[1].url).toBe("https://hooks.example.com/second");
+  });
+
+  it("a change of the first endpoint is the address's: its URL, and a secret taken away by Ed25519", async () => {
+    const id = await calls.createAddress(owner.headers);
+    const [first] = (await calls.listEndpoints(id, owner.headers)).body!.endpoints;
+    const moved = await calls.updateEndpoint(id, first.id, { url: "https://hooks.example.com/renamed" }, owner.headers);
+    expect(moved.status).toBe(200);
+    expect((await calls.getAddress(id, owner.headers)).body?.emailCallback).toMatchObject({
+      webhookUrl: "https://hooks.example.com/renamed",
+      maskedWebhookSecret: "••••••••6789",
+    });
+    await calls.updateEndpoint(id, first.id, { signing: { scheme: "ed25519" } }, owner.headers);
+    expect((await calls.getAddress(id, owner.headers)).body?.emailCallback).toMatchObject({
+      hasWebhookSecret: false,
+      maskedWebhookSecret: null,
+    });
+  });
+
+  it("an address's secret taken away makes its first endpoint one that does not sign", async () => {
+    const id = await calls.createAddress(owner.headers);
+    expect((await calls.updateAddress(id, { webhookSecret: "" }, owner.headers)).status).toBe(200);
+    const [first] = (await calls.listEndpoints(id, owner.headers)).body!.endpoints;
+    expect(first.signing).toEqual({ scheme: "none" });
   });
 
   it("deleting the first endpoint makes the second the address's webhook", async () => {
