@@ -111,7 +111,7 @@ export type Redeliverer = { deliverSoon: (deliveryIds: string[]) => void };
 
 /**
  * Starts a new attempt series on the stored content and hands it to the dispatcher for an attempt
- * now (docs/webhooks.md: Redelivery). Without `endpointId`: the mail's deliveries that ended in error
+ * now (docs/webhooks.md: Deliveries and redelivery). Without `endpointId`: the mail's deliveries that ended in error
  * (every one when none did); a pending processing is still being delivered
  * (email_processing.delivery_in_progress). With `endpointId`: that endpoint's delivery, when it has
  * ended or waits for its next retry; only an attempt of it running now is in progress; an endpoint
