@@ -20,18 +20,27 @@ const base: EndpointRecord = {
 };
 
 describe("formatEndpointForApi (docs/webhooks.md: Endpoints)", () => {
-  it("answers an hmac endpoint with its secret", () => {
+  it("answers an hmac endpoint with its secret masked", () => {
     const record = { ...base, signingScheme: "hmac" as const, secret: "whk-secret-0123456789", timeoutMs: 5000 };
     expect(formatEndpointForApi(record, { defaultTimeoutMs: 10_000 })).toEqual({
       id: "wep_1",
       url: "https://hooks.example.com/in",
       format: "json",
-      signing: { scheme: "hmac", secret: "whk-secret-0123456789" },
+      signing: { scheme: "hmac", maskedSecret: "••••••••6789" },
       headers: { "X-Tenant": "acme" },
       timeoutMs: 5000,
       filter: null,
       isEnabled: true,
       createdAt: "2026-11-28T08:00:00.000Z",
+    });
+  });
+
+  it("answers the secret in full only for the call that set it", () => {
+    const record = { ...base, signingScheme: "hmac" as const, secret: "whk-secret-0123456789" };
+    expect(formatEndpointForApi(record, { defaultTimeoutMs: 10_000, revealsSecret: true }).signing).toEqual({
+      scheme: "hmac",
+      secret: "whk-secret-0123456789",
+      maskedSecret: "••••••••6789",
     });
   });
 

@@ -3,6 +3,7 @@
 import type { EndpointFormat, SigningScheme } from "@/modules/delivery/delivery.constants";
 import { isReservedHeaderName } from "@/modules/delivery/reserved-headers";
 import { maskSecret } from "@/modules/email-callbacks/email-callbacks.models";
+import type { EndpointFilter } from "./endpoint-filter.schemas";
 import { ENDPOINT_HEADER_NAME_MAX_LENGTH, ENDPOINT_HEADER_VALUE_MAX_BYTES } from "./endpoints.constants";
 
 /** An endpoint as stored. */
@@ -38,7 +39,7 @@ export type ApiEndpoint = {
   signing: ApiEndpointSigning;
   headers: Record<string, string>;
   timeoutMs: number;
-  filter: unknown;
+  filter: EndpointFilter | null;
   isEnabled: boolean;
   createdAt: string;
 };
@@ -74,7 +75,8 @@ export function formatEndpointForApi(
     signing: formatSigning(record, revealsSecret),
     headers: { ...record.headers },
     timeoutMs: record.timeoutMs ?? defaultTimeoutMs,
-    filter: record.filter ?? null,
+    // Stored as its schema validated it (endpoint-filter.schemas.ts).
+    filter: (record.filter ?? null) as EndpointFilter | null,
     isEnabled: record.isEnabled,
     createdAt: record.createdAt.toISOString(),
   };

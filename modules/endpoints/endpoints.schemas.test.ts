@@ -20,13 +20,14 @@ function answerTo(body: unknown) {
 }
 
 describe("createEndpointSchema (docs/webhooks.md: Endpoints)", () => {
-  it("gives the defaults: json, hmac with a secret to generate, no headers, the configured timeout, enabled", () => {
+  it("gives the defaults: json, hmac with a secret to generate, no headers, the configured timeout, no filter, enabled", () => {
     expect(createEndpointSchema.parse({ url })).toEqual({
       url,
       format: "json",
       signing: { scheme: "hmac" },
       headers: {},
       timeoutMs: null,
+      filter: null,
       isEnabled: true,
     });
   });
@@ -40,7 +41,7 @@ describe("createEndpointSchema (docs/webhooks.md: Endpoints)", () => {
       timeoutMs: 5000,
       isEnabled: false,
     };
-    expect(createEndpointSchema.parse(body)).toEqual({ ...body, url });
+    expect(createEndpointSchema.parse(body)).toEqual({ ...body, url, filter: null });
   });
 
   it("takes a secret of the caller's own with the address form's rules, and never an empty one", () => {

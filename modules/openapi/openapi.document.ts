@@ -8,12 +8,14 @@ import { buildOperation, type OperationSpec } from "./openapi.operations";
 import { API_KEY_OPERATIONS } from "./openapi.paths.api-keys";
 import { DOMAIN_OPERATIONS } from "./openapi.paths.domains";
 import { EMAIL_CALLBACK_OPERATIONS } from "./openapi.paths.email-callbacks";
+import { ENDPOINT_OPERATIONS } from "./openapi.paths.endpoints";
 import { PROCESSING_OPERATIONS } from "./openapi.paths.processings";
 import { USER_OPERATIONS } from "./openapi.paths.users";
 
 /** Every described call, in the order the reference shows them. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...EMAIL_CALLBACK_OPERATIONS,
+  ...ENDPOINT_OPERATIONS,
   ...PROCESSING_OPERATIONS,
   ...DOMAIN_OPERATIONS,
   ...API_KEY_OPERATIONS,

@@ -48,6 +48,7 @@ const PATH_PARAMETERS: Record<string, { description: string; schema: z.core.$Zod
   processingId: { description: "The received mail's id (`ep_…`).", schema: idSchema },
   apiKeyId: { description: "The API key's id (`ak_…`).", schema: idSchema },
   domainId: { description: "The domain's id (`dom_…`).", schema: idSchema },
+  endpointId: { description: "The endpoint's id (`ept_…`).", schema: idSchema },
   index: {
     description: "The attachment's place in the webhook body's `attachments` list, from 0.",
     schema: z.string().regex(/^(0|[1-9]\d{0,3})$/),

@@ -1,7 +1,11 @@
 // The calls on an address's inbox: its pages, one mail in full, the message as received, an
 // attachment, the delivery attempts and a redelivery.
 import { z } from "zod";
-import { listProcessingsQuerySchema, processingDetailQuerySchema } from "@/modules/processings/processings.schemas";
+import {
+  listProcessingsQuerySchema,
+  processingDetailQuerySchema,
+  redeliverProcessingBodySchema,
+} from "@/modules/processings/processings.schemas";
 import { OPENAPI_TAG } from "./openapi.constants";
 import type { HeaderSpec, OperationSpec } from "./openapi.operations";
 import {
@@ -134,14 +138,24 @@ export const PROCESSING_OPERATIONS: OperationSpec[] = [
     operationId: "redeliverEmailProcessing",
     summary: "Redeliver one mail",
     description:
-      "A new attempt series on the stored webhook body (status `pending`, due now); earlier attempts are kept. " +
-      "Rate limited per address.",
+      "A new attempt series on the stored content (status `pending`, due now); earlier attempts are kept. Without " +
+      "`endpointId` (or without a body): every endpoint whose delivery ended in error, or every one when none did; a " +
+      "pending mail answers `email_processing.delivery_in_progress`. With `endpointId`: that endpoint's delivery, when it " +
+      "has ended or waits for its next retry; `email_processing.delivery_in_progress` only while an attempt of it is " +
+      "running; `endpoint.not_found` for an endpoint with no delivery of this mail. Rate limited per address.",
     access: "session-or-key",
+    requestBody: { required: false, content: { "application/json": redeliverProcessingBodySchema } },
     success: {
       status: 202,
       description: "The mail, pending again.",
       content: { "application/json": z.object({ emailProcessing: emailProcessingResponseSchema }) },
     },
-    errors: [...ROW_NOT_FOUND, "request.rate_limited", "email_processing.delivery_in_progress", "email_processing.message_gone"],
+    errors: [
+      ...ROW_NOT_FOUND,
+      "endpoint.not_found",
+      "request.rate_limited",
+      "email_processing.delivery_in_progress",
+      "email_processing.message_gone",
+    ],
   },
 ];

@@ -5,9 +5,11 @@ import type { z } from "zod";
 import { formatApiKeyForApi } from "@/modules/api-keys/api-keys.models";
 import { formatDomainForApi } from "@/modules/domains/domains.models";
 import { formatEmailCallbackForApi } from "@/modules/email-callbacks/email-callbacks.models";
+import { formatEndpointForApi } from "@/modules/endpoints/endpoints.models";
 import { formatEmailReceivedEvent, formatProcessingEvent } from "@/modules/events/events.models";
 import {
   formatDeliveryAttemptForApi,
+  formatProcessingDeliveryForApi,
   formatProcessingDetailForApi,
   formatProcessingForApi,
 } from "@/modules/processings/processings.models";
@@ -26,6 +28,7 @@ import {
   processingEventSchema,
   userResponseSchema,
 } from "./openapi.responses";
+import { endpointResponseSchema, processingDeliveryResponseSchema } from "./openapi.responses.endpoints";
 
 const createdAt = new Date("2026-11-24T10:00:00.000Z");
 const processing = {
@@ -81,8 +84,60 @@ describe("response schemas", () => {
       durationMs: 30,
       error: "timeout",
       responseBody: null,
+      endpointId: null,
     };
     expectExactShape(deliveryAttemptResponseSchema, formatDeliveryAttemptForApi(attempt));
+    expectExactShape(deliveryAttemptResponseSchema, formatDeliveryAttemptForApi({ ...attempt, endpointId: "ept_x" }));
+  });
+
+  it("match an endpoint of each signing scheme, an HMAC secret shown or not, with and without a filter", () => {
+    const endpoint = {
+      id: "ept_x",
+      emailCallbackId: "ecb_x",
+      url: "https://hooks.example.com/x",
+      format: "json" as const,
+      signingScheme: "hmac" as const,
+      secret: "a-long-enough-secret-1234",
+      publicKey: null,
+      privateKeyEncrypted: null,
+      headers: { "X-Team": "billing" },
+      timeoutMs: null,
+      filter: null,
+      isEnabled: true,
+      createdAt,
+    };
+    const filter = {
+      match: "any",
+      conditions: [
+        { field: "header:x-priority", op: "equals", value: "1" },
+        { field: "spam.score", op: "lt", value: 5 },
+      ],
+    };
+    const ed25519 = {
+      ...endpoint,
+      signingScheme: "ed25519" as const,
+      secret: null,
+      publicKey: "whpk_x",
+      privateKeyEncrypted: "v1:x",
+    };
+    for (const [record, revealsSecret] of [
+      [endpoint, true],
+      [{ ...endpoint, filter, format: "raw" as const, timeoutMs: 5000 }, false],
+      [ed25519, false],
+      [{ ...endpoint, signingScheme: "none" as const, secret: null }, false],
+    ] as const) {
+      const formatted = formatEndpointForApi(record, { defaultTimeoutMs: 15_000, revealsSecret });
+      expectExactShape(endpointResponseSchema, formatted);
+      expect(endpointResponseSchema.parse(formatted)).toEqual(formatted);
+    }
+    const delivery = {
+      endpointId: "ept_x",
+      status: "pending" as const,
+      attemptCount: 2,
+      nextAttemptAt: createdAt,
+      lastStatusCode: 503,
+    };
+    expectExactShape(processingDeliveryResponseSchema, formatProcessingDeliveryForApi(delivery));
   });
 
   it("match an API key, used or not", () => {

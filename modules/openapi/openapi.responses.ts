@@ -18,6 +18,7 @@ import type {
 } from "@/modules/processings/processings.models";
 import type { ErrorBody } from "@/modules/shared/errors/error-response";
 import type { ApiUser } from "@/modules/users/users.models";
+import { processingDeliveryResponseSchema } from "./openapi.responses.endpoints";
 
 const timestamp = z.iso.datetime().describe("ISO 8601 time, UTC.");
 
@@ -79,6 +80,7 @@ export const deliveryAttemptResponseSchema = z
     durationMs: z.number().int(),
     error: z.string().nullable(),
     responseBody: z.string().nullable().describe("The first 1 KiB of the webhook's answer."),
+    endpointId: z.string().nullable().describe("The endpoint called; null for attempts made before addresses had endpoints."),
   })
   .meta({ id: "DeliveryAttempt" });
 
@@ -148,6 +150,9 @@ export const processingsPageResponseSchema = z.object({
 
 export const processingDetailResponseSchema = z.object({
   emailProcessing: emailProcessingDetailResponseSchema,
+  deliveries: z
+    .array(processingDeliveryResponseSchema)
+    .describe("The mail's delivery to each endpoint its filter let through, in the endpoints' creation order."),
   webhookBody: z
     .string()
     .nullable()

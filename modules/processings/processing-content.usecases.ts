@@ -7,6 +7,7 @@
 import { type DownloadedContent, toDownloadedContent } from "@/modules/content-links/content-links.usecases";
 import type { DownloadGate } from "@/modules/content-links/download-gate";
 import { openHeldDownload, STREAMED_DOWNLOAD_BYTES } from "@/modules/content-links/download-stream";
+import type { ProcessingDelivery } from "./processing-deliveries.repository";
 import { createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
 import type { ProcessingRecord } from "./processings.models";
 import type { ProcessingsRepository } from "./processings.repository";
@@ -38,6 +39,8 @@ export async function getEmailProcessingDetail({
   isShortened?: boolean;
 }): Promise<{
   emailProcessing: ProcessingRecord & { attemptCount: number; nextAttemptAt: Date | null };
+  /** Its delivery to each endpoint, in the endpoints' creation order. */
+  deliveries: ProcessingDelivery[];
   /** The JSON text sent to the webhook, byte for byte unless shortened; null once the content is gone (or none was built). */
   webhookBody: string | null;
   /** The size of the body sent, in bytes; null with no body. */
@@ -47,11 +50,13 @@ export async function getEmailProcessingDetail({
   await getInboxOwnerOrThrow({ emailCallbackId, userId, repository });
   const row = await repository.findProcessingDetail({ id: processingId, emailCallbackId });
   if (!row) throw createEmailProcessingNotFoundError();
+  const deliveries = await repository.listProcessingDeliveries(row.id);
   const { payload, ...emailProcessing } = row;
   const isWebhookBodyShortened = isShortened && payload !== null && payload.byteLength > SHORTENED_WEBHOOK_BODY_ABOVE_BYTES;
   const body = payload && isWebhookBodyShortened ? shortenWebhookBody(payload) : payload;
   return {
     emailProcessing,
+    deliveries,
     webhookBody: body ? body.toString("utf8") : null,
     webhookBodyBytes: payload?.byteLength ?? null,
     isWebhookBodyShortened,

@@ -7,6 +7,7 @@ import {
   type ApiDeliveryAttempt,
   type ApiProcessingsPage,
   formatDeliveryAttemptForApi,
+  formatProcessingDeliveryForApi,
   formatProcessingDetailForApi,
   formatProcessingForApi,
 } from "./processings.models";
@@ -53,14 +54,18 @@ export async function answerProcessingDetail({
   isShortened: boolean;
   services: ReadServices;
 }): Promise<EmailProcessingDetailAnswer> {
-  const { emailProcessing, ...body } = await getEmailProcessingDetail({
+  const { emailProcessing, deliveries, ...body } = await getEmailProcessingDetail({
     emailCallbackId,
     processingId,
     userId,
     repository: await getProcessingsRepository(services),
     isShortened,
   });
-  return { emailProcessing: formatProcessingDetailForApi(emailProcessing), ...body };
+  return {
+    emailProcessing: formatProcessingDetailForApi(emailProcessing),
+    deliveries: deliveries.map(formatProcessingDeliveryForApi),
+    ...body,
+  };
 }
 
 /** Every delivery attempt of one mail of the owner's address, newest first. */

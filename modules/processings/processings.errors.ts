@@ -15,3 +15,12 @@ export const createDeliveryInProgressError = defineError(
   "email_processing.delivery_in_progress",
   "The message is still being delivered; redeliver it once its delivery has ended.",
 );
+
+/**
+ * A redelivery naming an endpoint that has no delivery of the mail, or is not the address's: the
+ * endpoint calls' own code, with a factory of this feature's (two features do not import each other).
+ */
+export const createDeliveryEndpointNotFoundError = defineError(
+  "endpoint.not_found",
+  "The endpoint was not found among those this message was delivered to.",
+);

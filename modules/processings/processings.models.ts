@@ -61,6 +61,31 @@ export function formatProcessingDetailForApi(
   };
 }
 
+/** One endpoint's delivery of a mail, as the detail call answers it (docs/webhooks.md: Destinations). */
+export type ApiProcessingDelivery = {
+  endpointId: string;
+  status: ProcessingStatus;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+};
+
+export function formatProcessingDeliveryForApi(delivery: {
+  endpointId: string;
+  status: ProcessingStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+}): ApiProcessingDelivery {
+  return {
+    endpointId: delivery.endpointId,
+    status: delivery.status,
+    attemptCount: delivery.attemptCount,
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    lastStatusCode: delivery.lastStatusCode,
+  };
+}
+
 /** One webhook call of a processing, as stored. */
 export type StoredDeliveryAttempt = {
   id: string;
@@ -70,6 +95,8 @@ export type StoredDeliveryAttempt = {
   error: string | null;
   /** The first 1 KiB of the response body. */
   responseBody: string | null;
+  /** The endpoint the attempt was made to; null for attempts older than endpoints. */
+  endpointId: string | null;
 };
 
 export type ApiDeliveryAttempt = Omit<StoredDeliveryAttempt, "attemptedAt"> & { attemptedAt: string };
@@ -82,5 +109,6 @@ export function formatDeliveryAttemptForApi(attempt: StoredDeliveryAttempt): Api
     durationMs: attempt.durationMs,
     error: attempt.error,
     responseBody: attempt.responseBody,
+    endpointId: attempt.endpointId,
   };
 }

@@ -5,7 +5,13 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { apiFetch } from "@/modules/shared/api/api-client";
 import { useIsInboxLive } from "./live-inbox";
 import { PROCESSING_STATUS } from "./processings.constants";
-import type { ApiDeliveryAttempt, ApiEmailProcessing, ApiEmailProcessingDetail, ApiProcessingsPage } from "./processings.models";
+import type {
+  ApiDeliveryAttempt,
+  ApiEmailProcessing,
+  ApiEmailProcessingDetail,
+  ApiProcessingDelivery,
+  ApiProcessingsPage,
+} from "./processings.models";
 import { FAILED_COUNT_PAGE, type InboxPageRequest, processingQueryKeys } from "./processings.query-keys";
 
 /**
@@ -30,6 +36,8 @@ export const webhookBodyPath = (emailCallbackId: string, processingId: string) =
 /** What the message page reads: the row, and the body sent, shortened when large (its attachments' content left out). */
 export type EmailProcessingDetailAnswer = {
   emailProcessing: ApiEmailProcessingDetail;
+  /** The mail's delivery to each endpoint, in the endpoints' creation order. */
+  deliveries: ApiProcessingDelivery[];
   webhookBody: string | null;
   webhookBodyBytes: number | null;
   isWebhookBodyShortened: boolean;

@@ -4,6 +4,7 @@
 import type { Database } from "@/modules/db/db";
 import { Prisma } from "@/modules/db/generated/client";
 import { measureBytea, openBytea, readBytea } from "@/modules/db/sliced-values";
+import { createProcessingDeliveriesRepository, RESTARTED, utc } from "./processing-deliveries.repository";
 import { PROCESSING_STATUS, type ProcessingStatus } from "./processings.constants";
 import { type ProcessingRecord, type StoredDeliveryAttempt, toContainsPattern } from "./processings.models";
 
@@ -25,6 +26,7 @@ const ATTEMPT_FIELDS = {
   durationMs: true,
   error: true,
   responseBody: true,
+  delivery: { select: { endpointId: true } },
 } as const;
 
 export type OwnedEmailCallback = { id: string; domain: string; username: string };
@@ -49,9 +51,6 @@ function filterCondition({ emailCallbackId, status, search }: ProcessingsFilter)
   return Prisma.join(conditions, " AND ");
 }
 
-/** A time as the timestamp(3) columns hold it (UTC, without a zone). */
-const utc = (date: Date) => Prisma.sql`(${date.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
-
 /** A stored value of the address's row, read in slices (a 25 MiB message would otherwise hold the event loop). */
 const ownedContent = (id: string, emailCallbackId: string) => ({
   table: "email_processing",
@@ -59,12 +58,10 @@ const ownedContent = (id: string, emailCallbackId: string) => ({
   match: { '"emailCallbackId"': emailCallbackId },
 });
 
-/** A delivery starting a new attempt series at `now` (its processing follows, by trigger). */
-const RESTARTED = (now: Date) => Prisma.sql`status = ${PROCESSING_STATUS.PENDING}, error = NULL, "lastStatusCode" = NULL,
-  "deliveredAt" = NULL, "attemptCount" = 0, "nextAttemptAt" = ${utc(now)}, "lockedUntil" = NULL, "updatedAt" = ${utc(now)}`;
-
 export function createProcessingsRepository({ prisma, executor }: Pick<Database, "prisma" | "executor">) {
   return {
+    ...createProcessingDeliveriesRepository({ prisma }),
+
     /** The caller's live (not deleted) callback, or null. */
     findEmailCallback: (id: string, userId: string): Promise<OwnedEmailCallback | null> =>
       prisma.emailCallback.findFirst({
@@ -250,13 +247,15 @@ export function createProcessingsRepository({ prisma, executor }: Pick<Database,
     openContent: ({ id, emailCallbackId, part }: { id: string; emailCallbackId: string; part: "rawMessage" | "payload" }) =>
       openBytea(executor, { ...ownedContent(id, emailCallbackId), column: part === "rawMessage" ? '"rawMessage"' : "payload" }),
 
-    /** Newest first. */
-    listDeliveryAttempts: (emailProcessingId: string): Promise<StoredDeliveryAttempt[]> =>
-      prisma.deliveryAttempt.findMany({
-        where: { emailProcessingId },
-        orderBy: [{ attemptedAt: "desc" }, { id: "desc" }],
-        select: ATTEMPT_FIELDS,
-      }),
+    /** Newest first, each naming its endpoint (null for attempts older than endpoints). */
+    listDeliveryAttempts: async (emailProcessingId: string): Promise<StoredDeliveryAttempt[]> =>
+      (
+        await prisma.deliveryAttempt.findMany({
+          where: { emailProcessingId },
+          orderBy: [{ attemptedAt: "desc" }, { id: "desc" }],
+          select: ATTEMPT_FIELDS,
+        })
+      ).map(({ delivery, ...attempt }) => ({ ...attempt, endpointId: delivery?.endpointId ?? null })),
   };
 }
 

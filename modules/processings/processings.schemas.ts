@@ -59,3 +59,10 @@ export const redeliverProcessingsBodySchema = z
   }));
 
 export type RedeliverProcessingsInput = z.output<typeof redeliverProcessingsBodySchema>;
+
+/** `POST …/processings/{id}/redeliver`: one endpoint's delivery, or (no body, or no endpointId) the mail's failed ones. */
+export const redeliverProcessingBodySchema = z.object({
+  endpointId: z.string().min(1).max(128).optional().describe("The endpoint whose delivery of the mail restarts (`ept_…`)."),
+});
+
+export type RedeliverProcessingInput = z.output<typeof redeliverProcessingBodySchema>;

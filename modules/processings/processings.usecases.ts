@@ -8,7 +8,12 @@ import type { RateLimitRepository } from "@/modules/rate-limit/rate-limit.reposi
 import { ensureWithinRateLimit } from "@/modules/rate-limit/rate-limit.usecases";
 import { composeTestMail } from "./compose-test-mail";
 import { PROCESSING_STATUS } from "./processings.constants";
-import { createDeliveryInProgressError, createEmailProcessingNotFoundError, createMessageGoneError } from "./processings.errors";
+import {
+  createDeliveryEndpointNotFoundError,
+  createDeliveryInProgressError,
+  createEmailProcessingNotFoundError,
+  createMessageGoneError,
+} from "./processings.errors";
 import type { ProcessingRecord, StoredDeliveryAttempt } from "./processings.models";
 import type { OwnedEmailCallback, ProcessingsRepository } from "./processings.repository";
 import type { InboxFilter, RedeliverProcessingsInput } from "./processings.schemas";
@@ -105,26 +110,37 @@ export async function listDeliveryAttempts({
 export type Redeliverer = { deliverSoon: (deliveryIds: string[]) => void };
 
 /**
- * Starts a new attempt series on the stored webhook body and hands it to the dispatcher for an
- * attempt now. A pending processing is still being delivered (email_processing.delivery_in_progress);
- * one without a stored body — dropped after the retention, or never kept because the mail was not
- * processed — cannot be sent again (email_processing.message_gone). Redeliveries are rate limited
- * per address (RATE_LIMITS.redelivery; over it, 429 request.rate_limited and nothing is sent).
+ * Starts a new attempt series on the stored content and hands it to the dispatcher for an attempt
+ * now (docs/webhooks.md: Deliveries and redelivery). Without `endpointId`: the mail's deliveries that ended in error
+ * (every one when none did); a pending processing is still being delivered
+ * (email_processing.delivery_in_progress). With `endpointId`: that endpoint's delivery, when it has
+ * ended or waits for its next retry; only an attempt of it running now is in progress; an endpoint
+ * with no delivery of the mail, or not the address's, is endpoint.not_found. A mail whose content is
+ * gone — dropped after the retention, or never kept because it was not processed — cannot be sent
+ * again (email_processing.message_gone). Redeliveries are rate limited per address
+ * (RATE_LIMITS.redelivery; over it, 429 request.rate_limited and nothing is sent).
  */
 export async function redeliverEmailProcessing({
   repository,
   rateLimits,
   dispatcher,
+  endpointId,
   now = new Date(),
   ...ref
 }: ProcessingRef & {
   repository: ProcessingsRepository;
   rateLimits: RateLimitRepository;
   dispatcher: Redeliverer;
+  endpointId?: string;
   now?: Date;
 }): Promise<{ emailProcessing: ProcessingRecord }> {
   const processing = await getEmailProcessingOrThrow({ ...ref, repository });
   await ensureWithinRateLimit({ rule: RATE_LIMITS.redelivery, subject: ref.emailCallbackId, repository: rateLimits });
+  if (endpointId !== undefined) {
+    const deliveryId = await restartEndpointDeliveryOrThrow({ repository, id: processing.id, endpointId, now, ...ref });
+    dispatcher.deliverSoon([deliveryId]);
+    return { emailProcessing: await getEmailProcessingOrThrow({ ...ref, repository }) };
+  }
   if (processing.status === PROCESSING_STATUS.PENDING) throw createDeliveryInProgressError();
   const deliveryIds = await repository.restartDelivery({ id: processing.id, now });
   if (deliveryIds.length === 0) {
@@ -138,6 +154,28 @@ export async function redeliverEmailProcessing({
   const emailProcessing = await repository.findProcessing({ id: processing.id, emailCallbackId: ref.emailCallbackId });
   if (!emailProcessing) throw createEmailProcessingNotFoundError();
   return { emailProcessing };
+}
+
+/** Restarts one endpoint's delivery of a mail, or throws why it may not (see redeliverEmailProcessing). */
+async function restartEndpointDeliveryOrThrow({
+  repository,
+  id,
+  endpointId,
+  emailCallbackId,
+  now,
+}: {
+  repository: ProcessingsRepository;
+  id: string;
+  endpointId: string;
+  emailCallbackId: string;
+  now: Date;
+}): Promise<string> {
+  const deliveryId = await repository.restartEndpointDelivery({ id, endpointId, emailCallbackId, now });
+  if (deliveryId) return deliveryId;
+  const state = await repository.findEndpointDeliveryState({ id, endpointId, emailCallbackId });
+  if (!state) throw createDeliveryEndpointNotFoundError();
+  if (!state.hasContent) throw createMessageGoneError();
+  throw createDeliveryInProgressError();
 }
 
 /** The most mails one "redeliver all failed" call restarts; the rest stay failed for the next call. */

@@ -59,9 +59,19 @@ function ensurePathSegmentsAreWellFormed(params: unknown) {
 }
 
 export async function parseJsonBody<Schema extends $ZodType>(request: Request, schema: Schema): Promise<output<Schema>> {
+  return parseJsonText(await request.text(), schema);
+}
+
+/** parseJsonBody for a call whose body may be left out: an empty body reads as `{}`. */
+export async function parseOptionalJsonBody<Schema extends $ZodType>(request: Request, schema: Schema): Promise<output<Schema>> {
+  const text = await request.text();
+  return parseJsonText(text.trim() === "" ? "{}" : text, schema);
+}
+
+function parseJsonText<Schema extends $ZodType>(text: string, schema: Schema): output<Schema> {
   let body: unknown;
   try {
-    body = await request.json();
+    body = JSON.parse(text);
   } catch {
     throw createInvalidBodyError([{ path: "", code: "invalid_json", message: "The body must be valid JSON." }]);
   }
