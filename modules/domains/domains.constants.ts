@@ -40,7 +40,5 @@ export const DOMAIN_RECHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
 export const DOMAIN_FAILING_GRACE_MS = 72 * 60 * 60 * 1000;
 /** Domains one claim of the re-check sweep takes and checks at once. */
 export const DOMAIN_RECHECK_BATCH_SIZE = 20;
-/** How often the worker looks for due domains: each is then re-checked within this of being due. */
-export const DOMAIN_RECHECK_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-/** The first sweep waits a little after start so it never competes with start-up. */
+/** The first sweep waits a little after start so it never competes with start-up (DOMAIN_RECHECK_SWEEP_MS if shorter). */
 export const DOMAIN_RECHECK_FIRST_RUN_DELAY_MS = 90 * 1000;
