@@ -11,7 +11,7 @@ function toUnicodeLabel(label: string): string {
   try {
     const decoded = decode(label.slice(A_LABEL_PREFIX.length).toLowerCase());
     // A label that decodes to plain ASCII is no IDN (a fake A-label): it is shown as written.
-    return decoded !== "" && /[^\x00-\x7f]/.test(decoded) ? decoded : label;
+    return decoded !== "" && /[^\p{ASCII}]/u.test(decoded) ? decoded : label;
   } catch {
     return label;
   }
