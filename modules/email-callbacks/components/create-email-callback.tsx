@@ -2,12 +2,13 @@
 import { CircleCheckIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { useId, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useAppConfig } from "@/modules/config/components/config-provider";
+import { useDomainsQuery } from "@/modules/domains/domains.queries";
 import { CopyButton } from "@/modules/shared/components/copy-button";
 // The New email page: how many of the plan's addresses are used, the form (which cannot be sent at
 // the plan's limit: a notice says so before anything is typed), then the created address (and the
@@ -16,12 +17,19 @@ import { PageHeading } from "@/modules/shared/components/page-heading";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useCreateEmailCallback, useEmailCallbacks } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
+import { getDomainChoices } from "./email-callback-domains";
 import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmptyEmailCallbackFormValues } from "./email-callback-form";
 import { EmailCallbackLimitNotice, EmailCallbackUsage, isAtEmailCallbackLimit } from "./email-callback-usage";
 
 export function CreateEmailCallback() {
   const t = useTranslations("emailCallbacks.create");
   const { availableDomains } = useAppConfig().emailCallbacks;
+  // The user's domains come with the page (app/(app)/email-callbacks/create/page.tsx).
+  const userDomains = useDomainsQuery().data?.domains;
+  const domainChoices = useMemo(
+    () => getDomainChoices({ operatorDomains: availableDomains, userDomains: userDomains ?? [] }),
+    [availableDomains, userDomains],
+  );
   const createEmailCallback = useCreateEmailCallback();
   const list = useEmailCallbacks();
   const [created, setCreated] = useState<{ emailCallback: ApiEmailCallback; webhookSecret: string } | null>(null);
@@ -63,8 +71,8 @@ export function CreateEmailCallback() {
             <CardContent>
               <EmailCallbackForm
                 mode="create"
-                availableDomains={availableDomains}
-                defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
+                domainChoices={domainChoices}
+                defaultValues={getEmptyEmailCallbackFormValues([...domainChoices.operatorDomains, ...domainChoices.ownDomains])}
                 isCreateBlocked={isAtLimit}
                 onLimitReached={() => {
                   setHasHitLimit(true);
