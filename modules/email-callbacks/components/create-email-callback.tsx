@@ -14,6 +14,7 @@ import { CopyButton } from "@/modules/shared/components/copy-button";
 // the plan's limit: a notice says so before anything is typed), then the created address (and the
 // secret, if one was set), read-only and labelled, with copy buttons and a link back to the emails.
 import { PageHeading } from "@/modules/shared/components/page-heading";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useCreateEmailCallback, useEmailCallbacks } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
@@ -105,7 +106,7 @@ function CreatedEmailCallback({ emailCallback, webhookSecret }: { emailCallback:
         <div className="flex flex-col gap-2">
           <Label htmlFor={addressId}>{t("address")}</Label>
           <div className="flex items-center gap-2">
-            <Input id={addressId} value={emailCallback.address} readOnly className="font-mono" />
+            <Input id={addressId} value={toUnicodeAddress(emailCallback.address)} readOnly className="font-mono" />
             <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
           </div>
         </div>
