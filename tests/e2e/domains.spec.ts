@@ -154,7 +154,9 @@ for (const locale of ["en", "fr"] as const) {
     const select = page.getByRole("combobox", { name: texts.domain });
     // The browser's select: its groups are <optgroup>s, which the accessibility tree does not nest.
     await expect(select.locator(`optgroup[label="${texts.ownGroup}"] > option`, { hasText: name })).toHaveCount(1);
-    await expect(select.locator(`optgroup[label="${texts.operatorGroup}"] > option`, { hasText: "hookmail.test" })).toHaveCount(1);
+    await expect(select.locator(`optgroup[label="${texts.operatorGroup}"] > option`, { hasText: "hookmail.test" })).toHaveCount(
+      1,
+    );
 
     // `*` on the service's domain: refused in the API's words, before anything is sent.
     await page.getByLabel(texts.username, { exact: true }).fill("*");
