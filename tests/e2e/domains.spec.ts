@@ -192,5 +192,11 @@ for (const locale of ["en", "fr"] as const) {
     await expect(page.getByRole("listitem").filter({ hasText: `orders-42@${name}` })).toHaveCount(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await saveScreenshot(page, testInfo.outputPath(`catch-all-inbox-${locale}-phone.png`));
+
+    // The mail's page says which address it was sent to.
+    await page.getByRole("listitem").getByRole("link", { name: "Seeded message 1" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Seeded message 1" })).toBeVisible();
+    await expect(page.getByRole("term").filter({ hasText: new RegExp(`^${texts.to}$`) })).toBeVisible();
+    await expect(page.getByRole("definition").filter({ hasText: `orders-42@${name}` })).toBeVisible();
   });
 }
