@@ -10,6 +10,7 @@ import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { useToast } from "@/modules/shared/components/toasts-on-demand";
+import { toUnicodeDomainName } from "@/modules/shared/domain-names";
 import { DOMAIN_STATUS } from "../domains.constants";
 import type { ApiDomain } from "../domains.models";
 import { useDeleteDomainMutation, useVerifyDomainMutation } from "../domains.queries";
@@ -27,8 +28,8 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
       <CardHeader>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex min-w-0 items-center gap-2">
-            <h2 id={headingId} className="truncate leading-none font-semibold" title={domain.name}>
-              {domain.name}
+            <h2 id={headingId} className="truncate leading-none font-semibold" title={toUnicodeDomainName(domain.name)}>
+              {toUnicodeDomainName(domain.name)}
             </h2>
             <DomainStatusBadge status={domain.status} />
           </div>
@@ -41,7 +42,7 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
               variant="ghost"
               size="icon-sm"
               className="text-muted-foreground hover:text-destructive"
-              aria-label={t("deleteLabel", { name: domain.name })}
+              aria-label={t("deleteLabel", { name: toUnicodeDomainName(domain.name) })}
               disabled={isDeleting}
               onClick={() => void deleteDomain(domain)}
             >
@@ -106,7 +107,7 @@ function useDeleteDomain() {
   async function deleteDomain(domain: ApiDomain) {
     const isConfirmed = await confirm({
       title: t("title"),
-      description: t("description", { name: domain.name }),
+      description: t("description", { name: toUnicodeDomainName(domain.name) }),
       confirmLabel: t("confirm"),
       cancelLabel: t("cancel"),
       isDestructive: true,

@@ -4,7 +4,9 @@
 // loopback sink whose catch the tests read over HTTP
 // (GET http://127.0.0.1:$E2E_SINK_HTTP_PORT/mails?to=<address>). The same loopback port lets tests
 // seed inbox rows through this process's own database connection (POST /seed/processings
-// {emailCallbackId, count}), so they need not know where the database is.
+// {emailCallbackId, count, recipients?}), and mark a domain added through the API verified as a
+// passing DNS check would (POST /seed/verified-domain {domainId}: these servers have no DNS to
+// check), so they need not know where the database is.
 //
 // Playwright stops this process with SIGTERM (playwright.config.ts: gracefulShutdown): the app stops
 // its roles and its database (the embedded server too), and only then does `cleanUp` drop the
@@ -31,8 +33,18 @@ const sinkApi = http.createServer((request, response) => {
   response.setHeader("Content-Type", "application/json");
   if (request.method === "POST" && url.pathname === "/seed/processings") {
     void readJson(request)
-      .then((body) => seedProcessings(body as { emailCallbackId: string; count: number }))
+      .then((body) => seedProcessings(body as { emailCallbackId: string; count: number; recipients?: string[] }))
       .then((seeded) => response.end(JSON.stringify({ seeded })))
+      .catch((error: unknown) => {
+        response.statusCode = 500;
+        response.end(JSON.stringify({ error: String(error) }));
+      });
+    return;
+  }
+  if (request.method === "POST" && url.pathname === "/seed/verified-domain") {
+    void readJson(request)
+      .then((body) => markDomainVerified(body as { domainId: string }))
+      .then((name) => response.end(JSON.stringify({ verified: name })))
       .catch((error: unknown) => {
         response.statusCode = 500;
         response.end(JSON.stringify({ error: String(error) }));
@@ -50,7 +62,27 @@ async function readJson(request: http.IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: string; count: number }) {
+async function markDomainVerified({ domainId }: { domainId: string }) {
+  const { getServices } = await import("../../../modules/server/services");
+  const { prisma } = await getServices().database();
+  const now = new Date();
+  const domain = await prisma.domain.update({
+    where: { id: domainId },
+    data: { status: "verified", verifiedAt: now, lastCheckedAt: now, lastCheckError: null },
+  });
+  return domain.name;
+}
+
+/** `recipients`: the envelope recipients of the rows, in turn (a catch-all's inbox). */
+async function seedProcessings({
+  emailCallbackId,
+  count,
+  recipients = ["seeded@hookmail.test"],
+}: {
+  emailCallbackId: string;
+  count: number;
+  recipients?: string[];
+}) {
   const { getServices } = await import("../../../modules/server/services");
   const { createId } = await import("../../../modules/shared/ids");
   const { prisma } = await getServices().database();
@@ -66,7 +98,7 @@ async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: st
       emailCallbackId,
       fromAddress: `sender${index + 1}@example.org`,
       subject: `Seeded message ${index + 1}`,
-      recipient: "seeded@hookmail.test",
+      recipient: recipients[index % recipients.length] ?? "seeded@hookmail.test",
       ...(statuses[index % statuses.length] ?? statuses[0]!),
       createdAt: new Date(now - (count - index) * 60_000),
     })),
