@@ -50,7 +50,7 @@ test("a user verifies acme.example through its DNS records, and its exact addres
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   await signUpThroughApi(page.request);
   await page.goto("/domains");
   await page.getByLabel("Domain name").fill(DOMAIN);
