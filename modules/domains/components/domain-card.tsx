@@ -3,7 +3,6 @@
 // wrong (one problem a line), the two DNS records to set, "Verify now" and delete (behind a confirmation).
 import { RefreshCwIcon, Trash2Icon } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { Fragment } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
@@ -16,6 +15,7 @@ import type { ApiDomain } from "../domains.models";
 import { useDeleteDomainMutation, useVerifyDomainMutation } from "../domains.queries";
 import { DomainRecordsTable } from "./domain-records-table";
 import { DomainStatusBadge } from "./domain-status-badge";
+import { NameBreakingAtDots } from "./name-breaking-at-dots";
 
 export function DomainCard({ domain }: { domain: ApiDomain }) {
   const t = useTranslations("domains.card");
@@ -78,22 +78,6 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
       {dialog}
     </Card>
   );
-}
-
-/** A domain name that wraps after its dots rather than inside a label, where it can. */
-function NameBreakingAtDots({ name }: { name: string }) {
-  const labels = name.split(".");
-  return labels.map((label, index) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: a name's labels are fixed, and may repeat.
-    <Fragment key={index}>
-      {label}
-      {index < labels.length - 1 ? (
-        <>
-          .<wbr />
-        </>
-      ) : null}
-    </Fragment>
-  ));
 }
 
 /** Checks the records now; the card shows the new status and error, and a toast says how it went. */
