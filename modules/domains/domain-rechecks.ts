@@ -14,6 +14,7 @@ import { DOMAINS_PATH } from "@/modules/shared/app-paths";
 import type { Logger } from "@/modules/shared/logging/logger";
 import type { ClaimedDomain, DomainRechecksRepository, RecheckResult } from "./domain-rechecks.repository";
 import {
+  DOMAIN_CHECK_PROBLEM_SEPARATOR,
   DOMAIN_FAILING_GRACE_MS,
   DOMAIN_RECHECK_BATCH_SIZE,
   DOMAIN_RECHECK_FIRST_RUN_DELAY_MS,
@@ -38,7 +39,7 @@ export function toRecheckResult(
       transition: domain.status === DOMAIN_STATUS.FAILING ? "restored" : null,
     };
   }
-  const lastCheckError = check.problems.join("; ");
+  const lastCheckError = check.problems.join(DOMAIN_CHECK_PROBLEM_SEPARATOR);
   const failingSince = domain.status === DOMAIN_STATUS.FAILING && domain.failingSince ? domain.failingSince : now;
   if (now.getTime() - failingSince.getTime() >= DOMAIN_FAILING_GRACE_MS) {
     return {

@@ -25,6 +25,9 @@ export const DOMAIN_TOKEN_LENGTH = 32;
 /** The preference the dashboard suggests for the MX record (any preference is accepted). */
 export const DOMAIN_MX_PRIORITY = 10;
 
+/** Between the problems of one check in `lastCheckError` (the dashboard shows one a line). */
+export const DOMAIN_CHECK_PROBLEM_SEPARATOR = "; ";
+
 /** The longest a check of a domain's records takes, its TXT and MX lookups together. */
 export const DOMAIN_CHECK_TIMEOUT_MS = 5_000;
 

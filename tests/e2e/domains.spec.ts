@@ -59,6 +59,8 @@ async function saveScreenshot(page: Page, path: string) {
 
 for (const locale of ["en", "fr"] as const) {
   test(`a domain from adding to deleting, pending with its records, in ${locale}`, async ({ page, context }, testInfo) => {
+    // It waits for the "added" toast to close (up to 15 s): more than the default 30 s in all.
+    test.setTimeout(60_000);
     const texts = TEXTS[locale];
     await useLocale(context, locale);
     await signUpThroughApi(page.request);

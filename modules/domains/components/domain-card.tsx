@@ -1,6 +1,6 @@
 "use client";
 // One of the user's domains: its name and status, when it was last checked and what the check found
-// wrong, the two DNS records to set, "Verify now" and delete (behind a confirmation).
+// wrong (one problem a line), the two DNS records to set, "Verify now" and delete (behind a confirmation).
 import { RefreshCwIcon, Trash2Icon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -11,11 +11,12 @@ import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { toUnicodeDomainName } from "@/modules/shared/domain-names";
-import { DOMAIN_STATUS } from "../domains.constants";
+import { DOMAIN_CHECK_PROBLEM_SEPARATOR, DOMAIN_STATUS } from "../domains.constants";
 import type { ApiDomain } from "../domains.models";
 import { useDeleteDomainMutation, useVerifyDomainMutation } from "../domains.queries";
 import { DomainRecordsTable } from "./domain-records-table";
 import { DomainStatusBadge } from "./domain-status-badge";
+import { NameBreakingAtDots } from "./name-breaking-at-dots";
 
 export function DomainCard({ domain }: { domain: ApiDomain }) {
   const t = useTranslations("domains.card");
@@ -26,10 +27,11 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
   return (
     <Card className="gap-4" role="region" aria-labelledby={headingId}>
       <CardHeader>
-        <div className="flex flex-wrap items-center justify-between gap-2">
+        {/* min-w-0: a long name wraps inside the card instead of widening the header's grid column. */}
+        <div className="flex min-w-0 flex-wrap items-center justify-between gap-2">
           <div className="flex min-w-0 items-center gap-2">
-            <h2 id={headingId} className="truncate leading-none font-semibold" title={toUnicodeDomainName(domain.name)}>
-              {toUnicodeDomainName(domain.name)}
+            <h2 id={headingId} className="min-w-0 leading-tight font-semibold [overflow-wrap:anywhere]">
+              <NameBreakingAtDots name={toUnicodeDomainName(domain.name)} />
             </h2>
             <DomainStatusBadge status={domain.status} />
           </div>
@@ -50,7 +52,7 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
             </Button>
           </div>
         </div>
-        <CardDescription className="flex flex-col gap-1">
+        <CardDescription className="flex min-w-0 flex-col gap-1">
           <span>
             {domain.lastCheckedAt ? (
               <>
@@ -60,7 +62,13 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
               t("neverChecked")
             )}
           </span>
-          {domain.lastCheckError ? <span className="text-destructive break-words">{domain.lastCheckError}</span> : null}
+          {domain.lastCheckError ? (
+            <ul className="text-destructive flex flex-col gap-0.5 [overflow-wrap:anywhere]">
+              {domain.lastCheckError.split(DOMAIN_CHECK_PROBLEM_SEPARATOR).map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          ) : null}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">

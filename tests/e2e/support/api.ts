@@ -5,11 +5,12 @@ import { DEFAULT_SERVER } from "./servers";
 export async function createEmailCallbackThroughApi(
   request: APIRequestContext,
   username: string,
-  { webhookUrl = "https://hooks.example.com/incoming" }: { webhookUrl?: string } = {},
+  // The domain: an operator domain, or one of the user's verified domains.
+  { webhookUrl = "https://hooks.example.com/incoming", domain = "hookmail.test" }: { webhookUrl?: string; domain?: string } = {},
 ) {
   const response = await request.post(`${DEFAULT_SERVER.url}/api/email-callbacks`, {
     headers: { Origin: DEFAULT_SERVER.url },
-    data: { domain: "hookmail.test", username, webhookUrl, allowedOrigins: [] },
+    data: { domain, username, webhookUrl, allowedOrigins: [] },
   });
   if (response.status() !== 201) throw new Error(`create failed: ${response.status()} ${await response.text()}`);
   return ((await response.json()) as { emailCallback: { id: string; address: string } }).emailCallback;

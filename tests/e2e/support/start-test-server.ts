@@ -8,6 +8,12 @@
 // passing DNS check would (POST /seed/verified-domain {domainId}: these servers have no DNS to
 // check), so they need not know where the database is.
 //
+// With E2E_DNS_PORT, the app's DNS_SERVERS is a DNS server on 127.0.0.1 at that port (UDP,
+// tests/support/dns-server.ts) answering NXDOMAIN for every name until a test publishes records on
+// it through the same loopback HTTP port: PUT /dns/<name> {TXT?, MX?, A?, AAAA?} sets a name's
+// records, DELETE /dns/<name> forgets them (tests/e2e/support/dns.ts). Domain checks ask it
+// (docs/domains.md: Verification); mail authentication stays off (MAIL_AUTH_CHECKS=false).
+//
 // Playwright stops this process with SIGTERM (playwright.config.ts: gracefulShutdown): the app stops
 // its roles and its database (the embedded server too), and only then does `cleanUp` drop the
 // database or remove DATA_DIR.
@@ -15,6 +21,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { type DnsEntry, startDnsServer } from "../../support/dns-server";
 import { startFakeStripe } from "../../support/fake-stripe";
 import { createDatabaseOnServer } from "../../support/server-database";
 import { startSmtpSink } from "../../support/smtp-sink";
@@ -22,8 +29,10 @@ import { startSmtpSink } from "../../support/smtp-sink";
 const environment = process.env as Record<string, string | undefined>;
 environment.NODE_ENV ??= "production";
 environment.EMAIL_DOMAINS ??= "hookmail.test";
-// No real resolver is asked by the browser tests (authentication has tests with a DNS server on loopback).
+// Mail authentication has its own tests with a DNS server on loopback: off here, so no mail asks DNS.
 environment.MAIL_AUTH_CHECKS ??= "false";
+const dns = environment.E2E_DNS_PORT ? await startDnsServer({}, { port: Number(environment.E2E_DNS_PORT) }) : undefined;
+if (dns) environment.DNS_SERVERS = dns.address;
 
 const sink = await startSmtpSink();
 environment.SMTP_URL = sink.url;
@@ -51,10 +60,32 @@ const sinkApi = http.createServer((request, response) => {
       });
     return;
   }
+  const dnsName = /^\/dns\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (dnsName !== undefined) {
+    void answerDnsChange(request, decodeURIComponent(dnsName))
+      .then((status) => {
+        response.statusCode = status;
+        response.end();
+      })
+      .catch((error: unknown) => {
+        response.statusCode = 500;
+        response.end(JSON.stringify({ error: String(error) }));
+      });
+    return;
+  }
   const to = url.searchParams.get("to")?.toLowerCase();
   const mails = sink.messages.filter((mail) => !to || mail.envelopeTo.some((address) => address.toLowerCase() === to));
   response.end(JSON.stringify(mails));
 });
+
+/** PUT sets the name's records, DELETE forgets them; 404 when this server has no DNS server. */
+async function answerDnsChange(request: http.IncomingMessage, name: string): Promise<number> {
+  if (!dns) return 404;
+  if (request.method === "PUT") dns.set(name, (await readJson(request)) as DnsEntry);
+  else if (request.method === "DELETE") dns.remove(name);
+  else return 405;
+  return 204;
+}
 
 async function readJson(request: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -135,6 +166,7 @@ if (environment.DATABASE_URL) {
 
 async function cleanUp() {
   await fakeStripe?.close();
+  await dns?.close().catch(() => undefined);
   sinkApi.close();
   await sink.close().catch(() => undefined);
   await dropDatabase?.().catch(() => undefined);
