@@ -5,6 +5,7 @@ import { defineConfig, devices } from "@playwright/test";
 
 import {
   E2E_ANALYTICS_HOST,
+  E2E_DNS_PORT,
   E2E_FAKE_STRIPE_PORT,
   E2E_PORT,
   E2E_PRIVACY_URL,
@@ -57,6 +58,8 @@ export default defineConfig({
         AUTH_EMAIL_VERIFICATION_REQUIRED: "false",
         SMTP_PORT: String(E2E_SMTP_PORT),
         WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        // Domain checks ask a DNS server on loopback whose records the tests publish (support/dns.ts).
+        E2E_DNS_PORT: String(E2E_DNS_PORT),
         // Billing against a fake Stripe, and analytics sent to a loopback host the tests intercept.
         E2E_FAKE_STRIPE: "1",
         E2E_FAKE_STRIPE_PORT: String(E2E_FAKE_STRIPE_PORT),

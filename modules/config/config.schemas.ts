@@ -199,6 +199,7 @@ export const environmentSchema = z.object({
   MAIL_AUTH_CHECKS: booleanSchema(true),
   RSPAMD_URL: urlSchema({ protocols: ["http:", "https:"], message: "must be an http(s) URL" }),
   CONTENT_RETENTION_HOURS: integerSchema({ defaultValue: 72, min: 1, max: 8760 }),
+  DOMAIN_RECHECK_SWEEP_MS: integerSchema({ defaultValue: 3_600_000, min: 1000, max: 86_400_000 }),
   AUTH_REGISTRATION_ENABLED: booleanSchema(true),
   AUTH_PASSWORD_RESET_ENABLED: booleanSchema(true),
   AUTH_EMAIL_VERIFICATION_REQUIRED: booleanSchema(false),

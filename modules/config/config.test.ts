@@ -221,6 +221,18 @@ describe("mail checks", () => {
   });
 });
 
+describe("DOMAIN_RECHECK_SWEEP_MS", () => {
+  it("defaults to an hour, and takes from one second to a day", () => {
+    expect(loadConfig({}).domainRecheckSweepMs).toBe(3_600_000);
+    expect(loadConfig({ DOMAIN_RECHECK_SWEEP_MS: "1000" }).domainRecheckSweepMs).toBe(1000);
+    for (const value of ["999", "86400001", "hourly"]) {
+      expect(getProblems({ DOMAIN_RECHECK_SWEEP_MS: value })).toEqual([
+        { variable: "DOMAIN_RECHECK_SWEEP_MS", message: "must be a whole number from 1000 to 86400000" },
+      ]);
+    }
+  });
+});
+
 describe("MX_HOSTNAME", () => {
   it("defaults to BASE_URL's host name, or localhost without one", () => {
     expect(loadConfig({ BASE_URL: "https://Hookmail.Example.com:8443/app" }).mxHostname).toBe("hookmail.example.com");

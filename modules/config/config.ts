@@ -57,6 +57,8 @@ export type Config = {
   mailChecks: { authentication: boolean; rspamdUrl: string | undefined };
   /** How long a final mail's raw message, payload and attachment links stay available. */
   contentRetentionMs: number;
+  /** How often the worker looks for users' domains due their daily re-check (docs/domains.md: Daily re-check). */
+  domainRecheckSweepMs: number;
   mail: { smtpUrl: string | undefined; from: string };
   billing: {
     isEnabled: boolean;
@@ -177,6 +179,7 @@ function buildConfig(values: Environment): Config {
     mxHostname: values.MX_HOSTNAME ?? new URL(baseUrl).hostname.toLowerCase(),
     mailChecks: { authentication: values.MAIL_AUTH_CHECKS, rspamdUrl: values.RSPAMD_URL },
     contentRetentionMs: values.CONTENT_RETENTION_HOURS * 3_600_000,
+    domainRecheckSweepMs: values.DOMAIN_RECHECK_SWEEP_MS,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM ?? `Hookmail <no-reply@${emailDomains[0]}>` },
     billing: {
       isEnabled: Boolean(values.STRIPE_SECRET_KEY && values.STRIPE_PRO_PRICE_ID),

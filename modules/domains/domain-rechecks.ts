@@ -14,11 +14,11 @@ import { DOMAINS_PATH } from "@/modules/shared/app-paths";
 import type { Logger } from "@/modules/shared/logging/logger";
 import type { ClaimedDomain, DomainRechecksRepository, RecheckResult } from "./domain-rechecks.repository";
 import {
+  DOMAIN_CHECK_PROBLEM_SEPARATOR,
   DOMAIN_FAILING_GRACE_MS,
   DOMAIN_RECHECK_BATCH_SIZE,
   DOMAIN_RECHECK_FIRST_RUN_DELAY_MS,
   DOMAIN_RECHECK_INTERVAL_MS,
-  DOMAIN_RECHECK_SWEEP_INTERVAL_MS,
   DOMAIN_STATUS,
 } from "./domains.constants";
 import { getVerificationRecordName, getVerificationRecordValue } from "./domains.models";
@@ -39,7 +39,7 @@ export function toRecheckResult(
       transition: domain.status === DOMAIN_STATUS.FAILING ? "restored" : null,
     };
   }
-  const lastCheckError = check.problems.join("; ");
+  const lastCheckError = check.problems.join(DOMAIN_CHECK_PROBLEM_SEPARATOR);
   const failingSince = domain.status === DOMAIN_STATUS.FAILING && domain.failingSince ? domain.failingSince : now;
   if (now.getTime() - failingSince.getTime() >= DOMAIN_FAILING_GRACE_MS) {
     return {
@@ -131,27 +131,43 @@ export function createDomainRechecks({
   };
 }
 
-/** The worker role's sweep: a first run shortly after start, then every hour. */
-export function startDomainRechecks({ rechecks, logger }: { rechecks: DomainRechecks; logger: Logger }): {
+/**
+ * The worker role's sweep: every `sweepIntervalMs` (DOMAIN_RECHECK_SWEEP_MS, an hour by default), the
+ * first time shortly after start (90 s, or `sweepIntervalMs` if shorter).
+ */
+export function startDomainRechecks({
+  rechecks,
+  sweepIntervalMs,
+  logger,
+}: {
+  rechecks: DomainRechecks;
+  sweepIntervalMs: number;
+  logger: Logger;
+}): {
   stop: () => Promise<void>;
 } {
-  let current: Promise<unknown> | undefined;
+  let current: Promise<void> | undefined;
   const sweep = () => {
+    // A sweep still running (slow resolvers, a short interval) makes the next tick skip, not overlap it.
+    if (current !== undefined) return;
     current = rechecks
       .recheckDueDomains()
       .then((checked) => {
         if (checked > 0) logger.info({ domains: checked }, "Domains re-checked");
       })
-      .catch((error: unknown) => logger.error({ err: error }, "Domain re-check sweep failed"));
+      .catch((error: unknown) => logger.error({ err: error }, "Domain re-check sweep failed"))
+      .finally(() => {
+        current = undefined;
+      });
   };
-  const first = setTimeout(sweep, DOMAIN_RECHECK_FIRST_RUN_DELAY_MS);
-  const hourly = setInterval(sweep, DOMAIN_RECHECK_SWEEP_INTERVAL_MS);
+  const first = setTimeout(sweep, Math.min(DOMAIN_RECHECK_FIRST_RUN_DELAY_MS, sweepIntervalMs));
+  const every = setInterval(sweep, sweepIntervalMs);
   first.unref();
-  hourly.unref();
+  every.unref();
   return {
     stop: async () => {
       clearTimeout(first);
-      clearInterval(hourly);
+      clearInterval(every);
       await current;
     },
   };

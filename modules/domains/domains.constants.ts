@@ -25,6 +25,9 @@ export const DOMAIN_TOKEN_LENGTH = 32;
 /** The preference the dashboard suggests for the MX record (any preference is accepted). */
 export const DOMAIN_MX_PRIORITY = 10;
 
+/** Between the problems of one check in `lastCheckError` (the dashboard shows one a line). */
+export const DOMAIN_CHECK_PROBLEM_SEPARATOR = "; ";
+
 /** The longest a check of a domain's records takes, its TXT and MX lookups together. */
 export const DOMAIN_CHECK_TIMEOUT_MS = 5_000;
 
@@ -40,7 +43,5 @@ export const DOMAIN_RECHECK_INTERVAL_MS = 24 * 60 * 60 * 1000;
 export const DOMAIN_FAILING_GRACE_MS = 72 * 60 * 60 * 1000;
 /** Domains one claim of the re-check sweep takes and checks at once. */
 export const DOMAIN_RECHECK_BATCH_SIZE = 20;
-/** How often the worker looks for due domains: each is then re-checked within this of being due. */
-export const DOMAIN_RECHECK_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-/** The first sweep waits a little after start so it never competes with start-up. */
+/** The first sweep waits a little after start so it never competes with start-up (DOMAIN_RECHECK_SWEEP_MS if shorter). */
 export const DOMAIN_RECHECK_FIRST_RUN_DELAY_MS = 90 * 1000;

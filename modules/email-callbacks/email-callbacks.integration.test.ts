@@ -293,6 +293,7 @@ describe("GET /api/email-callbacks/{id}/processings", () => {
     expect(first.body?.emailProcessings[0]).toEqual({
       id: expect.stringMatching(/^ep_/),
       fromAddress: "sender39@example.org",
+      recipient: "x@hookmail.test",
       subject: "Message 39",
       status: "error",
       error: "webhook-failed",

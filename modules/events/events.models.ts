@@ -19,6 +19,7 @@ export function formatProcessingEvent(row: ProcessingEventRow): ApiProcessingEve
     ...formatProcessingForApi({
       id: row.emailProcessingId,
       fromAddress: row.fromAddress,
+      recipient: row.recipient,
       subject: row.subject,
       status: row.status,
       error: row.error,

@@ -18,6 +18,7 @@ export type ProcessingEventRow = {
   webhookResponseStatusCode: number | null;
   attemptCount: number;
   fromAddress: string;
+  recipient: string;
   subject: string;
   createdAt: Date;
 };
@@ -28,7 +29,7 @@ export type OpenedWebhookBody = OpenedBytea & {
 };
 
 const EVENT_COLUMNS = `e.id::text AS "eventId", e."emailCallbackId", e."emailProcessingId", e."isNew", e.status, e.error,
-  e."webhookResponseStatusCode", e."attemptCount", p."fromAddress", p.subject, p."createdAt" AT TIME ZONE 'UTC' AS "createdAt"`;
+  e."webhookResponseStatusCode", e."attemptCount", p."fromAddress", p.recipient, p.subject, p."createdAt" AT TIME ZONE 'UTC' AS "createdAt"`;
 
 export function createEventsRepository(executor: SqlExecutor) {
   return {

@@ -34,6 +34,7 @@ const createdAt = new Date("2026-11-24T10:00:00.000Z");
 const processing = {
   id: "ep_0123456789ABCDEFabcdef",
   fromAddress: "alice@example.org",
+  recipient: "orders-42@example.org",
   subject: "Order 42",
   status: "error",
   error: "webhook-failed",

@@ -54,6 +54,11 @@ export const emailProcessingResponseSchema = z
   .object({
     id: z.string().describe("`ep_…`"),
     fromAddress: z.string(),
+    recipient: z
+      .string()
+      .describe(
+        "The envelope recipient as the sender wrote it, tag and case included: on a pattern or catch-all address, the address the mail was sent to.",
+      ),
     subject: z.string(),
     status: z.enum(PROCESSING_STATUS),
     error: z

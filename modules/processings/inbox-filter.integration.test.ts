@@ -62,6 +62,7 @@ describe("GET /api/email-callbacks/{id}/processings filtered", () => {
     expect(response.body?.emailProcessings[0]).toEqual({
       id: expect.stringMatching(/^ep_/),
       ...newest,
+      recipient: "inbox@hookmail.test",
       error: "webhook-failed",
       webhookResponseStatusCode: null,
       createdAt: new Date(START + 5 * 60_000).toISOString(),

@@ -170,6 +170,30 @@ describe("the inbox pages and total", () => {
     });
   });
 
+  it("give each row its recipient as the sender wrote it, filtered or not (a catch-all's inbox shows it)", async () => {
+    const { userId, emailCallbackId } = await seedOwnerAndCallback();
+    await receive([
+      newProcessing(emailCallbackId, new Date(START), { recipient: "orders-42@xn--bcher-kva.example" }),
+      newProcessing(emailCallbackId, new Date(START + 1), { recipient: "Hello+news@xn--bcher-kva.example" }),
+    ]);
+    const page = await listPage(emailCallbackId, userId, 0, 15);
+    expect(page.emailProcessings.map(({ recipient }) => recipient)).toEqual([
+      "Hello+news@xn--bcher-kva.example",
+      "orders-42@xn--bcher-kva.example",
+    ]);
+    const filtered = await listEmailProcessings({
+      emailCallbackId,
+      userId,
+      pageIndex: 0,
+      pageSize: 15,
+      filter: { q: "bob@" },
+      repository,
+    });
+    expect(filtered.emailProcessings.map(({ recipient }) => recipient)).toEqual(
+      page.emailProcessings.map(({ recipient }) => recipient),
+    );
+  });
+
   it("answer email_callback.not_found for another user's callback, with no rows", async () => {
     const { emailCallbackId } = await seedOwnerAndCallback();
     const stranger = await seedOwnerAndCallback();

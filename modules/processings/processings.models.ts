@@ -4,6 +4,8 @@ import type { ProcessingStatus } from "./processings.constants";
 export type ApiEmailProcessing = {
   id: string;
   fromAddress: string;
+  /** The envelope recipient as the sender wrote it (tag and case included): on a pattern or catch-all, which address the mail was sent to. */
+  recipient: string;
   subject: string;
   status: ProcessingStatus;
   error: string | null;
@@ -14,6 +16,7 @@ export type ApiEmailProcessing = {
 export type ProcessingRecord = {
   id: string;
   fromAddress: string;
+  recipient: string;
   subject: string;
   status: string;
   error: string | null;
@@ -32,6 +35,7 @@ export function formatProcessingForApi(processing: ProcessingRecord): ApiEmailPr
   return {
     id: processing.id,
     fromAddress: processing.fromAddress,
+    recipient: processing.recipient,
     subject: processing.subject,
     status: processing.status as ProcessingStatus,
     error: processing.error,

@@ -12,6 +12,7 @@ import { type ProcessingRecord, type StoredDeliveryAttempt, toContainsPattern } 
 export const PROCESSING_FIELDS = {
   id: true,
   fromAddress: true,
+  recipient: true,
   subject: true,
   status: true,
   error: true,
@@ -136,7 +137,7 @@ export function createProcessingsRepository({ prisma, executor }: Pick<Database,
       ...filter
     }: ProcessingsFilter & { skip: number; take: number }): Promise<ProcessingRecord[]> =>
       prisma.$queryRaw<ProcessingRecord[]>`
-        SELECT id, "fromAddress", subject, status, error, "webhookResponseStatusCode", "createdAt"
+        SELECT id, "fromAddress", recipient, subject, status, error, "webhookResponseStatusCode", "createdAt"
         FROM email_processing WHERE ${filterCondition(filter)}
         ORDER BY "createdAt" DESC, id DESC
         OFFSET ${skip}::int LIMIT ${take}::int`,

@@ -30,6 +30,7 @@ export async function startDeliveryDispatch(services: Services): Promise<Running
           baseUrl: config.baseUrl,
           logger,
         }),
+        sweepIntervalMs: config.domainRecheckSweepMs,
         logger,
       })
     : undefined;

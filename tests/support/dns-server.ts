@@ -12,6 +12,8 @@ export type TestDnsServer = {
   address: string;
   /** Sets (or replaces) the records of a name. */
   set: (name: string, entry: DnsEntry) => void;
+  /** Forgets the records of a name: it answers NXDOMAIN again. */
+  remove: (name: string) => void;
   /** Names whose queries get no answer at all. */
   silence: (name: string) => void;
   /** Every name asked, in order, with its type (`TXT example.org`). */
@@ -36,7 +38,10 @@ function toAnswers(name: string, type: number, entry: DnsEntry | undefined) {
   return [];
 }
 
-export async function startDnsServer(records: Record<string, DnsEntry> = {}): Promise<TestDnsServer> {
+export async function startDnsServer(
+  records: Record<string, DnsEntry> = {},
+  { port = 0 }: { port?: number } = {},
+): Promise<TestDnsServer> {
   const table = new Map(Object.entries(records).map(([name, entry]) => [name.toLowerCase(), entry]));
   const silent = new Set<string>();
   const queries: string[] = [];
@@ -55,11 +60,12 @@ export async function startDnsServer(records: Record<string, DnsEntry> = {}): Pr
       send(response);
     },
   });
-  await server.listen({ udp: { port: 0, address: "127.0.0.1" } });
-  const { port } = server.addresses().udp as { port: number };
+  await server.listen({ udp: { port, address: "127.0.0.1" } });
+  const { port: boundPort } = server.addresses().udp as { port: number };
   return {
-    address: `127.0.0.1:${port}`,
+    address: `127.0.0.1:${boundPort}`,
     set: (name, entry) => table.set(name.toLowerCase(), entry),
+    remove: (name) => table.delete(name.toLowerCase()),
     silence: (name) => silent.add(name.toLowerCase()),
     queries,
     close: () => server.close(),

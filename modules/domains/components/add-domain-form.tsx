@@ -10,6 +10,7 @@ import { Label } from "@/components/ui/label";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import { useToast } from "@/modules/shared/components/toasts-on-demand";
+import { toUnicodeDomainName } from "@/modules/shared/domain-names";
 import { useAddDomainMutation } from "../domains.queries";
 
 export function AddDomainForm() {
@@ -27,7 +28,7 @@ export function AddDomainForm() {
     try {
       const { domain } = await addMutation.mutateAsync({ name });
       setName("");
-      toast.success(t("success", { name: domain.name }));
+      toast.success(t("success", { name: toUnicodeDomainName(domain.name) }));
     } catch (caught) {
       setError(apiErrorMessage(caught));
     }

@@ -1,6 +1,6 @@
 "use client";
 // One of the user's domains: its name and status, when it was last checked and what the check found
-// wrong, the two DNS records to set, "Verify now" and delete (behind a confirmation).
+// wrong (one problem a line), the two DNS records to set, "Verify now" and delete (behind a confirmation).
 import { RefreshCwIcon, Trash2Icon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -10,11 +10,13 @@ import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { useToast } from "@/modules/shared/components/toasts-on-demand";
-import { DOMAIN_STATUS } from "../domains.constants";
+import { toUnicodeDomainName } from "@/modules/shared/domain-names";
+import { DOMAIN_CHECK_PROBLEM_SEPARATOR, DOMAIN_STATUS } from "../domains.constants";
 import type { ApiDomain } from "../domains.models";
 import { useDeleteDomainMutation, useVerifyDomainMutation } from "../domains.queries";
 import { DomainRecordsTable } from "./domain-records-table";
 import { DomainStatusBadge } from "./domain-status-badge";
+import { NameBreakingAtDots } from "./name-breaking-at-dots";
 
 export function DomainCard({ domain }: { domain: ApiDomain }) {
   const t = useTranslations("domains.card");
@@ -25,10 +27,11 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
   return (
     <Card className="gap-4" role="region" aria-labelledby={headingId}>
       <CardHeader>
-        <div className="flex flex-wrap items-center justify-between gap-2">
+        {/* min-w-0: a long name wraps inside the card instead of widening the header's grid column. */}
+        <div className="flex min-w-0 flex-wrap items-center justify-between gap-2">
           <div className="flex min-w-0 items-center gap-2">
-            <h2 id={headingId} className="truncate leading-none font-semibold" title={domain.name}>
-              {domain.name}
+            <h2 id={headingId} className="min-w-0 leading-tight font-semibold [overflow-wrap:anywhere]">
+              <NameBreakingAtDots name={toUnicodeDomainName(domain.name)} />
             </h2>
             <DomainStatusBadge status={domain.status} />
           </div>
@@ -41,7 +44,7 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
               variant="ghost"
               size="icon-sm"
               className="text-muted-foreground hover:text-destructive"
-              aria-label={t("deleteLabel", { name: domain.name })}
+              aria-label={t("deleteLabel", { name: toUnicodeDomainName(domain.name) })}
               disabled={isDeleting}
               onClick={() => void deleteDomain(domain)}
             >
@@ -49,7 +52,7 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
             </Button>
           </div>
         </div>
-        <CardDescription className="flex flex-col gap-1">
+        <CardDescription className="flex min-w-0 flex-col gap-1">
           <span>
             {domain.lastCheckedAt ? (
               <>
@@ -59,7 +62,13 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
               t("neverChecked")
             )}
           </span>
-          {domain.lastCheckError ? <span className="text-destructive break-words">{domain.lastCheckError}</span> : null}
+          {domain.lastCheckError ? (
+            <ul className="text-destructive flex flex-col gap-0.5 [overflow-wrap:anywhere]">
+              {domain.lastCheckError.split(DOMAIN_CHECK_PROBLEM_SEPARATOR).map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          ) : null}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
@@ -106,7 +115,7 @@ function useDeleteDomain() {
   async function deleteDomain(domain: ApiDomain) {
     const isConfirmed = await confirm({
       title: t("title"),
-      description: t("description", { name: domain.name }),
+      description: t("description", { name: toUnicodeDomainName(domain.name) }),
       confirmLabel: t("confirm"),
       cancelLabel: t("cancel"),
       isDestructive: true,

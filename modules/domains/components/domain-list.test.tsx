@@ -115,17 +115,26 @@ describe("the Domains page", () => {
     expect(requests).toContain('POST /api/domains {"name":"Example.ORG"}');
   });
 
-  it("shows a check's new status and what it found wrong", async () => {
+  it("shows a check's new status and each problem it found on a line of its own", async () => {
+    const problems = [
+      "TXT _hookmail.example.org not found",
+      "MX example.org points to mx.other.example, not mx.hookmail.example",
+    ];
     const checked: ApiDomain = {
       ...PENDING_DOMAIN,
       lastCheckedAt: new Date().toISOString(),
-      lastCheckError: "MX example.org points to mx.other.example, not mx.hookmail.example",
+      lastCheckError: problems.join("; "),
     };
     const { requests } = stubServer({ "POST /api/domains/dom_1/verify": { status: 200, body: { domain: checked } } });
     renderPage();
     const card = await screen.findByRole("region", { name: "example.org" });
     await userEvent.setup().click(within(card).getByRole("button", { name: en.domains.card.verify }));
-    expect(await within(card).findByText(checked.lastCheckError as string)).toBeTruthy();
+    expect(await within(card).findByText(problems[1]!)).toBeTruthy();
+    expect(
+      within(card)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(problems);
     expect(within(card).getByText(en.domains.card.lastCheck, { exact: false })).toBeTruthy();
     expect(requests).toContain("POST /api/domains/dom_1/verify");
   });

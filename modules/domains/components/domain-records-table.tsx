@@ -6,6 +6,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { cn } from "@/modules/shared/cn";
 import { CopyButton } from "@/modules/shared/components/copy-button";
 import type { DnsRecordToSet } from "../domains.models";
+import { NameBreakingAtDots } from "./name-breaking-at-dots";
 
 /** On a phone: the cell on its own line, its column's name before it. */
 const STACKED_CELL =
@@ -28,7 +29,7 @@ export function DomainRecordsTable({ records }: { records: DnsRecordToSet[] }) {
           <TableRow key={record.type} className="max-sm:flex max-sm:flex-col max-sm:gap-1 max-sm:py-2">
             <TableCell className="align-top font-medium max-sm:p-0">{record.type}</TableCell>
             <TableCell data-label={t("columns.name")} className={cn("align-top whitespace-normal", STACKED_CELL)}>
-              <CopyableValue value={record.name} label={t("copyName", { type: record.type })} />
+              <CopyableValue value={record.name} label={t("copyName", { type: record.type })} isDnsName />
             </TableCell>
             <TableCell data-label={t("columns.value")} className={cn("align-top whitespace-normal", STACKED_CELL)}>
               <CopyableValue value={record.value} label={t("copyValue", { type: record.type })} />
@@ -46,10 +47,13 @@ export function DomainRecordsTable({ records }: { records: DnsRecordToSet[] }) {
   );
 }
 
-function CopyableValue({ value, label }: { value: string; label: string }) {
+/** A name wraps after its dots where it can (`_hookmail.shop.` / `example`); a token anywhere. */
+function CopyableValue({ value, label, isDnsName = false }: { value: string; label: string; isDnsName?: boolean }) {
   return (
     <div className="flex items-start gap-1">
-      <code className="min-w-0 flex-1 pt-1.5 font-mono text-xs break-all">{value}</code>
+      <code className={cn("min-w-0 flex-1 pt-1.5 font-mono text-xs", isDnsName ? "[overflow-wrap:anywhere]" : "break-all")}>
+        {isDnsName ? <NameBreakingAtDots name={value} /> : value}
+      </code>
       <CopyButton value={value} label={label} className="shrink-0" />
     </div>
   );

@@ -11,6 +11,7 @@ import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { emailCallbackPath } from "@/modules/shared/app-paths";
 import { FormErrorMessage, SubmitButton } from "@/modules/shared/components/form-fields";
 import { TitledCard } from "@/modules/shared/components/titled-card";
+import { toUnicodeDomainName } from "@/modules/shared/domain-names";
 import { type DomainRouteAnswer, useDomainRouteMutation } from "../domains.queries";
 
 export function DomainRoutePreview() {
@@ -71,7 +72,7 @@ function DomainRouteAnswerText({ answer }: { answer: DomainRouteAnswer }) {
             title={t("openInbox")}
             className="font-mono break-all underline underline-offset-4"
           >
-            {`${emailCallback.username}@${emailCallback.domain}`}
+            {`${emailCallback.username}@${toUnicodeDomainName(emailCallback.domain)}`}
           </Link>
           <Badge variant="outline">{matchLabels[match]}</Badge>
         </span>

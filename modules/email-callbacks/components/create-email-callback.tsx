@@ -2,26 +2,35 @@
 import { CircleCheckIcon } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { useId, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useAppConfig } from "@/modules/config/components/config-provider";
+import { useDomainsQuery } from "@/modules/domains/domains.queries";
 import { CopyButton } from "@/modules/shared/components/copy-button";
 // The New email page: how many of the plan's addresses are used, the form (which cannot be sent at
 // the plan's limit: a notice says so before anything is typed), then the created address (and the
 // secret, if one was set), read-only and labelled, with copy buttons and a link back to the emails.
 import { PageHeading } from "@/modules/shared/components/page-heading";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useCreateEmailCallback, useEmailCallbacks } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
+import { getDomainChoices } from "./email-callback-domains";
 import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmptyEmailCallbackFormValues } from "./email-callback-form";
 import { EmailCallbackLimitNotice, EmailCallbackUsage, isAtEmailCallbackLimit } from "./email-callback-usage";
 
 export function CreateEmailCallback() {
   const t = useTranslations("emailCallbacks.create");
   const { availableDomains } = useAppConfig().emailCallbacks;
+  // The user's domains come with the page (app/(app)/email-callbacks/create/page.tsx).
+  const userDomains = useDomainsQuery().data?.domains;
+  const domainChoices = useMemo(
+    () => getDomainChoices({ operatorDomains: availableDomains, userDomains: userDomains ?? [] }),
+    [availableDomains, userDomains],
+  );
   const createEmailCallback = useCreateEmailCallback();
   const list = useEmailCallbacks();
   const [created, setCreated] = useState<{ emailCallback: ApiEmailCallback; webhookSecret: string } | null>(null);
@@ -63,8 +72,8 @@ export function CreateEmailCallback() {
             <CardContent>
               <EmailCallbackForm
                 mode="create"
-                availableDomains={availableDomains}
-                defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
+                domainChoices={domainChoices}
+                defaultValues={getEmptyEmailCallbackFormValues([...domainChoices.operatorDomains, ...domainChoices.ownDomains])}
                 isCreateBlocked={isAtLimit}
                 onLimitReached={() => {
                   setHasHitLimit(true);
@@ -97,7 +106,7 @@ function CreatedEmailCallback({ emailCallback, webhookSecret }: { emailCallback:
         <div className="flex flex-col gap-2">
           <Label htmlFor={addressId}>{t("address")}</Label>
           <div className="flex items-center gap-2">
-            <Input id={addressId} value={emailCallback.address} readOnly className="font-mono" />
+            <Input id={addressId} value={toUnicodeAddress(emailCallback.address)} readOnly className="font-mono" />
             <CopyAddressButton address={emailCallback.address} variant="outline" size="icon" />
           </div>
         </div>

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { emailCallbackPath } from "@/modules/shared/app-paths";
 import { MenuOnDemand } from "@/modules/shared/components/menu-on-demand";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { CopyAddressButton } from "./copy-address-button";
 import { DisabledBadge } from "./disabled-badge";
@@ -33,7 +34,7 @@ export function EmailCallbackCard({ emailCallback }: { emailCallback: ApiEmailCa
             prefetch={false}
             className="truncate font-medium hover:underline"
           >
-            {emailCallback.address}
+            {toUnicodeAddress(emailCallback.address)}
           </Link>
           <CopyAddressButton address={emailCallback.address} className="text-muted-foreground" />
           {emailCallback.isEnabled ? null : <DisabledBadge />}
@@ -55,7 +56,12 @@ function EmailCallbackMenu({ emailCallback }: { emailCallback: ApiEmailCallback 
   const actions = useEmailCallbackActions();
   const menuButton = useRef<HTMLButtonElement>(null);
   const trigger = (
-    <Button ref={menuButton} variant="ghost" size="icon" aria-label={t("label", { address: emailCallback.address })}>
+    <Button
+      ref={menuButton}
+      variant="ghost"
+      size="icon"
+      aria-label={t("label", { address: toUnicodeAddress(emailCallback.address) })}
+    >
       <EllipsisVerticalIcon aria-hidden />
     </Button>
   );

@@ -17,6 +17,7 @@ import { cn } from "@/modules/shared/cn";
 import { EmptyState } from "@/modules/shared/components/empty-state";
 import { LoadError } from "@/modules/shared/components/load-error";
 import { PageHeading } from "@/modules/shared/components/page-heading";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useEmailCallback } from "../email-callbacks.queries";
 import { CopyAddressButton } from "./copy-address-button";
@@ -70,7 +71,9 @@ function EmailCallbackHeader({ emailCallback, actions }: { emailCallback: ApiEma
     <div className="flex w-full flex-wrap items-start justify-between gap-4">
       <div className="flex min-w-0 flex-col gap-1">
         <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-          <h1 className="text-xl font-semibold tracking-tight break-all sm:text-2xl">{emailCallback.address}</h1>
+          <h1 className="text-xl font-semibold tracking-tight break-all sm:text-2xl">
+            {toUnicodeAddress(emailCallback.address)}
+          </h1>
           <CopyAddressButton address={emailCallback.address} className="text-muted-foreground" />
           {emailCallback.isEnabled ? null : <DisabledBadge />}
         </div>

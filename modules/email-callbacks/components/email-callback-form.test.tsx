@@ -94,7 +94,7 @@ describe.each(LOCALES)("the email callback form in $locale", ({ locale, messages
           <TooltipProvider delayDuration={700}>
             <EmailCallbackForm
               mode="create"
-              availableDomains={availableDomains}
+              domainChoices={{ operatorDomains: availableDomains, ownDomains: [] }}
               defaultValues={getEmptyEmailCallbackFormValues(availableDomains)}
               isCreateBlocked={isCreateBlocked}
               onLimitReached={onLimitReached}

@@ -8,7 +8,7 @@ import { ShuffleIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useId, useMemo, useState } from "react";
 import { type FieldPath, useForm } from "react-hook-form";
-import * as z from "zod/mini";
+import type * as z from "zod/mini";
 import { Button } from "@/components/ui/button";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
@@ -18,10 +18,13 @@ import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { CopyButton } from "@/modules/shared/components/copy-button";
 import { FormErrorMessage, FormFieldItem, SubmitButton } from "@/modules/shared/components/form-fields";
 import { TranslatedFormMessage } from "@/modules/shared/components/translated-form-message";
-import { domainSchema, type EmailCallbackFormValues, emailCallbackFormSchema } from "../email-callbacks.schemas";
+import type { EmailCallbackFormValues, emailCallbackFormSchema } from "../email-callbacks.schemas";
 import { generateRandomUsername } from "../random-username";
 import { generateWebhookSecret } from "../random-webhook-secret";
 import { AllowedOriginsField } from "./allowed-origins-field";
+import { DomainOptions, OwnDomainUsernameHelp } from "./domain-options";
+import { type DomainChoices, getUsernameHelp } from "./email-callback-domains";
+import { buildEmailCallbackFormSchema } from "./email-callback-form-schema";
 import { hasNonDefaultMailOptions } from "./email-callback-form-values";
 import { IconButtonWithTooltip } from "./icon-button-with-tooltip";
 import { MailOptionsFields } from "./mail-options-fields";
@@ -49,7 +52,7 @@ const LIMIT_REACHED_CODE = "email_callbacks.limit_reached";
 
 export function EmailCallbackForm({
   mode,
-  availableDomains,
+  domainChoices,
   defaultValues,
   maskedWebhookSecret = null,
   isCreateBlocked = false,
@@ -57,8 +60,8 @@ export function EmailCallbackForm({
   onSubmit,
 }: {
   mode: "create" | "edit";
-  /** The domains to choose from; the only valid ones. */
-  availableDomains: string[];
+  /** The domains to choose from, the operator's and the user's own; the only valid ones. */
+  domainChoices: DomainChoices;
   defaultValues: EmailCallbackFormValues;
   /** When editing a callback that has a secret: the secret, masked. */
   maskedWebhookSecret?: string | null;
@@ -75,15 +78,8 @@ export function EmailCallbackForm({
   const [formError, setFormError] = useState<string | null>(null);
   const apiErrorMessage = useApiErrorMessage();
   const [isRemovingWebhookSecret, setIsRemovingWebhookSecret] = useState(false);
-  const schema = useMemo(
-    () =>
-      z.extend(emailCallbackFormSchema, {
-        domain: domainSchema.check(
-          z.refine((domain: string) => availableDomains.includes(domain), "emailCallbacks.form.validation.domainInvalid"),
-        ),
-      }),
-    [availableDomains],
-  );
+  const usernameHelpId = useId();
+  const schema = useMemo(() => buildEmailCallbackFormSchema(domainChoices), [domainChoices]);
   const form = useForm<EmailCallbackFormValues, unknown, EmailCallbackFormOutput>({
     resolver: zodResolver(schema),
     defaultValues,
@@ -118,14 +114,21 @@ export function EmailCallbackForm({
     }
   }
 
-  const domainOptions = availableDomains;
+  const hasDomains = domainChoices.operatorDomains.length + domainChoices.ownDomains.length > 0;
+  const chosenDomain = form.watch("domain");
+  const usernameHelp = getUsernameHelp(domainChoices, chosenDomain);
   const isUnchanged = !form.formState.isDirty && !isRemovingWebhookSecret;
 
   return (
     <Form {...form}>
       <form onSubmit={form.handleSubmit(submit)} className="flex flex-col gap-6" noValidate>
         {/* biome-ignore lint/a11y/useSemanticElements: a div with role group lays out as a grid everywhere; a fieldset does not */}
-        <div role="group" aria-labelledby={addressLabelId} className="grid gap-2">
+        <div
+          role="group"
+          aria-labelledby={addressLabelId}
+          aria-describedby={usernameHelp ? usernameHelpId : undefined}
+          className="grid gap-2"
+        >
           {/* The address's label names the group and leads to its first input; red while either part is wrong. */}
           <label
             id={addressLabelId}
@@ -160,15 +163,20 @@ export function EmailCallbackForm({
                   <FormItem className="min-w-0 flex-1 sm:flex-none">
                     {/* The browser's own select: a plain choice of domain needs no script of its own. */}
                     <FormControl>
-                      <NativeSelect {...field} aria-label={t("form.domain")} className="w-full min-w-40 sm:w-fit">
+                      <NativeSelect
+                        {...field}
+                        onChange={(event) => {
+                          field.onChange(event);
+                          // Whether `*` is allowed depends on the domain: the username is checked again.
+                          if (form.formState.isSubmitted) void form.trigger("username");
+                        }}
+                        aria-label={t("form.domain")}
+                        className="w-full min-w-40 sm:w-fit"
+                      >
                         <option value="" disabled>
                           {t("form.domainPlaceholder")}
                         </option>
-                        {domainOptions.map((domain) => (
-                          <option key={domain} value={domain}>
-                            {domain}
-                          </option>
-                        ))}
+                        <DomainOptions {...domainChoices} />
                       </NativeSelect>
                     </FormControl>
                     <TranslatedFormMessage />
@@ -185,7 +193,8 @@ export function EmailCallbackForm({
               )}
             </div>
           </div>
-          {domainOptions.length === 0 ? <p className="text-muted-foreground text-sm">{t("form.noDomains")}</p> : null}
+          {usernameHelp === "ownDomain" ? <OwnDomainUsernameHelp id={usernameHelpId} domain={chosenDomain} /> : null}
+          {hasDomains ? null : <p className="text-muted-foreground text-sm">{t("form.noDomains")}</p>}
         </div>
 
         <FormFieldItem

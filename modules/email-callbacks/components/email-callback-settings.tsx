@@ -5,10 +5,12 @@ import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useAppConfig } from "@/modules/config/components/config-provider";
+import { useDomainsQuery } from "@/modules/domains/domains.queries";
 import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 import type { UpdateEmailCallbackInput } from "../email-callbacks.schemas";
+import { getDomainChoices } from "./email-callback-domains";
 import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmailCallbackFormValues } from "./email-callback-form";
 
 export function EmailCallbackSettings({ emailCallbackId }: { emailCallbackId: string }) {
@@ -43,10 +45,17 @@ function EmailCallbackSettingsCard({ emailCallback }: { emailCallback: ApiEmailC
   const toast = useToast();
   const { availableDomains } = useAppConfig().emailCallbacks;
   const updateEmailCallback = useUpdateEmailCallback();
-  // The callback keeps its domain even if the instance no longer offers it.
-  const domains = useMemo(
-    () => (availableDomains.includes(emailCallback.domain) ? availableDomains : [emailCallback.domain, ...availableDomains]),
-    [availableDomains, emailCallback.domain],
+  // The user's domains come with the page (its page.tsx); the callback keeps its domain even if it is
+  // no longer offered.
+  const userDomains = useDomainsQuery().data?.domains;
+  const domainChoices = useMemo(
+    () =>
+      getDomainChoices({
+        operatorDomains: availableDomains,
+        userDomains: userDomains ?? [],
+        currentDomain: emailCallback.domain,
+      }),
+    [availableDomains, userDomains, emailCallback.domain],
   );
   // Taken once: a background refetch must not overwrite what the user is typing.
   const [defaultValues] = useState(() => getEmailCallbackFormValues(emailCallback));
@@ -69,7 +78,7 @@ function EmailCallbackSettingsCard({ emailCallback }: { emailCallback: ApiEmailC
       <CardContent>
         <EmailCallbackForm
           mode="edit"
-          availableDomains={domains}
+          domainChoices={domainChoices}
           defaultValues={defaultValues}
           maskedWebhookSecret={emailCallback.hasWebhookSecret ? emailCallback.maskedWebhookSecret : null}
           onSubmit={save}

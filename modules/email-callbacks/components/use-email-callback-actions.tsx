@@ -7,6 +7,7 @@ import type { RefObject } from "react";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { useToast } from "@/modules/shared/components/toasts-on-demand";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import type { ApiEmailCallback } from "../email-callbacks.models";
 import { useDeleteEmailCallback, useUpdateEmailCallback } from "../email-callbacks.queries";
 
@@ -30,7 +31,7 @@ export function useEmailCallbackActions() {
     if (isEnabled) toast.success(t("toggle.enabled"));
     else {
       toast.success(t("toggle.disabled"), {
-        description: t("toggle.disabledDescription", { address: emailCallback.address }),
+        description: t("toggle.disabledDescription", { address: toUnicodeAddress(emailCallback.address) }),
         duration: DISABLED_TOAST_DURATION_MS,
       });
     }

@@ -9,11 +9,13 @@ import { useTranslations } from "next-intl";
 import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { isWildcardUsername } from "@/modules/email-callbacks/address-patterns";
 import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
 import { cn } from "@/modules/shared/cn";
 import { DataTablePagination, getPageCount } from "@/modules/shared/components/data-table-pagination";
 import { EmptyState } from "@/modules/shared/components/empty-state";
 import { LoadError } from "@/modules/shared/components/load-error";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import { isInboxFiltered } from "../inbox-view";
 import { useEmailProcessings } from "../processings.queries";
 import { INBOX_PAGE_SIZES } from "../processings.query-keys";
@@ -27,7 +29,8 @@ export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: strin
   const { view, showView } = useInboxView();
   const { pageIndex, pageSize } = view;
   const { data: emailCallback } = useEmailCallback(emailCallbackId);
-  const address = emailCallback?.address ?? "";
+  const address = toUnicodeAddress(emailCallback?.address ?? "");
+  const showsRecipient = emailCallback ? isWildcardUsername(emailCallback.username) : false;
   useProcessingEvents(emailCallbackId);
   const query = useEmailProcessings(emailCallbackId, view);
   const totalCount = query.data?.emailProcessingsCount ?? 0;
@@ -62,7 +65,12 @@ export function EmailCallbackInbox({ emailCallbackId }: { emailCallbackId: strin
             }
           />
         ) : (
-          <InboxRows emailCallbackId={emailCallbackId} address={address} processings={query.data.emailProcessings} />
+          <InboxRows
+            emailCallbackId={emailCallbackId}
+            address={address}
+            showsRecipient={showsRecipient}
+            processings={query.data.emailProcessings}
+          />
         )}
       </div>
       {totalCount > pageSize ? (

@@ -1,6 +1,7 @@
 "use client";
 // The mails of one inbox page, two ways: a table from 640px up, and on phones a list of stacked
 // blocks (subject, sender, time, status, actions) that fits the width without sideways scrolling.
+// The inbox of a pattern or catch-all address also shows each mail's recipient (docs/domains.md).
 // Each mail's menu opens its delivery attempts and redelivers it (its dropdown:
 // processing-menu-dropdown.tsx, loaded when first opened).
 import { EllipsisVerticalIcon } from "lucide-react";
@@ -13,6 +14,7 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { messagePath } from "@/modules/shared/app-paths";
 import { MenuOnDemand } from "@/modules/shared/components/menu-on-demand";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiEmailProcessing } from "../processings.models";
 import { DeliveryAttemptsDialog } from "./delivery-attempts-dialog";
@@ -24,7 +26,13 @@ const ProcessingMenuDropdown = dynamic(() => loadProcessingMenuDropdown().then((
   ssr: false,
 });
 
-type RowsProps = { emailCallbackId: string; address: string; processings: ApiEmailProcessing[] };
+type RowsProps = {
+  emailCallbackId: string;
+  address: string;
+  /** The address is a pattern or a catch-all: each row says which address its mail was sent to. */
+  showsRecipient: boolean;
+  processings: ApiEmailProcessing[];
+};
 
 export function InboxRows(props: RowsProps) {
   return (
@@ -38,7 +46,7 @@ export function InboxRows(props: RowsProps) {
   );
 }
 
-function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
+function InboxTable({ emailCallbackId, address, showsRecipient, processings }: RowsProps) {
   const t = useTranslations("processing.inbox");
   return (
     // From 1024px the table fits the page: nothing scrolls sideways, and the column names stay in
@@ -47,8 +55,9 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
       <TableCaption className="sr-only">{t("caption", { address })}</TableCaption>
       <TableHeader className="[&_th]:bg-background lg:[&_th]:sticky lg:[&_th]:top-[calc(3.5rem+1px)] lg:[&_th]:z-10 lg:[&_th]:shadow-[inset_0_-1px_0_var(--border)]">
         <TableRow className="hover:bg-transparent">
-          <TableHead className="w-[27%] pl-4">{t("columns.from")}</TableHead>
-          <TableHead className="w-[29%]">{t("columns.subject")}</TableHead>
+          <TableHead className={showsRecipient ? "w-[21%] pl-4" : "w-[27%] pl-4"}>{t("columns.from")}</TableHead>
+          {showsRecipient ? <TableHead className="w-[19%]">{t("columns.to")}</TableHead> : null}
+          <TableHead className={showsRecipient ? "w-[22%]" : "w-[29%]"}>{t("columns.subject")}</TableHead>
           {/* The other columns take what they need (w-px: no more than their content), so that the
               sender and the subject get the width; a long reason wraps in Details. */}
           <TableHead className="w-px">{t("columns.status")}</TableHead>
@@ -69,6 +78,11 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
             <TableCell className="max-w-0 truncate pl-4" title={processing.fromAddress}>
               {processing.fromAddress}
             </TableCell>
+            {showsRecipient ? (
+              <TableCell className="max-w-0 truncate" title={toUnicodeAddress(processing.recipient)}>
+                {toUnicodeAddress(processing.recipient)}
+              </TableCell>
+            ) : null}
             <TableCell className="max-w-0 truncate" title={processing.subject}>
               <SubjectLink emailCallbackId={emailCallbackId} processing={processing} />
             </TableCell>
@@ -94,7 +108,7 @@ function InboxTable({ emailCallbackId, address, processings }: RowsProps) {
   );
 }
 
-function InboxList({ emailCallbackId, address, processings }: RowsProps) {
+function InboxList({ emailCallbackId, address, showsRecipient, processings }: RowsProps) {
   const t = useTranslations("processing.inbox");
   return (
     <ul aria-label={t("caption", { address })} className="divide-y rounded-xl border sm:hidden">
@@ -108,6 +122,11 @@ function InboxList({ emailCallbackId, address, processings }: RowsProps) {
               <span className="sr-only">{t("columns.from")}: </span>
               {processing.fromAddress}
             </p>
+            {showsRecipient ? (
+              <p className="text-muted-foreground truncate text-sm" title={toUnicodeAddress(processing.recipient)}>
+                {t("columns.to")}: <span className="text-foreground">{toUnicodeAddress(processing.recipient)}</span>
+              </p>
+            ) : null}
             <div className="text-muted-foreground flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
               <ProcessingStatusBadge status={processing.status} />
               {processing.error ? (

@@ -8,6 +8,8 @@ import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { isWildcardUsername } from "@/modules/email-callbacks/address-patterns";
+import { useEmailCallback } from "@/modules/email-callbacks/email-callbacks.queries";
 import { usePageTitle } from "@/modules/i18n/use-page-title";
 import { isNotFoundError } from "@/modules/shared/api/api-client";
 import { emailCallbackPath } from "@/modules/shared/app-paths";
@@ -15,6 +17,7 @@ import { CopyButton } from "@/modules/shared/components/copy-button";
 import { LoadError } from "@/modules/shared/components/load-error";
 import { PageHeading } from "@/modules/shared/components/page-heading";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
+import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiEmailProcessingDetail } from "../processings.models";
 import { rawMessagePath, useDeliveryAttempts, useEmailProcessing, webhookBodyPath } from "../processings.queries";
@@ -141,6 +144,9 @@ function MessageHeader({
   // Every attempt, earlier series included: the count the Attempts tab lists (the row's own
   // attemptCount is the current series' only).
   const attempts = useDeliveryAttempts(emailCallbackId, processing.id, { isEnabled: true, isPending });
+  // On a pattern or catch-all address, which address the mail was sent to.
+  const { data: emailCallback } = useEmailCallback(emailCallbackId);
+  const showsRecipient = emailCallback ? isWildcardUsername(emailCallback.username) : false;
   return (
     <div className="flex w-full flex-col gap-3">
       <h1 className="text-2xl font-semibold tracking-tight break-words">{processing.subject || t("inbox.noSubject")}</h1>
@@ -149,6 +155,12 @@ function MessageHeader({
           <dt>{t("message.from")}</dt>
           <dd className="text-foreground break-all">{processing.fromAddress}</dd>
         </div>
+        {showsRecipient ? (
+          <div className="flex gap-1">
+            <dt>{t("message.to")}</dt>
+            <dd className="text-foreground break-all">{toUnicodeAddress(processing.recipient)}</dd>
+          </div>
+        ) : null}
         <div className="flex gap-1">
           <dt>{t("message.receivedAt")}</dt>
           <dd className="text-foreground">

@@ -8,6 +8,8 @@ export const E2E_VERIFYING_SINK_PORT = 3221 + OFFSET;
 /** The SMTP listeners of the two servers (the product's MX). */
 export const E2E_SMTP_PORT = 2625 + OFFSET;
 export const E2E_VERIFYING_SMTP_PORT = 2626 + OFFSET;
+/** The default server's DNS_SERVERS: a DNS server on loopback (UDP) that tests publish records on (support/dns.ts). */
+export const E2E_DNS_PORT = 2653 + OFFSET;
 
 /** Email verification off: sign-up signs in at once. */
 export const DEFAULT_SERVER = { url: `http://localhost:${E2E_PORT}`, sinkUrl: `http://127.0.0.1:${E2E_SINK_PORT}` };

@@ -4,7 +4,15 @@
 // loopback sink whose catch the tests read over HTTP
 // (GET http://127.0.0.1:$E2E_SINK_HTTP_PORT/mails?to=<address>). The same loopback port lets tests
 // seed inbox rows through this process's own database connection (POST /seed/processings
-// {emailCallbackId, count}), so they need not know where the database is.
+// {emailCallbackId, count, recipients?}), and mark a domain added through the API verified as a
+// passing DNS check would (POST /seed/verified-domain {domainId}: these servers have no DNS to
+// check), so they need not know where the database is.
+//
+// With E2E_DNS_PORT, the app's DNS_SERVERS is a DNS server on 127.0.0.1 at that port (UDP,
+// tests/support/dns-server.ts) answering NXDOMAIN for every name until a test publishes records on
+// it through the same loopback HTTP port: PUT /dns/<name> {TXT?, MX?, A?, AAAA?} sets a name's
+// records, DELETE /dns/<name> forgets them (tests/e2e/support/dns.ts). Domain checks ask it
+// (docs/domains.md: Verification); mail authentication stays off (MAIL_AUTH_CHECKS=false).
 //
 // Playwright stops this process with SIGTERM (playwright.config.ts: gracefulShutdown): the app stops
 // its roles and its database (the embedded server too), and only then does `cleanUp` drop the
@@ -13,6 +21,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { type DnsEntry, startDnsServer } from "../../support/dns-server";
 import { startFakeStripe } from "../../support/fake-stripe";
 import { createDatabaseOnServer } from "../../support/server-database";
 import { startSmtpSink } from "../../support/smtp-sink";
@@ -20,8 +29,10 @@ import { startSmtpSink } from "../../support/smtp-sink";
 const environment = process.env as Record<string, string | undefined>;
 environment.NODE_ENV ??= "production";
 environment.EMAIL_DOMAINS ??= "hookmail.test";
-// No real resolver is asked by the browser tests (authentication has tests with a DNS server on loopback).
+// Mail authentication has its own tests with a DNS server on loopback: off here, so no mail asks DNS.
 environment.MAIL_AUTH_CHECKS ??= "false";
+const dns = environment.E2E_DNS_PORT ? await startDnsServer({}, { port: Number(environment.E2E_DNS_PORT) }) : undefined;
+if (dns) environment.DNS_SERVERS = dns.address;
 
 const sink = await startSmtpSink();
 environment.SMTP_URL = sink.url;
@@ -31,8 +42,31 @@ const sinkApi = http.createServer((request, response) => {
   response.setHeader("Content-Type", "application/json");
   if (request.method === "POST" && url.pathname === "/seed/processings") {
     void readJson(request)
-      .then((body) => seedProcessings(body as { emailCallbackId: string; count: number }))
+      .then((body) => seedProcessings(body as { emailCallbackId: string; count: number; recipients?: string[] }))
       .then((seeded) => response.end(JSON.stringify({ seeded })))
+      .catch((error: unknown) => {
+        response.statusCode = 500;
+        response.end(JSON.stringify({ error: String(error) }));
+      });
+    return;
+  }
+  if (request.method === "POST" && url.pathname === "/seed/verified-domain") {
+    void readJson(request)
+      .then((body) => markDomainVerified(body as { domainId: string }))
+      .then((name) => response.end(JSON.stringify({ verified: name })))
+      .catch((error: unknown) => {
+        response.statusCode = 500;
+        response.end(JSON.stringify({ error: String(error) }));
+      });
+    return;
+  }
+  const dnsName = /^\/dns\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (dnsName !== undefined) {
+    void answerDnsChange(request, decodeURIComponent(dnsName))
+      .then((status) => {
+        response.statusCode = status;
+        response.end();
+      })
       .catch((error: unknown) => {
         response.statusCode = 500;
         response.end(JSON.stringify({ error: String(error) }));
@@ -44,13 +78,42 @@ const sinkApi = http.createServer((request, response) => {
   response.end(JSON.stringify(mails));
 });
 
+/** PUT sets the name's records, DELETE forgets them; 404 when this server has no DNS server. */
+async function answerDnsChange(request: http.IncomingMessage, name: string): Promise<number> {
+  if (!dns) return 404;
+  if (request.method === "PUT") dns.set(name, (await readJson(request)) as DnsEntry);
+  else if (request.method === "DELETE") dns.remove(name);
+  else return 405;
+  return 204;
+}
+
 async function readJson(request: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: string; count: number }) {
+async function markDomainVerified({ domainId }: { domainId: string }) {
+  const { getServices } = await import("../../../modules/server/services");
+  const { prisma } = await getServices().database();
+  const now = new Date();
+  const domain = await prisma.domain.update({
+    where: { id: domainId },
+    data: { status: "verified", verifiedAt: now, lastCheckedAt: now, lastCheckError: null },
+  });
+  return domain.name;
+}
+
+/** `recipients`: the envelope recipients of the rows, in turn (a catch-all's inbox). */
+async function seedProcessings({
+  emailCallbackId,
+  count,
+  recipients = ["seeded@hookmail.test"],
+}: {
+  emailCallbackId: string;
+  count: number;
+  recipients?: string[];
+}) {
   const { getServices } = await import("../../../modules/server/services");
   const { createId } = await import("../../../modules/shared/ids");
   const { prisma } = await getServices().database();
@@ -65,7 +128,7 @@ async function seedProcessings({ emailCallbackId, count }: { emailCallbackId: st
     emailCallbackId,
     fromAddress: `sender${index + 1}@example.org`,
     subject: `Seeded message ${index + 1}`,
-    recipient: "seeded@hookmail.test",
+    recipient: recipients[index % recipients.length] ?? "seeded@hookmail.test",
     ...(statuses[index % statuses.length] ?? statuses[0]!),
     createdAt: new Date(now - (count - index) * 60_000),
   }));
@@ -123,6 +186,7 @@ if (environment.DATABASE_URL) {
 
 async function cleanUp() {
   await fakeStripe?.close();
+  await dns?.close().catch(() => undefined);
   sinkApi.close();
   await sink.close().catch(() => undefined);
   await dropDatabase?.().catch(() => undefined);
