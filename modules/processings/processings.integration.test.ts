@@ -111,16 +111,19 @@ async function seedSecondDelivery(
   return delivery.id;
 }
 
+/** An attempt of the mail's delivery (to its address's first endpoint, when it has one). */
 async function seedAttempt(
   emailProcessingId: string,
   attemptedAt: string,
   overrides: { statusCode?: number | null; error?: string | null; responseBody?: string | null } = {},
 ) {
   const id = createId("deliveryAttempt");
+  const delivery = await suite.app.database.prisma.delivery.findFirst({ where: { emailProcessingId }, select: { id: true } });
   await suite.app.database.prisma.deliveryAttempt.create({
     data: {
       id,
       emailProcessingId,
+      deliveryId: delivery?.id ?? null,
       attemptedAt: new Date(attemptedAt),
       statusCode: 400,
       durationMs: 37,
@@ -373,6 +376,8 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
     });
     const newest = await seedAttempt(id, "2026-11-20T10:02:30Z");
     await seedAttempt(other, "2026-11-20T10:05:00Z");
+    // Each attempt names the endpoint of its delivery: here the address's first.
+    const { endpointId } = await suite.app.database.prisma.delivery.findFirstOrThrow({ where: { emailProcessingId: id } });
 
     for (const headers of [suite.owner.headers, suite.ownerKey]) {
       const response = await listAttempts(callbackId, id, headers);
@@ -381,6 +386,7 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
         {
           id: newest,
           attemptedAt: "2026-11-20T10:02:30.000Z",
+          endpointId,
           statusCode: 400,
           durationMs: 37,
           error: null,
@@ -389,6 +395,7 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
         {
           id: middle,
           attemptedAt: "2026-11-20T10:00:30.000Z",
+          endpointId,
           statusCode: 503,
           durationMs: 37,
           error: null,
@@ -397,6 +404,7 @@ describe("GET /api/email-callbacks/{id}/processings/{processingId}/attempts", ()
         {
           id: oldest,
           attemptedAt: "2026-11-20T10:00:00.000Z",
+          endpointId,
           statusCode: null,
           durationMs: 37,
           error: "timeout: no answer within 15000 ms",
