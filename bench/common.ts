@@ -68,11 +68,11 @@ export type Sink = {
 };
 
 /**
- * The loopback webhook receiver (tests/support/webhook-sink.ts) answering 200; stamps the first
- * arrival of each bench id (read from the payload's headers) and counts the requests of each
- * webhook-id and bench id.
+ * The loopback webhook receiver (tests/support/webhook-sink.ts) answering 200; stamps the arrival
+ * of each bench id (read from the payload's headers) once `copies` requests carried it (one per
+ * endpoint of the address), and counts the requests of each webhook-id and bench id.
  */
-export async function startSink(): Promise<Sink> {
+export async function startSink({ copies = 1 }: { copies?: number } = {}): Promise<Sink> {
   const arrivals = new Map<string, number>();
   const sentAt = new Map<string, number>();
   const byWebhookId = new Map<string, number>();
@@ -93,8 +93,9 @@ export async function startSink(): Promise<Sink> {
       const headers = readPayloadHeaders(body);
       const id = headers.find((h) => h.name.toLowerCase() === "x-bench-id")?.value;
       const sent = headers.find((h) => h.name.toLowerCase() === "x-bench-sent-at")?.value;
-      if (id) byBenchId.set(id, (byBenchId.get(id) ?? 0) + 1);
-      if (id && !arrivals.has(id)) {
+      const seen = id ? (byBenchId.get(id) ?? 0) + 1 : 0;
+      if (id) byBenchId.set(id, seen);
+      if (id && seen >= copies && !arrivals.has(id)) {
         arrivals.set(id, request.arrivedAt);
         if (sent) sentAt.set(id, Number(sent));
         check();

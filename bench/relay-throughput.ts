@@ -13,7 +13,9 @@
 // DKIM-signed mails from a domain whose records a DNS server on loopback serves, through product SMTP
 // with the checks off and on, in alternation (BENCH_CHECK_ROUNDS rounds, default 3).
 //   BENCH_MAILS (mails per run, default 1500), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY
-//   (default 8), BENCH_DATABASES (default "embedded,postgres"; postgres only when DATABASE_URL is set).
+//   (default 8), BENCH_DATABASES (default "embedded,postgres"; postgres only when DATABASE_URL is set),
+//   BENCH_ENDPOINTS (the bench address's endpoints, 1 or 2, default 1: with 2, a mail of the product
+//   counts as arrived when both endpoints' requests have reached the sink).
 
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +38,7 @@ import { seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createSenderDomain } from "@/tests/support/sender-domain";
 import { startBarePipeline } from "./bare-pipeline";
 import {
+  type BenchDatabase,
   formatSpread,
   listWantedServerKinds,
   median,
@@ -64,6 +67,8 @@ const CHECK_ROUNDS = Number(process.env.BENCH_CHECK_ROUNDS ?? 3);
 const WARMUP_MAILS = 300;
 const PHASE_WARMUP_MAILS = 30;
 const GOAL_RATIO = 0.7;
+const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 1);
+if (ENDPOINTS !== 1 && ENDPOINTS !== 2) throw new Error(`BENCH_ENDPOINTS must be 1 or 2, not ${process.env.BENCH_ENDPOINTS}`);
 const INBOUND_SECRET = "bench-inbound-secret-0123456789";
 
 const config = loadConfig({
@@ -90,17 +95,19 @@ const idsFor = (tag: string, count: number) => {
   return Array.from({ length: count }, (_, i) => `${tag}-${phaseCounter}-${i}`);
 };
 
-type Path = { label: string; tag: string; send: (id: string) => Promise<void> };
+/** A way in, and the sink its mails are counted at. */
+type Path = { label: string; tag: string; sink: Sink; send: (id: string) => Promise<void> };
 
-async function sendAndWait(sink: Sink, path: Path, count: number) {
+async function sendAndWait(path: Path, count: number) {
   const ids = idsFor(`${path.tag}w`, count);
   await drive({ ids, concurrency: CONCURRENCY, send: path.send });
-  await sink.waitFor(ids, DRAIN_TIMEOUT_MS);
+  await path.sink.waitFor(ids, DRAIN_TIMEOUT_MS);
 }
 
 /** A closed-loop run at CONCURRENCY senders: the maximum rate. */
-async function measureMax(sink: Sink, path: Path): Promise<PhaseResult> {
-  await sendAndWait(sink, path, PHASE_WARMUP_MAILS);
+async function measureMax(path: Path): Promise<PhaseResult> {
+  const { sink } = path;
+  await sendAndWait(path, PHASE_WARMUP_MAILS);
   const ids = idsFor(path.tag, MAILS);
   const startedAt = now();
   const { errors } = await drive({ ids, concurrency: CONCURRENCY, send: path.send });
@@ -111,7 +118,8 @@ async function measureMax(sink: Sink, path: Path): Promise<PhaseResult> {
 }
 
 /** An open-loop run at `rate`: the latency of a loaded but not saturated relay. */
-async function measureAtRate(sink: Sink, path: Path, rate: number): Promise<PhaseResult> {
+async function measureAtRate(path: Path, rate: number): Promise<PhaseResult> {
+  const { sink } = path;
   const ids = idsFor(`${path.tag}h`, Math.max(100, Math.floor(MAILS / 2)));
   const startedAt = now();
   const { errors } = await drive({ ids, concurrency: CONCURRENCY, rate, send: path.send });
@@ -121,9 +129,9 @@ async function measureAtRate(sink: Sink, path: Path, rate: number): Promise<Phas
   return result;
 }
 
-const smtpPath = (label: string, tag: string, port: number) => {
+const smtpPath = (label: string, tag: string, sink: Sink, port: number) => {
   const client = smtpClient(port, CONCURRENCY);
-  const path: Path = { label, tag, send: async (id) => void (await client.sendMail(benchMail(id, BENCH_ADDRESS))) };
+  const path: Path = { label, tag, sink, send: async (id) => void (await client.sendMail(benchMail(id, BENCH_ADDRESS))) };
   return { path, close: () => client.close() };
 };
 
@@ -131,7 +139,7 @@ const smtpPath = (label: string, tag: string, port: number) => {
 const benchDomain = createSenderDomain({ domain: "bench.example", allowedIp: "127.0.0.1" });
 
 /** Product SMTP with DKIM-signed mails, the checks on or off (the configuration the pipeline reads per mail). */
-const signedSmtpPath = (label: string, tag: string, port: number, dns: TestDnsServer, checks: boolean) => {
+const signedSmtpPath = (label: string, tag: string, sink: Sink, port: number, dns: TestDnsServer, checks: boolean) => {
   const client = createTransport({
     host: "127.0.0.1",
     port,
@@ -146,6 +154,7 @@ const signedSmtpPath = (label: string, tag: string, port: number, dns: TestDnsSe
   const path: Path = {
     label,
     tag,
+    sink,
     send: async (id) => {
       setMailConfig({ ...config, dnsServers: [dns.address], mailChecks: { authentication: checks, rspamdUrl: undefined } });
       await client.sendMail(benchMail(id, BENCH_ADDRESS));
@@ -154,9 +163,10 @@ const signedSmtpPath = (label: string, tag: string, port: number, dns: TestDnsSe
   return { path, close: () => client.close() };
 };
 
-const rawRoutePath = (label: string, tag: string): Path => ({
+const rawRoutePath = (label: string, tag: string, sink: Sink): Path => ({
   label,
   tag,
+  sink,
   send: async (id) => {
     const body = await benchMailRaw(id, BENCH_ADDRESS);
     const request = new Request("http://localhost:3000/api/inbound/raw", {
@@ -171,6 +181,16 @@ const rawRoutePath = (label: string, tag: string): Path => ({
 });
 
 /** The product on a fresh database of `kind`'s server: its SMTP listener, raw route and worker. */
+/**
+ * The address's second endpoint: the same sink, signed with its own secret. Written as the endpoints
+ * call writes one (docs/webhooks.md: Endpoints); the bench measures receiving, not the call.
+ */
+async function addSecondEndpoint(database: BenchDatabase, emailCallbackId: string, url: string) {
+  await database.prisma.endpoint.create({
+    data: { id: "ept_bench_second", emailCallbackId, url, secret: "bench-second-secret-0123456789" },
+  });
+}
+
 async function startProduct(kind: ServerKind, sink: Sink) {
   const server = await startBenchServer(kind);
   const database = await openBenchDatabase(server.adminUrl, { poolSize: 10 });
@@ -193,7 +213,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   // The raw route reaches the same pipeline through the services' accessor.
   setServices({ ...services, inbound: async () => pipeline });
   const { id: userId } = await seedUser(database, { email: "bench@example.com", name: "Bench" });
-  await seedEmailCallback(database, {
+  const emailCallback = await seedEmailCallback(database, {
     userId,
     username: "bench",
     webhookUrl: sink.url,
@@ -210,18 +230,21 @@ async function startProduct(kind: ServerKind, sink: Sink) {
     metrics: services.metrics(),
   });
   await listener.listen();
-  const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, listener.getPort());
+  if (ENDPOINTS === 2) await addSecondEndpoint(database, emailCallback.id, sink.url);
+  const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, sink, listener.getPort());
   const dns = await startDnsServer(benchDomain.records);
-  const checksOff = signedSmtpPath(`signed, checks off, ${kind}`, `off-${kind}`, listener.getPort(), dns, false);
-  const checksOn = signedSmtpPath(`signed, checks on, ${kind}`, `on-${kind}`, listener.getPort(), dns, true);
+  const checksOff = signedSmtpPath(`signed, checks off, ${kind}`, `off-${kind}`, sink, listener.getPort(), dns, false);
+  const checksOn = signedSmtpPath(`signed, checks on, ${kind}`, `on-${kind}`, sink, listener.getPort(), dns, true);
   return {
     smtp: smtp.path,
     checksOff: checksOff.path,
     checksOn: checksOn.path,
-    raw: rawRoutePath(`product POST /api/inbound/raw, ${kind}`, `raw-${kind}`),
+    raw: rawRoutePath(`product POST /api/inbound/raw, ${kind}`, `raw-${kind}`, sink),
     countProcessings: async () => {
       await worker.whenIdle();
       const success = await database.prisma.emailProcessing.count({ where: { status: "success" } });
+      const deliveries = await database.prisma.delivery.count({ where: { status: "success" } });
+      console.log(`  ${kind}: ${deliveries} deliveries recorded as success (${ENDPOINTS} per mail)`);
       return { success, total: await database.prisma.emailProcessing.count() };
     },
     close: async () => {
@@ -241,7 +264,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
 
 async function startBare(sink: Sink) {
   const bare = await startBarePipeline({ webhookUrl: sink.url, onEndOfData: stampEndOfData });
-  const smtp = smtpPath("bare pipeline (SMTP)", "bare", bare.port);
+  const smtp = smtpPath("bare pipeline (SMTP)", "bare", sink, bare.port);
   return {
     path: smtp.path,
     close: async () => {
@@ -263,14 +286,15 @@ type KindResult = {
   checksOn: PhaseResult[];
 };
 
-async function benchKind(kind: ServerKind, sink: Sink): Promise<KindResult> {
+/** The bare pipeline's mails are counted at `sinks.bare`, the product's at `sinks.product` (one request per endpoint). */
+async function benchKind(kind: ServerKind, sinks: { bare: Sink; product: Sink }): Promise<KindResult> {
   console.log(
     `\n  --- ${kind === "embedded" ? "the default: embedded PostgreSQL server (no DATABASE_URL)" : "PostgreSQL of DATABASE_URL"} ---`,
   );
-  const bare = await startBare(sink);
-  const product = await startProduct(kind, sink);
+  const bare = await startBare(sinks.bare);
+  const product = await startProduct(kind, sinks.product);
   try {
-    for (const path of [bare.path, product.smtp, product.raw]) await sendAndWait(sink, path, WARMUP_MAILS);
+    for (const path of [bare.path, product.smtp, product.raw]) await sendAndWait(path, WARMUP_MAILS);
     const result: Omit<KindResult, "smtpHalf" | "rawHalf" | "bareHalf" | "checksOff" | "checksOn"> = {
       kind,
       bare: [],
@@ -279,20 +303,20 @@ async function benchKind(kind: ServerKind, sink: Sink): Promise<KindResult> {
     };
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`  round ${round} of ${ROUNDS} (load average ${os.loadavg()[0]!.toFixed(2)})`);
-      result.bare.push(await measureMax(sink, bare.path));
-      result.smtp.push(await measureMax(sink, product.smtp));
-      result.raw.push(await measureMax(sink, product.raw));
+      result.bare.push(await measureMax(bare.path));
+      result.smtp.push(await measureMax(product.smtp));
+      result.raw.push(await measureMax(product.raw));
     }
     const halfOf = (runs: PhaseResult[]) => median(runs.map((run) => run.mailsPerSecond)) / 2;
-    const bareHalf = await measureAtRate(sink, bare.path, halfOf(result.bare));
-    const smtpHalf = await measureAtRate(sink, product.smtp, halfOf(result.smtp));
-    const rawHalf = await measureAtRate(sink, product.raw, halfOf(result.raw));
+    const bareHalf = await measureAtRate(bare.path, halfOf(result.bare));
+    const smtpHalf = await measureAtRate(product.smtp, halfOf(result.smtp));
+    const rawHalf = await measureAtRate(product.raw, halfOf(result.raw));
     const checks = { checksOff: [] as PhaseResult[], checksOn: [] as PhaseResult[] };
-    for (const path of [product.checksOff, product.checksOn]) await sendAndWait(sink, path, WARMUP_MAILS);
+    for (const path of [product.checksOff, product.checksOn]) await sendAndWait(path, WARMUP_MAILS);
     for (let round = 1; round <= CHECK_ROUNDS; round++) {
       console.log(`  checks round ${round} of ${CHECK_ROUNDS}`);
-      checks.checksOff.push(await measureMax(sink, product.checksOff));
-      checks.checksOn.push(await measureMax(sink, product.checksOn));
+      checks.checksOff.push(await measureMax(product.checksOff));
+      checks.checksOn.push(await measureMax(product.checksOn));
     }
     const { success, total } = await product.countProcessings();
     console.log(`  ${kind}: ${success} of ${total} processings recorded as success${success === total ? "" : " (NOT all)"}`);
@@ -345,18 +369,20 @@ function printChecksCost(kind: ServerKind, off: PhaseResult[], on: PhaseResult[]
 
 async function main() {
   console.log(
-    `relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
+    `relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders, ${ENDPOINTS} endpoint${ENDPOINTS === 1 ? "" : "s"} per address; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
   );
   const sample = await benchMailRaw("sample-0", BENCH_ADDRESS);
   console.log(`  message size: ${sample.length} bytes`);
   const kinds = listWantedServerKinds("BENCH_DATABASES");
   if (!process.env.DATABASE_URL) console.log("  (DATABASE_URL unset: only the embedded default)");
-  const sink = await startSink();
+  const bareSink = await startSink();
+  const productSink = ENDPOINTS === 1 ? bareSink : await startSink({ copies: ENDPOINTS });
   const results: KindResult[] = [];
   try {
-    for (const kind of kinds) results.push(await benchKind(kind, sink));
+    for (const kind of kinds) results.push(await benchKind(kind, { bare: bareSink, product: productSink }));
   } finally {
-    await sink.close();
+    await bareSink.close();
+    if (productSink !== bareSink) await productSink.close();
   }
   printSummary(results);
 }
