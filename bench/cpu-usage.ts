@@ -67,6 +67,22 @@ function sumCpuSince(before: Map<number, number>, after: Map<number, number>): n
   return seconds;
 }
 
+/**
+ * CPU seconds used so far by this process (all its threads) and, given `admin` (a connection to the
+ * measured database), by PostgreSQL's backends on that database and its background processes. A
+ * phase's cost is the difference of two readings, as long as no backend closes in between (a pool's
+ * connections stay open).
+ */
+export async function readCpuSecondsSoFar(admin?: pg.Client): Promise<number> {
+  const usage = process.cpuUsage();
+  let seconds = (usage.user + usage.system) / 1e6;
+  if (admin) {
+    const { backends, background } = await readPostgresCpu(admin);
+    for (const processSeconds of [...backends.values(), ...background.values()]) seconds += processSeconds;
+  }
+  return seconds;
+}
+
 export type CpuSnapshot = {
   at: number;
   products: Map<number, number | undefined>;

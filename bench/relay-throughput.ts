@@ -20,6 +20,7 @@
 import os from "node:os";
 import path from "node:path";
 import { createTransport } from "nodemailer";
+import pg from "pg";
 import { POST as inboundPost } from "@/app/api/inbound/[provider]/route";
 import { type Config, loadConfig } from "@/modules/config/config";
 import { createInboundRepository } from "@/modules/inbound/inbound.repository";
@@ -59,6 +60,7 @@ import {
   startSink,
   summarize,
 } from "./common";
+import { readCpuSecondsSoFar } from "./cpu-usage";
 import { BENCH_ADDRESS, CONCURRENCY, DRAIN_TIMEOUT_MS } from "./settings";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1500);
@@ -95,8 +97,20 @@ const idsFor = (tag: string, count: number) => {
   return Array.from({ length: count }, (_, i) => `${tag}-${phaseCounter}-${i}`);
 };
 
-/** A way in, and the sink its mails are counted at. */
-type Path = { label: string; tag: string; sink: Sink; send: (id: string) => Promise<void> };
+/**
+ * What a path's mails cost in CPU: `read` answers the seconds used so far by what relays them, and
+ * `settle` waits until the work a mail leaves behind after its request reached the sink is done.
+ */
+type CpuMeter = { read: () => Promise<number>; settle: () => Promise<void> };
+
+/** A way in, the sink its mails are counted at, and its CPU meter. */
+type Path = { label: string; tag: string; sink: Sink; cpu: CpuMeter; send: (id: string) => Promise<void> };
+
+/**
+ * The bare pipeline's meter: this process, which also runs the senders and the sink; the product's
+ * adds PostgreSQL's processes. So product − bare is what the product adds per mail.
+ */
+const bareCpu: CpuMeter = { read: () => readCpuSecondsSoFar(), settle: async () => undefined };
 
 async function sendAndWait(path: Path, count: number) {
   const ids = idsFor(`${path.tag}w`, count);
@@ -105,16 +119,24 @@ async function sendAndWait(path: Path, count: number) {
 }
 
 /** A closed-loop run at CONCURRENCY senders: the maximum rate. */
-async function measureMax(path: Path): Promise<PhaseResult> {
+type MaxResult = PhaseResult & { cpuMsPerMail: number };
+
+async function measureMax(path: Path): Promise<MaxResult> {
   const { sink } = path;
   await sendAndWait(path, PHASE_WARMUP_MAILS);
+  await path.cpu.settle();
   const ids = idsFor(path.tag, MAILS);
+  const cpuBefore = await path.cpu.read();
   const startedAt = now();
   const { errors } = await drive({ ids, concurrency: CONCURRENCY, send: path.send });
   await sink.waitFor(ids, DRAIN_TIMEOUT_MS).catch((error: Error) => console.error(`  ${error.message}`));
+  await path.cpu.settle();
+  const cpuSeconds = (await path.cpu.read()) - cpuBefore;
   const result = summarize(`${path.label} @ max (C=${CONCURRENCY})`, ids, startedAt, sink, errors);
+  const measured = { ...result, cpuMsPerMail: (cpuSeconds * 1000) / result.mails };
   printPhase(result);
-  return result;
+  console.log(`    CPU ${measured.cpuMsPerMail.toFixed(2)} ms per mail`);
+  return measured;
 }
 
 /** An open-loop run at `rate`: the latency of a loaded but not saturated relay. */
@@ -129,9 +151,9 @@ async function measureAtRate(path: Path, rate: number): Promise<PhaseResult> {
   return result;
 }
 
-const smtpPath = (label: string, tag: string, sink: Sink, port: number) => {
+const smtpPath = (label: string, tag: string, sink: Sink, cpu: CpuMeter, port: number) => {
   const client = smtpClient(port, CONCURRENCY);
-  const path: Path = { label, tag, sink, send: async (id) => void (await client.sendMail(benchMail(id, BENCH_ADDRESS))) };
+  const path: Path = { label, tag, sink, cpu, send: async (id) => void (await client.sendMail(benchMail(id, BENCH_ADDRESS))) };
   return { path, close: () => client.close() };
 };
 
@@ -139,7 +161,15 @@ const smtpPath = (label: string, tag: string, sink: Sink, port: number) => {
 const benchDomain = createSenderDomain({ domain: "bench.example", allowedIp: "127.0.0.1" });
 
 /** Product SMTP with DKIM-signed mails, the checks on or off (the configuration the pipeline reads per mail). */
-const signedSmtpPath = (label: string, tag: string, sink: Sink, port: number, dns: TestDnsServer, checks: boolean) => {
+const signedSmtpPath = (
+  label: string,
+  tag: string,
+  sink: Sink,
+  cpu: CpuMeter,
+  port: number,
+  dns: TestDnsServer,
+  checks: boolean,
+) => {
   const client = createTransport({
     host: "127.0.0.1",
     port,
@@ -155,6 +185,7 @@ const signedSmtpPath = (label: string, tag: string, sink: Sink, port: number, dn
     label,
     tag,
     sink,
+    cpu,
     send: async (id) => {
       setMailConfig({ ...config, dnsServers: [dns.address], mailChecks: { authentication: checks, rspamdUrl: undefined } });
       await client.sendMail(benchMail(id, BENCH_ADDRESS));
@@ -163,10 +194,11 @@ const signedSmtpPath = (label: string, tag: string, sink: Sink, port: number, dn
   return { path, close: () => client.close() };
 };
 
-const rawRoutePath = (label: string, tag: string, sink: Sink): Path => ({
+const rawRoutePath = (label: string, tag: string, sink: Sink, cpu: CpuMeter): Path => ({
   label,
   tag,
   sink,
+  cpu,
   send: async (id) => {
     const body = await benchMailRaw(id, BENCH_ADDRESS);
     const request = new Request("http://localhost:3000/api/inbound/raw", {
@@ -231,15 +263,19 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   });
   await listener.listen();
   if (ENDPOINTS === 2) await addSecondEndpoint(database, emailCallback.id, sink.url);
-  const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, sink, listener.getPort());
+  // PostgreSQL's share of the CPU is read through a connection of its own to the bench database.
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  const cpu: CpuMeter = { read: () => readCpuSecondsSoFar(admin), settle: () => worker.whenIdle() };
+  const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, sink, cpu, listener.getPort());
   const dns = await startDnsServer(benchDomain.records);
-  const checksOff = signedSmtpPath(`signed, checks off, ${kind}`, `off-${kind}`, sink, listener.getPort(), dns, false);
-  const checksOn = signedSmtpPath(`signed, checks on, ${kind}`, `on-${kind}`, sink, listener.getPort(), dns, true);
+  const checksOff = signedSmtpPath(`signed, checks off, ${kind}`, `off-${kind}`, sink, cpu, listener.getPort(), dns, false);
+  const checksOn = signedSmtpPath(`signed, checks on, ${kind}`, `on-${kind}`, sink, cpu, listener.getPort(), dns, true);
   return {
     smtp: smtp.path,
     checksOff: checksOff.path,
     checksOn: checksOn.path,
-    raw: rawRoutePath(`product POST /api/inbound/raw, ${kind}`, `raw-${kind}`, sink),
+    raw: rawRoutePath(`product POST /api/inbound/raw, ${kind}`, `raw-${kind}`, sink, cpu),
     countProcessings: async () => {
       await worker.whenIdle();
       const success = await database.prisma.emailProcessing.count({ where: { status: "success" } });
@@ -252,6 +288,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
       checksOff.close();
       checksOn.close();
       await dns.close();
+      await admin.end();
       setMailConfig(config);
       await listener.close();
       await services.close();
@@ -264,7 +301,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
 
 async function startBare(sink: Sink) {
   const bare = await startBarePipeline({ webhookUrl: sink.url, onEndOfData: stampEndOfData });
-  const smtp = smtpPath("bare pipeline (SMTP)", "bare", sink, bare.port);
+  const smtp = smtpPath("bare pipeline (SMTP)", "bare", sink, bareCpu, bare.port);
   return {
     path: smtp.path,
     close: async () => {
@@ -276,14 +313,14 @@ async function startBare(sink: Sink) {
 
 type KindResult = {
   kind: ServerKind;
-  bare: PhaseResult[];
-  smtp: PhaseResult[];
-  raw: PhaseResult[];
+  bare: MaxResult[];
+  smtp: MaxResult[];
+  raw: MaxResult[];
   smtpHalf: PhaseResult;
   rawHalf: PhaseResult;
   bareHalf: PhaseResult;
-  checksOff: PhaseResult[];
-  checksOn: PhaseResult[];
+  checksOff: MaxResult[];
+  checksOn: MaxResult[];
 };
 
 /** The bare pipeline's mails are counted at `sinks.bare`, the product's at `sinks.product` (one request per endpoint). */
@@ -311,7 +348,7 @@ async function benchKind(kind: ServerKind, sinks: { bare: Sink; product: Sink })
     const bareHalf = await measureAtRate(bare.path, halfOf(result.bare));
     const smtpHalf = await measureAtRate(product.smtp, halfOf(result.smtp));
     const rawHalf = await measureAtRate(product.raw, halfOf(result.raw));
-    const checks = { checksOff: [] as PhaseResult[], checksOn: [] as PhaseResult[] };
+    const checks = { checksOff: [] as MaxResult[], checksOn: [] as MaxResult[] };
     for (const path of [product.checksOff, product.checksOn]) await sendAndWait(path, WARMUP_MAILS);
     for (let round = 1; round <= CHECK_ROUNDS; round++) {
       console.log(`  checks round ${round} of ${CHECK_ROUNDS}`);
@@ -352,7 +389,24 @@ function printSummary(results: KindResult[]) {
           ` | at half max: p50 ${fmt(p50)} ms (≤ 15: ${p50 <= 15 ? "met" : "NOT met"}), p99 ${fmt(p99)} ms (≤ 60: ${p99 <= 60 ? "met" : "NOT met"})`,
       );
     }
+    printCpuPerMail(kind, bare, smtp, raw);
     printChecksCost(kind, checksOff, checksOn);
+  }
+}
+
+/** CPU per mail of each path (the median of its rounds), and product / the same round's bare. */
+function printCpuPerMail(kind: ServerKind, bare: MaxResult[], smtp: MaxResult[], raw: MaxResult[]) {
+  const cpu = (runs: MaxResult[]) => runs.map((run) => run.cpuMsPerMail);
+  console.log(
+    `    ${`CPU, ${kind}`.padEnd(22)} ms per mail: bare ${formatSpread(cpu(bare))}` +
+      ` (this process: senders, sink, pipeline); product + PostgreSQL: SMTP ${formatSpread(cpu(smtp))}, raw route ${formatSpread(cpu(raw))}`,
+  );
+  for (const [name, runs] of [
+    ["SMTP", smtp],
+    ["raw route", raw],
+  ] as const) {
+    const ratios = runs.map((run, index) => run.cpuMsPerMail / bare[index]!.cpuMsPerMail);
+    console.log(`    ${`CPU ${name}, ${kind}`.padEnd(22)} product / bare ${formatSpread(ratios)}`);
   }
 }
 
