@@ -1,6 +1,7 @@
 // A mail sent to an address with two endpoints, on its message page (docs/webhooks.md:
 // Destinations): each endpoint's delivery shows on its own, with its status, attempts and status
-// code, and a Redeliver of one endpoint calls that endpoint alone. The page is saved with one
+// code, and a Redeliver of one endpoint calls that endpoint alone; once an endpoint is deleted its
+// delivery stays, named as removed, without a Redeliver. The page is saved with one
 // delivery delivered and the other failed, at a desktop width and a phone's, in en and fr, to the
 // test's output folder (test-results/) to be looked at; the phone's page never scrolls sideways.
 import fs from "node:fs";
@@ -25,6 +26,8 @@ const TEXTS = {
     attempts: (count: number) => (count === 1 ? "1 attempt" : `${count} attempts`),
     lastResponse: (code: number) => `last response: HTTP ${code}`,
     attemptsOf: (destination: string) => `Attempts to ${destination}`,
+    removed: "Removed destination",
+    removedHint: "This destination was deleted",
   },
   fr: {
     tab: "Livraisons",
@@ -39,6 +42,8 @@ const TEXTS = {
     attempts: (count: number) => (count === 1 ? "1 tentative" : `${count} tentatives`),
     lastResponse: (code: number) => `dernière réponse : HTTP ${code}`,
     attemptsOf: (destination: string) => `Tentatives : ${destination}`,
+    removed: "Destination supprimée",
+    removedHint: "Cette destination a été supprimée",
   },
 } as const;
 
@@ -65,12 +70,16 @@ async function sendMail(to: string, subject: string) {
   }
 }
 
-async function addEndpointThroughApi(page: Page, emailCallbackId: string, url: string) {
-  const response = await page.request.post(`${DEFAULT_SERVER.url}/api/email-callbacks/${emailCallbackId}/endpoints`, {
+const endpointsUrl = (emailCallbackId: string) => `${DEFAULT_SERVER.url}/api/email-callbacks/${emailCallbackId}/endpoints`;
+
+/** The new endpoint's id. */
+async function addEndpointThroughApi(page: Page, emailCallbackId: string, url: string): Promise<string> {
+  const response = await page.request.post(endpointsUrl(emailCallbackId), {
     headers: { Origin: DEFAULT_SERVER.url },
     data: { url },
   });
   if (response.status() !== 201) throw new Error(`adding the endpoint failed: ${response.status()} ${await response.text()}`);
+  return ((await response.json()) as { endpoint: { id: string } }).endpoint.id;
 }
 
 /** The whole page at both widths, times blanked (support/fixed-times.css) and toasts hidden. */
@@ -106,7 +115,7 @@ for (const locale of ["en", "fr"] as const) {
     const callback = await createEmailCallbackThroughApi(page.request, `two-${locale}-${Date.now()}`, {
       webhookUrl: first.url("/first"),
     });
-    await addEndpointThroughApi(page, callback.id, second.url("/second"));
+    const secondEndpointId = await addEndpointThroughApi(page, callback.id, second.url("/second"));
     // The second receiver is down for an hour: its delivery waits for a retry that far off.
     secondReply = { status: 503, headers: { "Retry-After": "3600" }, body: "down for maintenance" };
 
@@ -165,5 +174,19 @@ for (const locale of ["en", "fr"] as const) {
     // Long enough for a stray delivery to the first endpoint to have arrived.
     await page.waitForTimeout(1_000);
     expect(first.requests).toHaveLength(1);
+
+    // Its endpoint deleted, the delivery stays listed, named as removed, and can no longer be redelivered.
+    const deleted = await page.request.delete(`${endpointsUrl(callback.id)}/${secondEndpointId}`, {
+      headers: { Origin: DEFAULT_SERVER.url, "Content-Type": "application/json" },
+    });
+    expect(deleted.status()).toBe(204);
+    await page.reload();
+    await page.getByRole("tab", { name: texts.tab }).click();
+    const removed = page.getByRole("region", { name: texts.removed });
+    await expect(removed).toContainText(texts.removedHint);
+    await expect(status(removed, texts.delivered)).toBeVisible();
+    await expect(attemptsOf(removed, texts.removed)).toHaveCount(3);
+    await expect(removed.getByRole("button", { name: texts.redeliver })).toHaveCount(0);
+    await expect(status(destination1, texts.delivered)).toBeVisible();
   });
 }
