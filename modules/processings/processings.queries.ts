@@ -147,6 +147,21 @@ export function useRedeliverEmailProcessing(emailCallbackId: string) {
   });
 }
 
+/** Starts one endpoint's delivery of a mail again; the inbox (and the mail's deliveries and attempts) are refetched after. */
+export function useRedeliverDelivery(emailCallbackId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ processingId, endpointId }: { processingId: string; endpointId: string }) => {
+      const { emailProcessing } = await apiFetch<{ emailProcessing: ApiEmailProcessing }>(
+        `${processingPath(emailCallbackId, processingId)}/redeliver`,
+        { method: "POST", body: { endpointId } },
+      );
+      return emailProcessing;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: processingQueryKeys.ofEmailCallback(emailCallbackId) }),
+  });
+}
+
 /** Starts a new attempt series for every failed mail of the address; the inbox is refetched after. */
 export function useRedeliverFailedProcessings(emailCallbackId: string) {
   const queryClient = useQueryClient();

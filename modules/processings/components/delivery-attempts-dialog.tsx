@@ -99,7 +99,7 @@ function isSuccessStatus(statusCode: number): boolean {
   return statusCode >= 200 && statusCode < 300;
 }
 
-function DeliveryAttemptItem({ attempt }: { attempt: ApiDeliveryAttempt }) {
+export function DeliveryAttemptItem({ attempt }: { attempt: ApiDeliveryAttempt }) {
   const t = useTranslations("processing.attempts");
   const locale = useLocale();
   const attemptedAt = new Date(attempt.attemptedAt);

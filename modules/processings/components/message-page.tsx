@@ -1,8 +1,9 @@
 "use client";
 // One mail of an inbox, in full: who sent it and when, what became of it (status, reason, attempts,
 // the next one while pending), its parts in tabs (text, HTML, headers, attachments, checks, the exact
-// webhook body, the attempts), a download of the .eml and a redelivery. Once its content is past the
-// retention, the page says so and keeps what remains (the row, the attempts).
+// webhook body, the attempts: one card per endpoint when it went to several), a download of the .eml
+// and a redelivery. Once its content is past the retention, the page says so and keeps what remains
+// (the row, the attempts).
 import { DownloadIcon, RotateCwIcon } from "lucide-react";
 import { useLocale, useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
@@ -19,9 +20,9 @@ import { PageHeading } from "@/modules/shared/components/page-heading";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import { PROCESSING_STATUS } from "../processings.constants";
-import type { ApiEmailProcessingDetail } from "../processings.models";
+import type { ApiEmailProcessingDetail, ApiProcessingDelivery } from "../processings.models";
 import { rawMessagePath, useDeliveryAttempts, useEmailProcessing, webhookBodyPath } from "../processings.queries";
-import { DeliveryAttemptList } from "./delivery-attempts-dialog";
+import { DeliveryList } from "./delivery-list";
 import { formatSize, MailAttachments, MailChecks, MailHeaders, MailHtml, type SentMail } from "./message-parts";
 import { ProcessingStatusBadge } from "./processing-status-badge";
 import { useProcessingEvents } from "./use-processing-events";
@@ -40,7 +41,9 @@ function readSentMail(webhookBody: string | null): SentMail | null {
 
 export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId: string; processingId: string }) {
   const t = useTranslations("processing.message");
+  const tDeliveries = useTranslations("processing.deliveries");
   const locale = useLocale();
+  // Each delivery's attempt ending changes the mail's row, so its event refreshes the deliveries too.
   useProcessingEvents(emailCallbackId);
   const query = useEmailProcessing(emailCallbackId, processingId);
   const back = { href: emailCallbackPath(emailCallbackId, "inbox"), label: t("back") };
@@ -64,12 +67,17 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
       </div>
     );
   }
-  const { emailProcessing, webhookBody, webhookBodyBytes, isWebhookBodyShortened } = query.data;
+  const { emailProcessing, deliveries, webhookBody, webhookBodyBytes, isWebhookBodyShortened } = query.data;
   const mail = readSentMail(webhookBody);
   return (
     <div className="flex flex-col gap-6">
       <PageHeading back={back}>
-        <MessageHeader emailCallbackId={emailCallbackId} processing={emailProcessing} hasContent={webhookBody !== null} />
+        <MessageHeader
+          emailCallbackId={emailCallbackId}
+          processing={emailProcessing}
+          deliveries={deliveries}
+          hasContent={webhookBody !== null}
+        />
       </PageHeading>
       {mail === null ? <p className="bg-muted/40 rounded-lg border px-4 py-3 text-sm">{t("gone")}</p> : null}
       <Tabs defaultValue={mail ? "text" : "attempts"}>
@@ -77,7 +85,8 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
         <TabsList aria-label={t("tabs.label")} className="h-auto max-w-full flex-wrap justify-start">
           {TABS.map((tab) => (
             <TabsTrigger key={tab} value={tab} disabled={!mail && tab !== "attempts"} className="flex-none">
-              {t(`tabs.${tab}`)}
+              {/* Several endpoints: the tab lists each one's delivery. */}
+              {tab === "attempts" && deliveries.length > 1 ? tDeliveries("tab") : t(`tabs.${tab}`)}
             </TabsTrigger>
           ))}
         </TabsList>
@@ -112,9 +121,10 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
           </>
         ) : null}
         <TabsContent value="attempts">
-          <DeliveryAttemptList
+          <DeliveryList
             emailCallbackId={emailCallbackId}
             processingId={processingId}
+            deliveries={deliveries}
             isPending={emailProcessing.status === PROCESSING_STATUS.PENDING}
           />
         </TabsContent>
@@ -132,10 +142,12 @@ function MessageNotFound() {
 function MessageHeader({
   emailCallbackId,
   processing,
+  deliveries,
   hasContent,
 }: {
   emailCallbackId: string;
   processing: ApiEmailProcessingDetail;
+  deliveries: ApiProcessingDelivery[];
   hasContent: boolean;
 }) {
   const t = useTranslations("processing");
@@ -175,7 +187,15 @@ function MessageHeader({
             {t.has(`error.${processing.error}` as never) ? t(`error.${processing.error}` as never) : t("error.unknown")}
           </span>
         ) : null}
-        {processing.webhookResponseStatusCode ? (
+        {/* Several endpoints: how many took the mail, rather than one of their status codes. */}
+        {deliveries.length > 1 ? (
+          <span>
+            {t("deliveries.summary", {
+              delivered: deliveries.filter((delivery) => delivery.status === PROCESSING_STATUS.SUCCESS).length,
+              total: deliveries.length,
+            })}
+          </span>
+        ) : processing.webhookResponseStatusCode ? (
           <span className="tabular-nums">HTTP {processing.webhookResponseStatusCode}</span>
         ) : null}
         {attempts.data ? (
