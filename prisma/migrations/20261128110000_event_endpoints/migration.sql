@@ -107,12 +107,14 @@ BEGIN
     AND (p."status", p."error", p."attemptCount", p."webhookResponseStatusCode", p."nextAttemptAt", p."deliveredAt")
         IS DISTINCT FROM (s."status", CASE WHEN s."status" IN ('error', 'not-processed') THEN s."error" END, s."attemptCount",
                           s."lastStatusCode", s."nextAttemptAt", s."deliveredAt");
-  -- Read after the UPDATE above: the processings as it left them.
+  -- Read after the UPDATE above: the processings as it left them. Only the addresses someone follows
+  -- are looked at (the common case, nobody follows, costs this one join and no call).
   FOR "event" IN
     SELECT p."emailCallbackId", p."id", p."status", p."error", p."webhookResponseStatusCode", p."attemptCount", n."endpointId"
     FROM "changed" n
     JOIN "previous" o ON o."id" = n."id"
     JOIN "email_processing" p ON p."id" = n."emailProcessingId"
+    JOIN "processing_event_follower" f ON f."emailCallbackId" = p."emailCallbackId" AND f."followedUntil" > statement_timestamp()
     WHERE (n."status", n."error", n."attemptCount", n."lastStatusCode")
           IS DISTINCT FROM (o."status", o."error", o."attemptCount", o."lastStatusCode")
     ORDER BY n."id"
