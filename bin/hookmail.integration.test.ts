@@ -2,8 +2,9 @@
 // Node against the app's API route handlers served over HTTP on a free port, with the product's SMTP
 // listener, pipeline and delivery worker on a fresh database: `listen` forwards a mail sent by SMTP
 // to a local server, signed as in production, and keeps forwarding after a network loss; `send`
-// sends an .eml file; `tail` prints processing events; a bad key, an unknown address and an
-// unreachable server each end it with one line and exit code 1.
+// sends an .eml file; `tail` prints processing events; `listen --endpoint` forwards one endpoint's
+// requests (a raw one's exact bytes); a bad key, an unknown address or endpoint and an unreachable
+// server each end it with one line and exit code 1.
 import { type ChildProcess, execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -12,13 +13,16 @@ import { promisify } from "node:util";
 import { createTransport } from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as endpointsRoute from "@/app/api/email-callbacks/[emailCallbackId]/endpoints/route";
 import * as eventsRoute from "@/app/api/email-callbacks/[emailCallbackId]/events/route";
 import * as testMailRoute from "@/app/api/email-callbacks/[emailCallbackId]/test-mail/route";
 import * as emailCallbacksRoute from "@/app/api/email-callbacks/route";
 import { createDeliveryWorker, type DeliveryWorker } from "@/modules/delivery/delivery-worker";
+import { verifyWebhookSignature } from "@/modules/delivery/webhook-signature";
 import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { HOOKMAIL_CLI, type RunningCli, startCli } from "@/tests/support/cli-process";
+import { createEndpointCalls } from "@/tests/support/endpoint-calls";
 import { type ProductSmtpListener, startProductSmtpListener } from "@/tests/support/product-smtp";
 import { testDispatcher } from "@/tests/support/recording-dispatcher";
 import { type RouteHttpServer, startRouteHttpServer } from "@/tests/support/route-http-server";
@@ -39,15 +43,33 @@ let local: WebhookSink;
 let apiKey: string;
 let emailCallbackId: string;
 const address = "cli@hookmail.test";
+/** An address of two endpoints: the first (JSON, the address's secret), then a raw Ed25519 one; both on `twoSink`. */
+const twoAddress = "cli-two@hookmail.test";
+let twoSink: WebhookSink;
+let rawEndpoint: { id: string; signing: { publicKey: string } };
 const children: ChildProcess[] = [];
 let scratch: string;
 
 beforeAll(async () => {
   app = await startRouteTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "5000" });
   const owner = await app.signUp("cli");
-  apiKey = (await app.createApiKey(owner, "cli")).headers.Authorization.replace("Bearer ", "");
+  const keyHeaders = (await app.createApiKey(owner, "cli")).headers;
+  apiKey = keyHeaders.Authorization.replace("Bearer ", "");
   webhook = await startWebhookSink();
   local = await startWebhookSink();
+  twoSink = await startWebhookSink();
+  const { id: twoId } = await seedEmailCallback(app.database, {
+    userId: owner.userId,
+    username: "cli-two",
+    webhookUrl: twoSink.url("/first"),
+    webhookSecret: SECRET,
+  });
+  const added = await createEndpointCalls(() => app).addEndpoint(
+    twoId,
+    { url: twoSink.url("/raw"), format: "raw", signing: { scheme: "ed25519" }, headers: { "X-Team": "mail" } },
+    keyHeaders,
+  );
+  rawEndpoint = added.body?.endpoint;
   ({ id: emailCallbackId } = await seedEmailCallback(app.database, {
     userId: owner.userId,
     username: "cli",
@@ -59,11 +81,13 @@ beforeAll(async () => {
     database: app.database,
     config: app.config,
     logger: silentLogger,
+    signingKeyEncryptionKey: app.services.signingKeyEncryptionKey(),
   });
   testDispatcher.use(worker);
   smtp = await startProductSmtpListener(app.services);
   server = await startRouteHttpServer([
     { method: "GET", path: "/api/email-callbacks", handler: emailCallbacksRoute.GET },
+    { method: "GET", path: "/api/email-callbacks/:emailCallbackId/endpoints", handler: endpointsRoute.GET },
     { method: "GET", path: "/api/email-callbacks/:emailCallbackId/events", handler: eventsRoute.GET },
     { method: "POST", path: "/api/email-callbacks/:emailCallbackId/test-mail", handler: testMailRoute.POST },
   ]);
@@ -79,6 +103,7 @@ afterAll(async () => {
   await worker?.stop();
   await webhook?.close();
   await local?.close();
+  await twoSink?.close();
   await app?.close();
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
@@ -164,6 +189,69 @@ describe("hookmail listen", () => {
     expect(local.requests.map((request) => JSON.parse(request.body.toString("utf8")).data.subject)).toEqual(["During the loss"]);
     listen.child.kill("SIGINT");
     expect(await listen.exited).toBe(0);
+  });
+});
+
+/** An .eml file whose text is Latin-1 in 8 bits (not UTF-8), with a Message-ID of its own. */
+function writeLatin1Message(name: string, subject: string) {
+  const file = path.join(scratch, name);
+  const head = ["From: Erin <erin@example.org>", `To: ${twoAddress}`, `Subject: ${subject}`, `Message-ID: <${name}@example.org>`];
+  const type = ["Content-Type: text/plain; charset=iso-8859-1", "Content-Transfer-Encoding: 8bit", "", ""];
+  fs.writeFileSync(
+    file,
+    Buffer.concat([Buffer.from([...head, ...type].join("\r\n")), Buffer.from("D\xe9j\xe0 vu.\r\n", "latin1")]),
+  );
+  return { file, bytes: fs.readFileSync(file) };
+}
+
+describe("hookmail listen --endpoint", () => {
+  it("forwards a raw Ed25519 endpoint's requests: the exact message bytes, its headers, a v1a signature that verifies", async () => {
+    const listen = start(["listen", "--address", twoAddress, "--endpoint", rawEndpoint.id, "--forward-to", local.url("/raw")]);
+    await expect
+      .poll(listen.stderr, { timeout: 15_000 })
+      .toContain(`Ready: listening to ${twoAddress}, endpoint ${rawEndpoint.id}`);
+    local.reset();
+    const { file, bytes } = writeLatin1Message("raw-one", "Raw to the local server");
+    expect((await runOnce(["send", file, "--address", twoAddress])).code).toBe(0);
+
+    await local.waitForRequests(1);
+    const forwarded = local.requests[0]!;
+    expect(forwarded.body.equals(bytes)).toBe(true);
+    expect(forwarded.headers).toMatchObject({
+      "content-type": "message/rfc822",
+      "x-hookmail-recipient": twoAddress,
+      "x-hookmail-processing-id": forwarded.headers["webhook-id"],
+      "x-team": "mail",
+    });
+    const { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signature } = headerValues(forwarded.headers);
+    expect(signature).toMatch(/^v1a,/);
+    const key = { scheme: "ed25519" as const, publicKey: rawEndpoint.signing.publicKey };
+    expect(verifyWebhookSignature({ id, timestamp, body: forwarded.body, signature, key })).toBe(true);
+    await expect.poll(listen.stdout).toMatch(/ {2}erin@example\.org {2}"Raw to the local server" {2}-> 200\n/);
+  });
+
+  it("without --endpoint, still forwards the first endpoint's JSON body signed with the address's secret", async () => {
+    const listen = start(["listen", "--address", twoAddress, "--forward-to", local.url("/json")]);
+    await expect.poll(listen.stderr, { timeout: 15_000 }).toContain(`Ready: listening to ${twoAddress} (`);
+    local.reset();
+    const { file } = writeLatin1Message("json-one", "JSON to the local server");
+    expect((await runOnce(["send", file, "--address", twoAddress])).code).toBe(0);
+    await local.waitForRequests(1);
+    const forwarded = local.requests[0]!;
+    expect(forwarded.headers["content-type"]).toBe("application/json");
+    const payload = new Webhook(SECRET, { format: "raw" }).verify(
+      forwarded.body.toString("utf8"),
+      headerValues(forwarded.headers),
+    );
+    expect(payload).toMatchObject({ type: "email.received", data: { subject: "JSON to the local server" } });
+  });
+
+  it("an unknown endpoint id ends with one line naming it and exit code 1", async () => {
+    const result = await runOnce(["listen", "--address", twoAddress, "--endpoint", "ept_nope", "--forward-to", local.url("/x")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^hookmail: unknown endpoint "ept_nope": cli-two@hookmail\.test has no endpoint of that id[^\n]*\n$/,
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `hookmail` command (README: The hookmail command): forwards an address's webhooks to a local
 // server (`listen`), sends a message through an address (`send`), prints its processing events
-// (`tail`). It talks to a Hookmail server over its API with an API key, and imports nothing of the
+// (`tail`); `listen --endpoint` forwards one endpoint's requests instead. It talks to a Hookmail server over its API with an API key, and imports nothing of the
 // app: Node built-ins and fetch only.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -26,11 +26,13 @@ const COMMON_HELP = `Options:
 
 const COMMANDS = {
   listen: {
-    options: { "forward-to": { type: "string" } },
-    usage: "hookmail listen --address <address or id> --forward-to <local URL>",
+    options: { "forward-to": { type: "string" }, endpoint: { type: "string" } },
+    usage: "hookmail listen --address <address or id> [--endpoint <endpoint id>] --forward-to <local URL>",
     summary:
-      "Forwards each mail's webhook to a local URL as the server sends it: the exact body, signed with the\naddress's secret. Prints one line per mail; reconnects after a network loss without missing mail.",
-    extraHelp: "  --forward-to <url>         where to POST each webhook, e.g. http://localhost:8080/hook",
+      "Forwards each mail's webhook to a local URL as the server sends it: the exact body, signed with the\naddress's secret. With --endpoint, that endpoint's requests instead, for the mails it takes: its body\n(the message as received for a raw endpoint), its headers, signed with its own scheme. Prints one line\nper mail; reconnects after a network loss without missing mail.",
+    extraHelp:
+      "  --forward-to <url>         where to POST each webhook, e.g. http://localhost:8080/hook\n" +
+      "  --endpoint <endpoint id>   forward this endpoint's requests (ept_…; listed in the address's settings)",
     required: ["address", "forward-to"],
     run: listen,
   },
@@ -147,6 +149,8 @@ async function ensureOk(response, { fatal = (message) => new CliError(message) }
     error = undefined;
   }
   if (response.status === 401) throw fatal("the API key was refused (401): check HOOKMAIL_API_KEY or --api-key");
+  if (response.status === 404 && error?.code === "endpoint.not_found")
+    throw fatal("unknown endpoint: the address has no endpoint of that id");
   if (response.status === 404) throw fatal("unknown address: no address of your account has that id");
   const retry = response.headers.get("retry-after");
   const detail = error?.message ?? (text.slice(0, 200) || response.statusText);
@@ -162,11 +166,23 @@ async function resolveAddress(api, wanted) {
   return found;
 }
 
+/** The endpoint of the address that `--endpoint` names, by its id. */
+async function resolveEndpoint(api, emailCallback, wanted) {
+  const { endpoints } = await api.request(`/api/email-callbacks/${encodeURIComponent(emailCallback.id)}/endpoints`);
+  const found = endpoints.find((endpoint) => endpoint.id === wanted.trim());
+  if (!found) {
+    throw new CliError(
+      `unknown endpoint "${wanted}": ${emailCallback.address} has no endpoint of that id (its endpoints: ${endpoints.map((endpoint) => endpoint.id).join(", ")})`,
+    );
+  }
+  return found;
+}
+
 const clock = () => new Date().toISOString().slice(11, 19);
 const quote = (text) => JSON.stringify(text ?? "");
 
 /** Follows the address's stream until Ctrl-C; connection changes are told on stderr. */
-async function follow(api, emailCallback, query, onMessage) {
+async function follow(api, emailCallback, query, onMessage, label = emailCallback.address) {
   const stop = new AbortController();
   process.once("SIGINT", () => stop.abort());
   process.once("SIGTERM", () => stop.abort());
@@ -181,7 +197,7 @@ async function follow(api, emailCallback, query, onMessage) {
         ? ensureOk(response, { fatal: (message) => new FatalStreamError(message) })
         : undefined,
     onConnect: () => {
-      process.stderr.write(`${hasConnected ? "Reconnected" : "Ready"}: listening to ${emailCallback.address} (Ctrl-C to stop)\n`);
+      process.stderr.write(`${hasConnected ? "Reconnected" : "Ready"}: listening to ${label} (Ctrl-C to stop)\n`);
       hasConnected = true;
     },
     onDisconnect: (reason, delay) =>
@@ -198,22 +214,30 @@ async function listen({ api, values }) {
     throw new CliError(`--forward-to "${values["forward-to"]}" is not a URL`, EXIT.USAGE);
   }
   const emailCallback = await resolveAddress(api, values.address);
+  const endpoint = values.endpoint ? await resolveEndpoint(api, emailCallback, values.endpoint) : null;
+  const query = endpoint ? `?include=webhook&endpoint=${encodeURIComponent(endpoint.id)}` : "?include=webhook";
+  const label = endpoint ? `${emailCallback.address}, endpoint ${endpoint.id} (${endpoint.format})` : emailCallback.address;
   const forwarded = new Set();
-  return follow(api, emailCallback, "?include=webhook", async (message) => {
+  const onMessage = async (message) => {
     if (message.event !== "email.received") return;
-    const { headers, body } = JSON.parse(message.data);
+    const { headers, body, bodyEncoding } = JSON.parse(message.data);
     // A stream that resumed may send a mail again: each is forwarded once (receivers dedupe by webhook-id too).
     if (forwarded.has(headers["webhook-id"])) return;
     forwarded.add(headers["webhook-id"]);
     if (forwarded.size > 10_000) forwarded.delete(forwarded.values().next().value);
-    const mail = JSON.parse(body).data ?? {};
-    const from = mail.from?.address ?? mail.envelope?.from ?? "";
+    // A raw endpoint's message comes in base64: its exact bytes are forwarded.
+    const bytes = bodyEncoding === "base64" ? Buffer.from(body, "base64") : body;
+    const { from, subject } = bodyEncoding === "base64" ? describeRawMessage(bytes) : describeWebhookBody(body);
+    // The headers the endpoint is sent (its custom ones included), never printed: they may hold credentials.
+    const requestHeaders = new Headers(headers);
+    if (!requestHeaders.has("content-type")) requestHeaders.set("content-type", "application/json");
+    requestHeaders.set("user-agent", "Hookmail-CLI/1");
     let answer;
     try {
       const response = await fetch(target, {
         method: "POST",
-        headers: { ...headers, "Content-Type": "application/json", "User-Agent": "Hookmail-CLI/1" },
-        body,
+        headers: requestHeaders,
+        body: bytes,
         redirect: "manual",
         signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
       });
@@ -222,8 +246,52 @@ async function listen({ api, values }) {
     } catch (error) {
       answer = `failed (${describeFetchError(error)})`;
     }
-    process.stdout.write(`${clock()}  ${from}  ${quote(mail.subject)}  -> ${answer}\n`);
-  });
+    process.stdout.write(`${clock()}  ${from}  ${quote(subject)}  -> ${answer}\n`);
+  };
+  return follow(api, emailCallback, query, onMessage, label);
+}
+
+/** Sender and subject of a JSON webhook body. */
+function describeWebhookBody(body) {
+  let mail;
+  try {
+    mail = JSON.parse(body).data ?? {};
+  } catch {
+    mail = {};
+  }
+  return { from: mail.from?.address ?? mail.envelope?.from ?? "", subject: mail.subject ?? "" };
+}
+
+/** Sender address and subject of a message as received, read from its header section. */
+function describeRawMessage(bytes) {
+  const text = bytes.toString("utf8");
+  const end = text.search(/\r?\n\r?\n/);
+  const unfolded = (end === -1 ? text : text.slice(0, end)).replace(/\r?\n[ \t]+/g, " ");
+  const header = (name) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? "";
+  const from = header("From");
+  return { from: from.match(/<([^>]*)>/)?.[1] ?? from, subject: decodeEncodedWords(header("Subject")) };
+}
+
+/** RFC 2047 encoded words (`=?utf-8?B?…?=`, `=?iso-8859-1?Q?…?=`) as text; anything else stays as it is. */
+function decodeEncodedWords(value) {
+  return value
+    .replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?)/g, "$1")
+    .replace(/=\?([^?*]+)(?:\*[^?]*)?\?([BbQq])\?([^?]*)\?=/g, (word, charset, encoding, encoded) => {
+      try {
+        const bytes =
+          encoding.toUpperCase() === "B"
+            ? Buffer.from(encoded, "base64")
+            : Buffer.from(
+                encoded
+                  .replace(/_/g, " ")
+                  .replace(/=([0-9A-Fa-f]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16))),
+                "latin1",
+              );
+        return new TextDecoder(charset).decode(bytes);
+      } catch {
+        return word;
+      }
+    });
 }
 
 async function tail({ api, values }) {

@@ -1,7 +1,7 @@
 // Recording attempts: many outcomes in one statement (group commit, db/batched-writer.ts), each
 // delivery's new state written only while its claim still holds (the claim's lockedUntil is the
-// fencing token), every attempt's row, and the end of an address's delivery alert when one of its
-// mails is delivered (docs/webhooks.md: Delivery alerts). The processings follow their deliveries by
+// fencing token), every attempt's row, and the end of an endpoint's delivery alert when a mail is
+// delivered to it again (docs/webhooks.md: Delivery alerts). The processings follow their deliveries by
 // a trigger on the delivery table.
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { DELIVERY_STATUS, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
@@ -17,13 +17,13 @@ export const MAX_OUTCOMES_PER_WRITE = 200;
 export type WrittenOutcomes = {
   /** The deliveries whose claim held (their new state is written). */
   held: Set<string>;
-  /** Successful deliveries whose address was alerting: one per address, whose recovery mail is due. */
+  /** Successful deliveries whose endpoint was alerting: one per endpoint, whose recovery mail is due. */
   endingAlerts: Set<string>;
 };
 
 /**
  * One statement for many outcomes: each delivery's new state where its claim still holds, and
- * every attempt's row; an address that was alerting stops when one of its mails is delivered.
+ * every attempt's row; an endpoint that was alerting stops when a mail is delivered to it.
  * Columns an outcome does not set keep their value.
  */
 export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: AttemptOutcome[]): Promise<WrittenOutcomes> {
@@ -32,7 +32,7 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
   const attempts = outcomes.filter(
     (outcome): outcome is AttemptOutcome & { attempt: DeliveryAttemptRecord } => outcome.attempt !== null,
   );
-  const rows = await executor.query<{ id: string; emailCallbackId: string; endsAlert: boolean }>(
+  const rows = await executor.query<{ id: string; endpointId: string; endsAlert: boolean }>(
     prepared(
       "write_attempt_outcomes",
       `WITH outcome AS (
@@ -49,17 +49,16 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
          "lockedUntil" = NULL,
          "attemptCount" = d."attemptCount" + CASE WHEN o.attempted THEN 1 ELSE 0 END,
          "updatedAt" = ${utc(11)}
-       FROM outcome o, email_processing p
+       FROM outcome o
        WHERE d.id = o.id AND d.status = $19 AND d."lockedUntil" = o."lockedUntil"::timestamptz AT TIME ZONE 'UTC'
-         AND p.id = d."emailProcessingId"
-       RETURNING d.id, d."emailProcessingId", p."emailCallbackId", d.status
+       RETURNING d.id, d."emailProcessingId", d."endpointId", d.status
      ), recovered AS (
-       -- SKIP LOCKED: recording never waits on an address row (nor deadlocks); one held elsewhere
+       -- SKIP LOCKED: recording never waits on an endpoint row (nor deadlocks); one held elsewhere
        -- ends its alert at its next delivery.
-       UPDATE email_callback SET "isAlerting" = false
+       UPDATE endpoint SET "isAlerting" = false
        WHERE id IN (
-         SELECT id FROM email_callback
-         WHERE "isAlerting" AND id IN (SELECT "emailCallbackId" FROM updated WHERE status = $20)
+         SELECT id FROM endpoint
+         WHERE "isAlerting" AND id IN (SELECT "endpointId" FROM updated WHERE status = $20)
          FOR UPDATE SKIP LOCKED
        )
        RETURNING id
@@ -71,7 +70,7 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
          AS a(id, "deliveryId", "attemptedAt", "statusCode", "durationMs", error, "responseBody")
        JOIN delivery d ON d.id = a."deliveryId"
      )
-     SELECT u.id, u."emailCallbackId", (u.status = $20 AND u."emailCallbackId" IN (SELECT id FROM recovered)) AS "endsAlert"
+     SELECT u.id, u."endpointId", (u.status = $20 AND u."endpointId" IN (SELECT id FROM recovered)) AS "endsAlert"
      FROM updated u`,
     ),
     [
@@ -97,10 +96,10 @@ export async function writeAttemptOutcomes(executor: SqlExecutor, outcomes: Atte
       DELIVERY_STATUS.SUCCESS,
     ],
   );
-  // One recovery mail per address, even when several of its deliveries share the statement.
+  // One recovery mail per endpoint, even when several of its deliveries share the statement.
   const endingAlerts = new Map<string, string>();
-  for (const { id, emailCallbackId, endsAlert } of rows) {
-    if (endsAlert && !endingAlerts.has(emailCallbackId)) endingAlerts.set(emailCallbackId, id);
+  for (const { id, endpointId, endsAlert } of rows) {
+    if (endsAlert && !endingAlerts.has(endpointId)) endingAlerts.set(endpointId, id);
   }
   return { held: new Set(rows.map(({ id }) => id)), endingAlerts: new Set(endingAlerts.values()) };
 }

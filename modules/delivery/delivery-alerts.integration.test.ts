@@ -141,6 +141,9 @@ const idsOf = (mails: { id: string }[]) => mails.map(({ id }) => id);
 const deliveryIdsOf = (mails: { deliveryId: string }[]) => mails.map(({ deliveryId }) => deliveryId);
 
 const findCallback = (id: string) => database.prisma.emailCallback.findUniqueOrThrow({ where: { id } });
+/** The address's webhook: its first endpoint, whose alert state the tests read. */
+const findWebhookEndpoint = (emailCallbackId: string) =>
+  database.prisma.endpoint.findFirstOrThrow({ where: { emailCallbackId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 
 /** The webhook's next `count` answers are 503 (later ones 200). */
 function failWebhook(count: number) {
@@ -164,10 +167,11 @@ describe("delivery alerts across two workers", () => {
     const mails = await readOutboxes();
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ to: email, subject: `Mail to ${address} could not be delivered` });
-    expect(await findCallback(emailCallbackId)).toMatchObject({ isAlerting: true, lastAlertAt: time.now() });
+    expect((await findCallback(emailCallbackId)).lastAlertAt).toEqual(time.now());
+    expect((await findWebhookEndpoint(emailCallbackId)).isAlerting).toBe(true);
   });
 
-  it("name the address, the last status code with its reason phrase, no raw error code, and link to the address's inbox", async () => {
+  it("name the address, its endpoint's URL, the last status code with its reason phrase, no raw error code, and link to the address's inbox", async () => {
     const { emailCallbackId, address } = await seedAddress();
     await seedDueMails(emailCallbackId, 1);
     sink.reply({ status: 503, body: "Service Unavailable: database down" });
@@ -180,7 +184,9 @@ describe("delivery alerts across two workers", () => {
     expect(mail?.text).toContain(`${en.mail.deliveryAlert.statusCode} 503 Service Unavailable`);
     expect(mail?.text).not.toContain(PROCESSING_ERROR.WEBHOOK_FAILED);
     expect(mail?.text).toContain(`${en.mail.deliveryAlert.response} Service Unavailable: database down`);
-    expect(mail?.links).toEqual([inboxUrl]);
+    // The endpoint's URL is named (as text: the outbox lists every URL of the text), the inbox is the link.
+    expect(mail?.text).toContain(`${en.mail.deliveryAlert.endpoint} ${sink.url()}\n`);
+    expect(mail?.links).toEqual([sink.url(), inboxUrl]);
     expect(mail?.html).toContain(`href="${inboxUrl}"`);
     expect(mail?.html).toContain(address);
     expect(mail?.html).toContain(">503 Service Unavailable<");
@@ -306,8 +312,8 @@ describe("delivery alerts across two workers", () => {
       `Mail to ${address} is delivered again`,
     ]);
     expect(mails[1]?.to).toBe(email);
-    expect(mails[1]?.links).toEqual([`${BASE_URL}/email-callbacks/${emailCallbackId}/inbox`]);
-    expect((await findCallback(emailCallbackId)).isAlerting).toBe(false);
+    expect(mails[1]?.links).toEqual([sink.url(), `${BASE_URL}/email-callbacks/${emailCallbackId}/inbox`]);
+    expect((await findWebhookEndpoint(emailCallbackId)).isAlerting).toBe(false);
 
     await seedDueMails(emailCallbackId, 2, { isLastAttempt: false });
     await deliverDueOnBoth(workers);
@@ -334,7 +340,8 @@ describe("delivery alerts across two workers", () => {
     await deliverDueOnBoth(workers);
 
     expect(await readOutboxes()).toEqual([]);
-    expect(await findCallback(emailCallbackId)).toMatchObject({ isAlerting: false, lastAlertAt: null });
+    expect((await findCallback(emailCallbackId)).lastAlertAt).toBeNull();
+    expect((await findWebhookEndpoint(emailCallbackId)).isAlerting).toBe(false);
   });
 
   it("send no recovery mail when the owner turned alerts off after the alert", async () => {
@@ -349,7 +356,7 @@ describe("delivery alerts across two workers", () => {
     await deliverDueOnBoth(workers);
 
     expect(await readOutboxes()).toHaveLength(1);
-    expect((await findCallback(emailCallbackId)).isAlerting).toBe(false);
+    expect((await findWebhookEndpoint(emailCallbackId)).isAlerting).toBe(false);
   });
 
   it("write the alert and the recovery mail in the owner's language", async () => {
@@ -447,11 +454,12 @@ describe("the alert decision", () => {
 });
 
 describe("the end of an alert", () => {
-  it("comes once when statements of two connection pools record several deliveries of the address together", async () => {
+  it("comes once when statements of two connection pools record several deliveries to the endpoint together", async () => {
     const { emailCallbackId } = await seedAddress();
-    await database.prisma.emailCallback.update({
-      where: { id: emailCallbackId },
-      data: { isAlerting: true, lastAlertAt: time.now() },
+    await database.prisma.emailCallback.update({ where: { id: emailCallbackId }, data: { lastAlertAt: time.now() } });
+    await database.prisma.endpoint.update({
+      where: { id: (await findWebhookEndpoint(emailCallbackId)).id },
+      data: { isAlerting: true },
     });
     const ids = deliveryIdsOf(await seedDueMails(emailCallbackId, 8, { isLastAttempt: false }));
     const lockedUntil = new Date(time.now().getTime() + MINUTE);
@@ -469,6 +477,6 @@ describe("the end of an alert", () => {
 
     expect(written.map(({ held }) => held.size)).toEqual([4, 4]);
     expect(written.flatMap(({ endingAlerts }) => [...endingAlerts])).toHaveLength(1);
-    expect((await findCallback(emailCallbackId)).isAlerting).toBe(false);
+    expect((await findWebhookEndpoint(emailCallbackId)).isAlerting).toBe(false);
   });
 });

@@ -1,14 +1,15 @@
-// The storage of delivery alerts (docs/webhooks.md: Delivery alerts): each address's alert state
-// (`lastAlertAt`, `isAlerting`) on its row, so that the decision to send an alert is one conditional
-// UPDATE that only one worker of any process can win. The end of an alert is decided where a
-// delivery is recorded (attempt-outcomes.ts).
+// The storage of delivery alerts (docs/webhooks.md: Delivery alerts): when its owner was last alerted
+// on the address's row (`lastAlertAt`: one alert per address an hour), and whether an alert about an
+// endpoint awaits its recovery on the endpoint's (`isAlerting`), so that the decision to send an
+// alert is one conditional UPDATE that only one worker of any process can win. The end of an alert
+// is decided where a delivery is recorded (attempt-outcomes.ts).
 import type { Database } from "@/modules/db/db";
 import { prepared, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { DELIVERY_STATUS, PROCESSING_ERROR } from "@/modules/processings/processings.constants";
 
 const utc = utcTimestampParameter;
 
-/** Who an alert goes to, and what it says of the address. */
+/** Who an alert goes to, and what it says of the address and of the endpoint it is about. */
 export type AlertRecipient = {
   emailCallbackId: string;
   username: string;
@@ -17,9 +18,11 @@ export type AlertRecipient = {
   name: string;
   locale: string | null;
   deliveryAlerts: boolean;
+  /** The URL of the endpoint whose delivery gave up (or succeeded again). */
+  endpointUrl: string;
 };
 
-/** The address's last attempt, as an alert names it, and the attempt series that gave up. */
+/** The delivery's last attempt, as an alert names it, and the attempt series that gave up. */
 export type AlertedFailure = AlertRecipient & {
   statusCode: number | null;
   attemptError: string | null;
@@ -37,8 +40,8 @@ export function createDeliveryAlertsRepository({ executor }: Pick<Database, "exe
     /**
      * Takes the alert for the address of a delivery that ended in error / webhook-failed: only
      * when its owner wants alerts, the address is live and no alert went out for it since
-     * `lastAlertBefore`. Answers what the alert says, or null when there is none to send (another
-     * worker took it, or it is not due).
+     * `lastAlertBefore`; the delivery's endpoint then awaits its recovery. Answers what the alert
+     * says, or null when there is none to send (another worker took it, or it is not due).
      */
     async claimFailureAlert({
       deliveryId,
@@ -53,20 +56,25 @@ export function createDeliveryAlertsRepository({ executor }: Pick<Database, "exe
         prepared(
           "claim_delivery_alert",
           `WITH claimed AS (
-             UPDATE email_callback c SET "lastAlertAt" = ${utc(2)}, "isAlerting" = true
+             UPDATE email_callback c SET "lastAlertAt" = ${utc(2)}
              FROM delivery d, email_processing p, "user" u
              WHERE d.id = $1 AND d.status = $4 AND d.error = $5 AND p.id = d."emailProcessingId"
                AND c.id = p."emailCallbackId" AND c."deletedAt" IS NULL
                AND u.id = c."userId" AND u."deliveryAlerts"
                AND (c."lastAlertAt" IS NULL OR c."lastAlertAt" <= ${utc(3)})
-             RETURNING ${RECIPIENT_COLUMNS}, d.id AS "deliveryId", d."lastStatusCode" AS "webhookResponseStatusCode", d."attemptCount"
+             RETURNING ${RECIPIENT_COLUMNS}, d.id AS "deliveryId", d."endpointId",
+               d."lastStatusCode" AS "webhookResponseStatusCode", d."attemptCount"
+           ), alerting AS (
+             UPDATE endpoint e SET "isAlerting" = true FROM claimed WHERE e.id = claimed."endpointId"
+             RETURNING e.id, e.url
            )
            SELECT claimed."emailCallbackId", claimed.username, claimed.domain, claimed.email, claimed.name,
-             claimed.locale, claimed."deliveryAlerts",
+             claimed.locale, claimed."deliveryAlerts", alerting.url AS "endpointUrl",
              claimed."webhookResponseStatusCode" AS "statusCode", a.error AS "attemptError", a."responseBody",
              claimed."attemptCount",
              COALESCE(EXTRACT(EPOCH FROM series.duration) * 1000, 0)::float8 AS "seriesDurationMs"
            FROM claimed
+           JOIN alerting ON alerting.id = claimed."endpointId"
            LEFT JOIN LATERAL (
              SELECT error, "responseBody" FROM delivery_attempt
              WHERE "deliveryId" = claimed."deliveryId"
@@ -85,11 +93,12 @@ export function createDeliveryAlertsRepository({ executor }: Pick<Database, "exe
       return rows[0] ?? null;
     },
 
-    /** The owner and address of a delivery that ended its address's alert. */
+    /** The owner, address and endpoint of a delivery that ended its endpoint's delivery alert. */
     async findRecoveryRecipient(deliveryId: string): Promise<AlertRecipient | null> {
       const rows = await executor.query<AlertRecipient>(
-        `SELECT ${RECIPIENT_COLUMNS}
+        `SELECT ${RECIPIENT_COLUMNS}, e.url AS "endpointUrl"
          FROM delivery d
+         JOIN endpoint e ON e.id = d."endpointId"
          JOIN email_processing p ON p.id = d."emailProcessingId"
          JOIN email_callback c ON c.id = p."emailCallbackId"
          JOIN "user" u ON u.id = c."userId"

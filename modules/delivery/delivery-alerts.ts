@@ -1,6 +1,7 @@
 // Delivery alerts (docs/webhooks.md: Delivery alerts): after a worker has recorded an attempt, the
-// owner of an address whose mail gave up (error / webhook-failed) gets an alert mail, at most one
-// per address an hour, and a recovery mail once a delivery to it succeeds again. Whether to send is
+// owner of an address whose mail gave up (error / webhook-failed) at one of its endpoints gets an
+// alert mail naming that endpoint, at most one per address an hour, and a recovery mail once a
+// delivery to that endpoint succeeds again (another endpoint's success does not end its alert). Whether to send is
 // decided in the database (delivery-alerts.repository.ts, attempt-outcomes.ts), so that two
 // workers never send the same mail twice. An alert that cannot be sent is logged: it never changes
 // the delivery.
@@ -68,6 +69,7 @@ export function createDeliveryAlerts({
     name: recipient.name,
     address: `${recipient.username}@${recipient.domain}`,
     inboxUrl: `${baseUrl}${emailCallbackPath(recipient.emailCallbackId, "inbox")}`,
+    endpointUrl: recipient.endpointUrl,
   });
 
   const sendFailureAlert = async (deliveryId: string, now: Date) => {

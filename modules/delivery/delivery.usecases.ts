@@ -6,16 +6,9 @@ import type { KeyObject } from "node:crypto";
 import type { Config } from "@/modules/config/config";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import type { Logger } from "@/modules/shared/logging/logger";
-import type {
-  ClaimedDelivery,
-  DeliveryAttemptRecord,
-  DeliveryRepository,
-  DeliveryTarget,
-  ProcessingChange,
-} from "./delivery.repository";
+import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
 import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
-import { buildDeliveryHeaders, type DeliverySigning } from "./endpoint-headers";
-import { decryptSigningKey } from "./signing-keys";
+import { buildDeliveryHeaders, toDeliverySigning } from "./endpoint-headers";
 import type { WebhookClient, WebhookResult } from "./webhook-client";
 
 export type DeliveryOutcome =
@@ -71,7 +64,7 @@ export async function attemptDelivery({
     const result = await client.postWebhook({
       url: target.url,
       headers: buildDeliveryHeaders({
-        endpoint: { format: target.format, headers: target.headers, signing: toSigning(target, signingKeyEncryptionKey) },
+        endpoint: { format: target.format, headers: target.headers, signing: toDeliverySigning(target, signingKeyEncryptionKey) },
         id: target.processingId,
         timestamp,
         body: target.body,
@@ -130,19 +123,6 @@ export async function attemptDelivery({
       return { kind: "unknown-error" };
     }
   }
-}
-
-/** How the endpoint's attempts are signed; an Ed25519 key is decrypted for the attempt only. */
-function toSigning(target: DeliveryTarget, encryptionKey: KeyObject | undefined): DeliverySigning {
-  if (target.signingScheme === "hmac" && target.secret) return { scheme: "hmac", secret: target.secret };
-  if (target.signingScheme !== "ed25519") return { scheme: "none" };
-  if (!encryptionKey || !target.privateKeyEncrypted || !target.publicKey) {
-    throw new Error(`endpoint ${target.endpointId} signs with Ed25519 and its key cannot be read here`);
-  }
-  return {
-    scheme: "ed25519",
-    privateKey: decryptSigningKey({ encrypted: target.privateKeyEncrypted, publicKey: target.publicKey, encryptionKey }),
-  };
 }
 
 /** The final state of a delivery that gave up. */

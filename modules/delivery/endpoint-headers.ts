@@ -4,7 +4,8 @@
 import type { KeyObject } from "node:crypto";
 import { type EndpointFormat, WEBHOOK_USER_AGENT } from "./delivery.constants";
 import { isReservedHeaderName } from "./reserved-headers";
-import { signWebhook, signWebhookEd25519 } from "./webhook-signature";
+import { decryptSigningKey } from "./signing-keys";
+import { createWebhookEd25519Signer, createWebhookSigner } from "./webhook-signature";
 
 export type DeliverySigning =
   | { scheme: "hmac"; secret: string }
@@ -38,14 +39,43 @@ export function encodeRecipientHeader(recipient: string): string {
   ).join("");
 }
 
-function signDelivery(signing: DeliverySigning, id: string, timestamp: number, body: string | Uint8Array): string | null {
+/** An endpoint's signing as stored (the endpoint table's columns). */
+export type StoredSigning = {
+  endpointId: string;
+  signingScheme: string;
+  secret: string | null;
+  publicKey: string | null;
+  privateKeyEncrypted: string | null;
+};
+
+/**
+ * How an endpoint's requests are signed; an Ed25519 key is decrypted for the caller's use only (an
+ * attempt, one live event). Without the encryption key, an Ed25519 endpoint cannot be signed for.
+ */
+export function toDeliverySigning(stored: StoredSigning, encryptionKey: KeyObject | undefined): DeliverySigning {
+  if (stored.signingScheme === "hmac" && stored.secret) return { scheme: "hmac", secret: stored.secret };
+  if (stored.signingScheme !== "ed25519") return { scheme: "none" };
+  if (!encryptionKey || !stored.privateKeyEncrypted || !stored.publicKey) {
+    throw new Error(`endpoint ${stored.endpointId} signs with Ed25519 and its key cannot be read here`);
+  }
+  return {
+    scheme: "ed25519",
+    privateKey: decryptSigningKey({ encrypted: stored.privateKeyEncrypted, publicKey: stored.publicKey, encryptionKey }),
+  };
+}
+
+/**
+ * The signature of a body that comes in parts (a large stored body read a slice at a time): `sign`
+ * answers the `webhook-signature` value, or null when the endpoint does not sign.
+ */
+export function createDeliverySigner(signing: DeliverySigning, id: string, timestamp: number) {
   switch (signing.scheme) {
     case "hmac":
-      return signWebhook({ id, timestamp, body, secret: signing.secret });
+      return createWebhookSigner({ id, timestamp, secret: signing.secret });
     case "ed25519":
-      return signWebhookEd25519({ id, timestamp, body, privateKey: signing.privateKey });
+      return createWebhookEd25519Signer({ id, timestamp, privateKey: signing.privateKey });
     case "none":
-      return null;
+      return { update: (_part: Uint8Array) => undefined, sign: () => null };
   }
 }
 
@@ -67,6 +97,25 @@ export function buildDeliveryHeaders({
   body: string | Uint8Array;
   recipient: string;
 }): Record<string, string> {
+  const signer = createDeliverySigner(endpoint.signing, id, timestamp);
+  signer.update(typeof body === "string" ? Buffer.from(body, "utf8") : body);
+  return buildSignedDeliveryHeaders({ endpoint, id, timestamp, signature: signer.sign(), recipient });
+}
+
+/** The same headers, with the signature made already (`null`: the endpoint does not sign). */
+export function buildSignedDeliveryHeaders({
+  endpoint,
+  id,
+  timestamp,
+  signature,
+  recipient,
+}: {
+  endpoint: Pick<DeliveryEndpoint, "format" | "headers">;
+  id: string;
+  timestamp: number;
+  signature: string | null;
+  recipient: string;
+}): Record<string, string> {
   const own: Record<string, string> =
     endpoint.format === "raw"
       ? {
@@ -78,7 +127,6 @@ export function buildDeliveryHeaders({
       : { "Content-Type": "application/json", "User-Agent": WEBHOOK_USER_AGENT };
   own["webhook-id"] = id;
   own["webhook-timestamp"] = String(timestamp);
-  const signature = signDelivery(endpoint.signing, id, timestamp, body);
   if (signature !== null) own["webhook-signature"] = signature;
 
   const ownNames = new Set(Object.keys(own).map((name) => name.toLowerCase()));

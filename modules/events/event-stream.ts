@@ -6,9 +6,11 @@
 // it stops reading (it is cut off), when a read fails, when its API key is deleted or its session or
 // key no longer holds (checked every `callerCheckMs`), and after `maxLifetimeMs`: the client resumes
 // with Last-Event-ID. It counts against its user's streams until its response has ended.
+import type { KeyObject } from "node:crypto";
 import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { createWebhookSigner } from "@/modules/delivery/webhook-signature";
 import type { Logger } from "@/modules/shared/logging/logger";
+import { readSlices, writeEndpointRequestEvent } from "./endpoint-request-event";
 import { createEventStreamOutput } from "./event-stream-output";
 import { EVENT_STREAM_EVENTS, type EVENT_STREAM_LIMITS } from "./events.constants";
 import {
@@ -20,7 +22,7 @@ import {
   formatServerSentEvent,
   toWebhookTimestamp,
 } from "./events.models";
-import type { EventsRepository, ProcessingEventRow } from "./events.repository";
+import type { EventsRepository, ProcessingEventRow, StreamedEndpoint } from "./events.repository";
 import type { EventsListener } from "./events-listener";
 
 export type EventStreamLimits = Record<Exclude<keyof typeof EVENT_STREAM_LIMITS, "maxStreamsPerUser">, number>;
@@ -29,6 +31,10 @@ export type EventStreamOptions = {
   emailCallbackId: string;
   userId: string;
   includeWebhook: boolean;
+  /** With includeWebhook: the endpoint whose requests the `email.received` events are, or null for the address's webhook. */
+  endpoint?: StreamedEndpoint | null;
+  /** Decrypts an Ed25519 endpoint's private key to sign its requests (delivery/signing-keys.ts). */
+  signingKeyEncryptionKey?: KeyObject;
   /** Aborted when the client goes away: the stream ends and lets go of the listener. */
   signal: AbortSignal;
   /** The API key it is opened with (deleting the key ends it at once), or null for a session. */
@@ -57,6 +63,8 @@ export function createEventStream({
   emailCallbackId,
   userId,
   includeWebhook,
+  endpoint = null,
+  signingKeyEncryptionKey,
   signal,
   apiKeyId,
   isCallerValid,
@@ -181,7 +189,7 @@ export function createEventStream({
       if (isFinished) return;
       if (sentIds.has(event.eventId)) continue;
       remember(event.eventId);
-      if (includeWebhook && event.isNew) await sendEmailReceived(event);
+      if (includeWebhook && event.isNew) await (endpoint ? sendEndpointRequest(event, endpoint) : sendEmailReceived(event));
       await write(
         formatServerSentEvent({ id: event.eventId, event: EVENT_STREAM_EVENTS.PROCESSING, data: formatProcessingEvent(event) }),
       );
@@ -227,6 +235,19 @@ export function createEventStream({
     await write(`${text}${escapeJsonStringPart(decoder.decode())}${tail}`);
   }
 
+  /** The same, as one endpoint's request (endpoint-request-event.ts); nothing for a mail the endpoint does not take. */
+  const sendEndpointRequest = (event: ProcessingEventRow, streamed: StreamedEndpoint) =>
+    writeEndpointRequestEvent({
+      emailProcessingId: event.emailProcessingId,
+      emailCallbackId,
+      endpoint: streamed,
+      repository,
+      signingKeyEncryptionKey,
+      now,
+      write,
+      isFinished: () => isFinished,
+    });
+
   async function replayAfter(afterId: bigint) {
     let after = afterId;
     for (;;) {
@@ -262,22 +283,4 @@ export function createEventStream({
   }
 
   return { readable: output.readable, start, discard: onGone };
-}
-
-/** The slices of a stored value, one at a time; leaving the loop early stops reading it. */
-async function* readSlices(body: ReadableStream<Uint8Array> | Uint8Array[]): AsyncGenerator<Uint8Array> {
-  if (Array.isArray(body)) {
-    yield* body;
-    return;
-  }
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
 }

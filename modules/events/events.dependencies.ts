@@ -1,6 +1,7 @@
 // What the events route hands to its usecase: the repository on the process's database, and the
 // process's one listener, made from that database by the composition root (docs/architecture.md:
 // The parts) and closed with it.
+import type { KeyObject } from "node:crypto";
 import type { Database } from "@/modules/db/db";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { EVENTS_FOLLOW, EVENTS_LISTENER_APPLICATION_NAME } from "./events.constants";
@@ -21,9 +22,15 @@ export function createProcessEventsListener({ database, logger }: { database: Da
 export async function getEventsDependencies({
   database,
   eventsListener,
+  signingKeyEncryptionKey,
 }: {
   database: () => Promise<Database>;
   eventsListener: () => Promise<EventsListener>;
-}): Promise<{ listener: EventsListener; repository: EventsRepository }> {
-  return { listener: await eventsListener(), repository: createEventsRepository((await database()).executor) };
+  signingKeyEncryptionKey: () => KeyObject;
+}): Promise<{ listener: EventsListener; repository: EventsRepository; signingKeyEncryptionKey: KeyObject }> {
+  return {
+    listener: await eventsListener(),
+    repository: createEventsRepository((await database()).executor),
+    signingKeyEncryptionKey: signingKeyEncryptionKey(),
+  };
 }

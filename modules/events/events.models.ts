@@ -6,12 +6,19 @@ import { type ApiEmailProcessing, formatProcessingForApi } from "@/modules/proce
 import { EVENT_STREAM_EVENTS } from "./events.constants";
 import type { ProcessingEventRow } from "./events.repository";
 
-export type ApiProcessingEvent = ApiEmailProcessing & { attemptCount: number };
+export type ApiProcessingEvent = ApiEmailProcessing & {
+  attemptCount: number;
+  /** The endpoint whose delivery's change (an attempt's outcome, a redelivery) this event tells; null for the arrival. */
+  endpointId: string | null;
+};
 
 export type ApiEmailReceivedEvent = {
-  headers: { "webhook-id": string; "webhook-timestamp": string; "webhook-signature"?: string };
-  /** The exact JSON text the webhook is sent. */
+  /** With `?endpoint=`, every header that endpoint is sent (Content-Type, its custom headers…). */
+  headers: { "webhook-id": string; "webhook-timestamp": string; "webhook-signature"?: string } & Record<string, string>;
+  /** The exact JSON text the webhook is sent; with `bodyEncoding: "base64"`, the base64 of the exact bytes. */
   body: string;
+  /** Present for a `raw` endpoint's request: the message as received, in base64. */
+  bodyEncoding?: "base64";
 };
 
 export function formatProcessingEvent(row: ProcessingEventRow): ApiProcessingEvent {
@@ -27,6 +34,7 @@ export function formatProcessingEvent(row: ProcessingEventRow): ApiProcessingEve
       createdAt: row.createdAt,
     }),
     attemptCount: row.attemptCount,
+    endpointId: row.endpointId,
   };
 }
 
@@ -71,10 +79,13 @@ export function formatEmailReceivedHeaders({
  * the body's text escaped piece by piece (escapeJsonStringPart), then `tail` make the very text
  * formatServerSentEvent writes for the whole event.
  */
-export function formatEmailReceivedFrame(headers: ApiEmailReceivedEvent["headers"]): { head: string; tail: string } {
+export function formatEmailReceivedFrame(
+  headers: ApiEmailReceivedEvent["headers"] | Record<string, string>,
+  { bodyEncoding }: Pick<ApiEmailReceivedEvent, "bodyEncoding"> = {},
+): { head: string; tail: string } {
   return {
     head: `event: ${EVENT_STREAM_EVENTS.EMAIL_RECEIVED}\ndata: {"headers":${JSON.stringify(headers)},"body":"`,
-    tail: `"}\n\n`,
+    tail: `"${bodyEncoding ? `,"bodyEncoding":${JSON.stringify(bodyEncoding)}` : ""}}\n\n`,
   };
 }
 

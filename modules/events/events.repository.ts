@@ -17,10 +17,23 @@ export type ProcessingEventRow = {
   error: string | null;
   webhookResponseStatusCode: number | null;
   attemptCount: number;
+  /** The endpoint whose delivery changed; null for the arrival and for changes made to the processing itself. */
+  endpointId: string | null;
   fromAddress: string;
   recipient: string;
   subject: string;
   createdAt: Date;
+};
+
+/** An endpoint of the address as a stream of its requests needs it: what it is sent and how it is signed. */
+export type StreamedEndpoint = {
+  endpointId: string;
+  format: "json" | "raw";
+  signingScheme: string;
+  secret: string | null;
+  publicKey: string | null;
+  privateKeyEncrypted: string | null;
+  headers: Record<string, string>;
 };
 
 export type OpenedWebhookBody = OpenedBytea & {
@@ -29,7 +42,7 @@ export type OpenedWebhookBody = OpenedBytea & {
 };
 
 const EVENT_COLUMNS = `e.id::text AS "eventId", e."emailCallbackId", e."emailProcessingId", e."isNew", e.status, e.error,
-  e."webhookResponseStatusCode", e."attemptCount", p."fromAddress", p.recipient, p.subject, p."createdAt" AT TIME ZONE 'UTC' AS "createdAt"`;
+  e."webhookResponseStatusCode", e."attemptCount", e."endpointId", p."fromAddress", p.recipient, p.subject, p."createdAt" AT TIME ZONE 'UTC' AS "createdAt"`;
 
 export function createEventsRepository(executor: SqlExecutor) {
   return {
@@ -40,6 +53,49 @@ export function createEventsRepository(executor: SqlExecutor) {
         [id, userId],
       );
       return row ?? null;
+    },
+
+    /** A live endpoint of the address; null when it has none of that id. */
+    findEndpointOfAddress: async ({ id, emailCallbackId }: { id: string; emailCallbackId: string }) => {
+      const [row] = await executor.query<Omit<StreamedEndpoint, "headers"> & { headers: Record<string, string> | null }>(
+        `SELECT id AS "endpointId", format, "signingScheme", secret, "publicKey", "privateKeyEncrypted", headers
+         FROM endpoint WHERE id = $1 AND "emailCallbackId" = $2 AND "deletedAt" IS NULL`,
+        [id, emailCallbackId],
+      );
+      if (!row) return null;
+      const format: StreamedEndpoint["format"] = row.format === "raw" ? "raw" : "json";
+      return { ...row, format, headers: row.headers ?? {} } satisfies StreamedEndpoint;
+    },
+
+    /**
+     * What an endpoint is sent of a processing, opened to be read a slice at a time: the stored
+     * webhook body (json) or the message as received (raw), and the recipient; null when the
+     * endpoint took no delivery of it (its filter refused the mail, it was disabled) or the content is gone.
+     */
+    openEndpointBody: async ({
+      emailProcessingId,
+      emailCallbackId,
+      endpoint,
+    }: {
+      emailProcessingId: string;
+      emailCallbackId: string;
+      endpoint: Pick<StreamedEndpoint, "endpointId" | "format">;
+    }): Promise<(OpenedBytea & { recipient: string; reopen: () => Promise<ReadableStream<Uint8Array> | null> }) | null> => {
+      const [delivery] = await executor.query<{ recipient: string }>(
+        `SELECT p.recipient FROM delivery d JOIN email_processing p ON p.id = d."emailProcessingId"
+         WHERE d."emailProcessingId" = $1 AND d."endpointId" = $2 AND p."emailCallbackId" = $3`,
+        [emailProcessingId, endpoint.endpointId, emailCallbackId],
+      );
+      if (!delivery) return null;
+      const ref = {
+        table: "email_processing",
+        column: endpoint.format === "raw" ? '"rawMessage"' : "payload",
+        id: emailProcessingId,
+        match: { '"emailCallbackId"': emailCallbackId },
+      };
+      const opened = await openBytea(executor, ref);
+      if (!opened) return null;
+      return { ...opened, recipient: delivery.recipient, reopen: async () => (await openBytea(executor, ref))?.stream ?? null };
     },
 
     /** The events of these ids whose processing still exists, in sequence order. */

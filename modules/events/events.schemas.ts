@@ -1,10 +1,13 @@
-// What GET /api/email-callbacks/{id}/events accepts: `?include=webhook` and a Last-Event-ID header.
+// What GET /api/email-callbacks/{id}/events accepts: `?include=webhook`, `&endpoint=<endpoint id>` and a
+// Last-Event-ID header.
 import { z } from "zod";
 import { createInvalidQueryError } from "@/modules/shared/errors/app-error";
 import { EVENT_STREAM_INCLUDES } from "./events.constants";
 
 export const eventStreamQuerySchema = z.object({
   include: z.enum(EVENT_STREAM_INCLUDES).optional(),
+  /** With include=webhook: the `email.received` events are that endpoint's requests (one of the address's endpoints). */
+  endpoint: z.string().min(1).max(100).optional(),
 });
 
 /** An event id as the stream writes it: the event's sequence number. */

@@ -5,6 +5,7 @@ import { ALERT_RESPONSE_EXCERPT_LENGTH, renderDeliveryAlertMail, renderDeliveryR
 
 const INBOX_URL = "https://hookmail.example/email-callbacks/ec_1/inbox";
 const ADDRESS = "orders@hookmail.test";
+const ENDPOINT_URL = "https://hooks.example.com/orders";
 const CATALOGUES = { en: en.mail, fr: fr.mail } as const;
 
 const alert = (overrides: Partial<Parameters<typeof renderDeliveryAlertMail>[0]> = {}) =>
@@ -13,6 +14,7 @@ const alert = (overrides: Partial<Parameters<typeof renderDeliveryAlertMail>[0]>
     name: "Ada",
     address: ADDRESS,
     inboxUrl: INBOX_URL,
+    endpointUrl: ENDPOINT_URL,
     failure: { kind: "retries-exhausted", attempts: 7, durationMs: 31 * 3_600_000, last: { statusCode: 502 } },
     error: null,
     responseExcerpt: "Bad gateway",
@@ -29,6 +31,17 @@ describe.each(["en", "fr"] as const)("the delivery alert mail in %s", (locale) =
     expect(mail.text).toContain(ADDRESS);
     expect(mail.text).toContain(texts.keptInInbox);
     expect(mail.html).toContain(`lang="${locale}"`);
+  });
+
+  it("names the endpoint whose delivery gave up by its URL", () => {
+    expect(mail.text).toContain(`${texts.endpoint} ${ENDPOINT_URL}\n${texts.statusCode}`);
+    expect(mail.html).toContain(`>${ENDPOINT_URL}<`);
+  });
+
+  it("names an endpoint URL without its credentials, query or fragment, which may hold a token", () => {
+    const withToken = alert({ locale, endpointUrl: "https://user:pass@hooks.example.com/in?token=s3cret#x" });
+    expect(withToken.text).toContain(`${texts.endpoint} https://hooks.example.com/in?…\n`);
+    expect(withToken.text).not.toMatch(/s3cret|pass@/);
   });
 
   it("names the last status code with its reason phrase and the start of the answer, and no raw error code", () => {
@@ -142,11 +155,18 @@ describe("the delivery alert's details", () => {
 
 describe.each(["en", "fr"] as const)("the recovery mail in %s", (locale) => {
   const texts = CATALOGUES[locale].deliveryRecovery;
-  const mail = renderDeliveryRecoveryMail({ locale, name: "Ada", address: ADDRESS, inboxUrl: INBOX_URL });
+  const mail = renderDeliveryRecoveryMail({
+    locale,
+    name: "Ada",
+    address: ADDRESS,
+    inboxUrl: INBOX_URL,
+    endpointUrl: ENDPOINT_URL,
+  });
 
   it("says delivery to the address works again, and links to its inbox", () => {
     expect(mail.subject).toBe(texts.subject.replace("{address}", ADDRESS));
     expect(mail.text).toContain(texts.body.replace("{address}", ADDRESS));
+    expect(mail.text).toContain(`${texts.endpoint} ${ENDPOINT_URL}\n`);
     expect(mail.text).toContain(`\n${INBOX_URL}\n`);
     expect(mail.html).toContain(`href="${INBOX_URL}"`);
     expect(mail.html).toContain(`lang="${locale}"`);

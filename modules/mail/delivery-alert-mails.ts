@@ -1,6 +1,7 @@
 // The delivery alert mails (docs/webhooks.md: Delivery alerts), in the owner's language: the alert
-// when an address's mail gave up (the address, what happened in words, the last status code and
-// error, a link to its inbox), and the recovery mail when a delivery to it succeeded again.
+// when an address's mail gave up at one of its endpoints (the address, the endpoint, what happened in
+// words, the last status code and error, a link to its inbox), and the recovery mail when a delivery
+// to that endpoint succeeded again.
 import { STATUS_CODES } from "node:http";
 import type { Locale } from "@/modules/i18n/i18n.constants";
 import type { RenderedMail } from "./auth-mails";
@@ -10,7 +11,14 @@ import { getMailTranslator } from "./mail-translator";
 /** How much of the webhook's answer an alert quotes. */
 export const ALERT_RESPONSE_EXCERPT_LENGTH = 200;
 
-type AlertMailBase = { locale: Locale; name: string; address: string; inboxUrl: string };
+type AlertMailBase = {
+  locale: Locale;
+  name: string;
+  address: string;
+  inboxUrl: string;
+  /** The URL of the endpoint the mail is about. */
+  endpointUrl: string;
+};
 
 /**
  * Why a mail's delivery gave up, as the alert tells it in words: the webhook gave an answer that is
@@ -44,6 +52,20 @@ const HOUR_MS = 3_600_000;
 export function describeStatusCode(statusCode: number): string {
   const phrase = STATUS_CODES[statusCode];
   return phrase ? `${statusCode} ${phrase}` : String(statusCode);
+}
+
+/**
+ * An endpoint's URL as a mail names it: scheme, host and path, without credentials, query or
+ * fragment (they may hold a token, and a mail is read in more places than the dashboard).
+ */
+export function describeEndpointUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.split(/[?#]/)[0] ?? "";
+  }
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? "?…" : ""}`;
 }
 
 /** "31 hours", or minutes under an hour (at least one). */
@@ -90,6 +112,7 @@ export function renderDeliveryAlertMail({
   name,
   address,
   inboxUrl,
+  endpointUrl,
   failure,
   error,
   responseExcerpt,
@@ -98,6 +121,7 @@ export function renderDeliveryAlertMail({
   const excerpt = responseExcerpt?.replace(/\s+/g, " ").trim().slice(0, ALERT_RESPONSE_EXCERPT_LENGTH);
   const statusCode = lastStatusCode(failure);
   const details: MailDetail[] = [
+    { label: t("mail.deliveryAlert.endpoint"), value: describeEndpointUrl(endpointUrl) },
     {
       label: t("mail.deliveryAlert.statusCode"),
       value: statusCode === null ? t("mail.deliveryAlert.noStatusCode") : describeStatusCode(statusCode),
@@ -121,12 +145,13 @@ export function renderDeliveryAlertMail({
   return { subject: layout.subject, text: renderMailText(layout), html: renderMailHtml(layout) };
 }
 
-export function renderDeliveryRecoveryMail({ locale, name, address, inboxUrl }: AlertMailBase): RenderedMail {
+export function renderDeliveryRecoveryMail({ locale, name, address, inboxUrl, endpointUrl }: AlertMailBase): RenderedMail {
   const t = getMailTranslator(locale);
   const layout = {
     locale,
     subject: t("mail.deliveryRecovery.subject", { address }),
     paragraphs: [t("mail.deliveryRecovery.greeting", { name }), t("mail.deliveryRecovery.body", { address })],
+    details: [{ label: t("mail.deliveryRecovery.endpoint"), value: describeEndpointUrl(endpointUrl) }],
     action: { label: t("mail.deliveryRecovery.action"), url: inboxUrl },
     linkFallback: t("mail.linkFallback"),
     footer: t("mail.deliveryRecovery.footer"),

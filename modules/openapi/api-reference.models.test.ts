@@ -31,6 +31,7 @@ describe("the API reference's view of the document", () => {
     expect(events.parameters.map(({ name, in: location }) => `${location} ${name}`)).toEqual([
       "path emailCallbackId",
       "query include",
+      "query endpoint",
       "header Last-Event-ID",
     ]);
     expect(events.events.map((event) => event.name)).toEqual(["processing", "email.received"]);

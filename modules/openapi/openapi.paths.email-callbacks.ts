@@ -155,12 +155,20 @@ export const EMAIL_CALLBACK_OPERATIONS: OperationSpec[] = [
     summary: "Stream the address's events",
     description:
       "Server-sent events: a `processing` event (id, status, error, webhook status code) as mail arrives and as " +
-      "deliveries end, across processes. With `?include=webhook`, also `email.received` events whose data is " +
-      '`{"headers": {"webhook-id", "webhook-timestamp", "webhook-signature"}, "body": "<the exact body string>"}`. ' +
+      "deliveries end, across processes; an event a delivery caused names its `endpointId`. With `?include=webhook`, " +
+      "also `email.received` events whose data is " +
+      '`{"headers": {"webhook-id", "webhook-timestamp", "webhook-signature"}, "body": "<the exact body string>"}`; ' +
+      "with `&endpoint=<endpoint id>`, they are that endpoint's requests instead (its body, every header it is sent, " +
+      'signed with its scheme; a `raw` endpoint\'s message in base64, with `"bodyEncoding": "base64"`), for the mails it takes. ' +
       "Events carry ids; send the last one as `Last-Event-ID` to resume.",
     access: "session-or-key",
     query: eventStreamQuerySchema,
-    queryDescriptions: { include: "`webhook`: also send each mail's signed webhook request as an `email.received` event." },
+    queryDescriptions: {
+      include: "`webhook`: also send each mail's signed webhook request as an `email.received` event.",
+      endpoint:
+        "With `include=webhook`: one of the address's endpoints (else 404 `endpoint.not_found`); the `email.received` " +
+        "events are its requests, for the mails it takes.",
+    },
     requestHeaders: [
       {
         name: "Last-Event-ID",
@@ -185,6 +193,6 @@ export const EMAIL_CALLBACK_OPERATIONS: OperationSpec[] = [
         },
       },
     },
-    errors: ["email_callback.not_found", "request.rate_limited", "service.unavailable"],
+    errors: ["email_callback.not_found", "endpoint.not_found", "request.rate_limited", "service.unavailable"],
   },
 ];

@@ -190,6 +190,7 @@ describe("response schemas", () => {
       isNew: false,
       ...processing,
       attemptCount: 2,
+      endpointId: "ept_x",
     };
     expectExactShape(processingEventSchema, formatProcessingEvent(row));
     const event = formatEmailReceivedEvent({

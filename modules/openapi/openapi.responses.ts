@@ -172,18 +172,33 @@ export const processingDetailResponseSchema = z.object({
 
 /** The data of a `processing` event of the live stream. */
 export const processingEventSchema = emailProcessingResponseSchema
-  .extend({ attemptCount: z.number().int().describe("Webhook calls of the current attempt series.") })
+  .extend({
+    attemptCount: z.number().int().describe("Webhook calls of the current attempt series."),
+    endpointId: z
+      .string()
+      .nullable()
+      .describe("The endpoint whose delivery changed (an attempt ended, a redelivery began); null when the mail arrived."),
+  })
   .meta({ id: "ProcessingEvent" });
 
 /** The data of an `email.received` event: the webhook request as a receiver gets it. */
 export const emailReceivedEventSchema = z
   .object({
-    headers: z.object({
-      "webhook-id": z.string(),
-      "webhook-timestamp": z.string(),
-      "webhook-signature": z.string().optional().describe("Only when the address has a webhook secret."),
-    }),
-    body: z.string().meta({ contentMediaType: "application/json" }).describe("The exact JSON text of the webhook body."),
+    headers: z
+      .object({
+        "webhook-id": z.string(),
+        "webhook-timestamp": z.string(),
+        "webhook-signature": z.string().optional().describe("Only when the address (or the endpoint) signs."),
+      })
+      .catchall(z.string())
+      .describe("With `endpoint`: every header that endpoint is sent (`Content-Type`, `X-Hookmail-*`, its own headers)."),
+    body: z
+      .string()
+      .describe("The exact JSON text of the webhook body; with `bodyEncoding`, the base64 of the exact bytes sent."),
+    bodyEncoding: z
+      .literal("base64")
+      .optional()
+      .describe("With the `endpoint` of a `raw` endpoint: the body is the message as received, in base64."),
   })
   .meta({ id: "EmailReceivedEvent" });
 

@@ -9,11 +9,12 @@ import { parseSearchParams } from "@/modules/shared/api/route-handler";
 export const dynamic = "force-dynamic";
 
 export const GET = withCaller<{ emailCallbackId: string }>(async ({ request, caller, params, services }) => {
-  const { include } = parseSearchParams(request, eventStreamQuerySchema);
+  const { include, endpoint } = parseSearchParams(request, eventStreamQuerySchema);
   const stream = await openProcessingEventStream({
     emailCallbackId: params.emailCallbackId,
     userId: caller.userId,
     includeWebhook: include === "webhook",
+    endpointId: endpoint ?? null,
     lastEventId: parseLastEventId(request.headers.get("last-event-id")),
     signal: request.signal,
     apiKeyId: caller.via === "api-key" ? caller.apiKeyId : null,
