@@ -59,7 +59,7 @@ export const endpointFormSchema = z
     url: endpointUrlSchema,
     format: z.enum(ENDPOINT_FORMATS, { error: "endpoints.validation.formatInvalid" }),
     signingScheme: z.enum(SIGNING_SCHEMES, { error: "endpoints.validation.signingSchemeInvalid" }),
-    secret: webhookSecretSchema,
+    secret: z.string(),
     timeoutMs: timeoutTextSchema,
     isEnabled: z.boolean(),
     headers: endpointHeaderRowsSchema,
@@ -68,6 +68,12 @@ export const endpointFormSchema = z
   })
   .check(
     z.superRefine((values, context) => {
+      // A secret is read only for HMAC: one typed before choosing Ed25519 is not in the way.
+      if (values.signingScheme === "hmac") {
+        for (const issue of webhookSecretSchema.safeParse(values.secret).error?.issues ?? []) {
+          context.addIssue({ code: "custom", path: ["secret"], message: issue.message, input: values.secret });
+        }
+      }
       if (values.filterMode === "none") return;
       if (values.conditions.length > FILTER_MAX_CONDITIONS) {
         context.addIssue({

@@ -141,3 +141,11 @@ describe("endpointFormSchema", () => {
     expect(messagesOf(values({ timeoutMs: "1500.5" }))).toEqual([["timeoutMs", "endpoints.validation.timeoutInvalid"]]);
   });
 });
+
+describe("endpointFormSchema's secret", () => {
+  it("is checked as the address form's for HMAC, and not read for Ed25519", () => {
+    const short = { ...getEndpointFormValues(endpoint), secret: "short" };
+    expect(endpointFormSchema.safeParse(short).error?.issues.map(({ path }) => path.join("."))).toEqual(["secret"]);
+    expect(endpointFormSchema.safeParse({ ...short, signingScheme: "ed25519" }).success).toBe(true);
+  });
+});
