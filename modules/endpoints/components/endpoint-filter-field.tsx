@@ -30,7 +30,7 @@ export function EndpointFilterField({ control }: { control: Control<EndpointForm
     <div className="grid gap-3">
       <FormFieldItem control={control} name="filterMode" label={t("title")} description={t("description")}>
         {(field) => (
-          <NativeSelect {...field} className="w-full sm:w-fit">
+          <NativeSelect {...field} className="w-full sm:w-fit" style={{ width: "100%" }}>
             <option value="none">{t("modes.none")}</option>
             <option value="all">{t("modes.all")}</option>
             <option value="any">{t("modes.any")}</option>
@@ -84,12 +84,14 @@ function ConditionRow({ control, index }: { control: Control<EndpointFormValues>
   const field = useWatch({ control, name: `conditions.${index}.field` });
   const number = index + 1;
   return (
-    <div className="flex min-w-0 flex-1 flex-wrap items-start gap-2">
+    // One column on a phone; on wider screens the field and its header name (or its operator) side by side.
+    <div className="grid min-w-0 flex-1 gap-2 sm:grid-cols-2">
       <FormFieldItem control={control} name={`conditions.${index}.field`} className="min-w-0">
         {(props) => (
           <NativeSelect
             {...props}
             aria-label={t("field", { number })}
+            className="w-full"
             onChange={(event) => {
               props.onChange(event);
               // An operator the new field does not take becomes the field's first one.
@@ -108,7 +110,7 @@ function ConditionRow({ control, index }: { control: Control<EndpointFormValues>
         )}
       </FormFieldItem>
       {field === "header" ? (
-        <FormFieldItem control={control} name={`conditions.${index}.headerName`} className="w-40 min-w-0">
+        <FormFieldItem control={control} name={`conditions.${index}.headerName`} className="min-w-0">
           {(props) => (
             <Input
               {...props}
@@ -124,7 +126,7 @@ function ConditionRow({ control, index }: { control: Control<EndpointFormValues>
       ) : null}
       <FormFieldItem control={control} name={`conditions.${index}.op`} className="min-w-0">
         {(props) => (
-          <NativeSelect {...props} aria-label={t("operator", { number })}>
+          <NativeSelect {...props} aria-label={t("operator", { number })} className="w-full">
             {getOperatorsOfField(field).map((operator) => (
               <option key={operator} value={operator}>
                 {t(`operators.${operator}`)}
@@ -133,7 +135,11 @@ function ConditionRow({ control, index }: { control: Control<EndpointFormValues>
           </NativeSelect>
         )}
       </FormFieldItem>
-      <FormFieldItem control={control} name={`conditions.${index}.value`} className="min-w-40 flex-1">
+      <FormFieldItem
+        control={control}
+        name={`conditions.${index}.value`}
+        className={field === "header" ? "min-w-0" : "min-w-0 sm:col-span-2"}
+      >
         {(props) => (
           <Input
             {...props}

@@ -121,8 +121,11 @@ export function toCreateEndpointInput(values: EndpointFormValues): CreateEndpoin
   };
 }
 
-/** Same content, key order aside. */
 const isSameJson = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
+
+/** Same headers, whatever their order (the API does not keep it). */
+const isSameHeaders = (left: Record<string, string>, right: Record<string, string>) =>
+  isSameJson(Object.entries(left).sort(), Object.entries(right).sort());
 
 function getSigningChange(endpoint: ApiEndpoint, values: EndpointFormValues): UpdateEndpointInput["signing"] | undefined {
   if (values.signingScheme === "ed25519") return endpoint.signing.scheme === "ed25519" ? undefined : { scheme: "ed25519" };
@@ -142,7 +145,7 @@ export function toUpdateEndpointInput(endpoint: ApiEndpoint, values: EndpointFor
   const signing = getSigningChange(endpoint, values);
   if (signing) changes.signing = signing;
   const headers = toEndpointHeaders(values.headers);
-  if (!isSameJson(Object.entries(headers), Object.entries(endpoint.headers))) changes.headers = headers;
+  if (!isSameHeaders(headers, endpoint.headers)) changes.headers = headers;
   const timeoutMs = toTimeoutMs(values.timeoutMs);
   if (timeoutMs !== endpoint.timeoutMs) changes.timeoutMs = timeoutMs;
   const filter = toEndpointFilter(values);

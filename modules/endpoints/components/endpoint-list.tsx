@@ -7,7 +7,7 @@ import { PlusIcon } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useApiErrorMessage } from "@/modules/shared/api/use-api-error-message";
 import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
@@ -60,12 +60,6 @@ export function EndpointList({ emailCallbackId }: { emailCallbackId: string }) {
       <CardHeader>
         <CardTitle>{t("title")}</CardTitle>
         <CardDescription>{t("description")}</CardDescription>
-        <CardAction>
-          <Button variant="outline" size="sm" disabled={!endpoints.data} onClick={() => openDialog(null)}>
-            <PlusIcon aria-hidden />
-            {t("add")}
-          </Button>
-        </CardAction>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
         {endpoints.isError ? (
@@ -86,6 +80,12 @@ export function EndpointList({ emailCallbackId }: { emailCallbackId: string }) {
           <Skeleton className="h-16 w-full" />
         )}
         {isOnlyOne ? <p className="text-muted-foreground text-sm">{t("onlyOneHint")}</p> : null}
+        <div className="pt-2">
+          <Button variant="outline" size="sm" disabled={!endpoints.data} onClick={() => openDialog(null)}>
+            <PlusIcon aria-hidden />
+            {t("add")}
+          </Button>
+        </div>
       </CardContent>
       <EndpointDialog
         key={dialogKey}
