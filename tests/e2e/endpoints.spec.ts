@@ -196,6 +196,40 @@ test("destinations added in Settings each get the mail in their format and signa
   ]);
 });
 
+test("the dialog shows the server's refusals in the user's words: a pattern that does not compile, then the plan's limit of two destinations", async ({
+  page,
+}) => {
+  await signUpThroughApi(page.request);
+  const callback = await createEmailCallbackThroughApi(page.request, `limits-${randomBytes(4).toString("hex")}`);
+  await page.goto(`/email-callbacks/${callback.id}/settings`);
+  const rows = page.getByRole("list", { name: "Destinations" }).getByRole("listitem");
+  await expect(rows).toHaveCount(1);
+
+  await page.getByRole("button", { name: "Add destination" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a destination" });
+  await dialog.getByLabel("URL").fill("https://hooks.example.com/second");
+  await dialog.getByLabel("Which mail").selectOption("any");
+  await dialog.getByLabel("Condition 1 operator").selectOption("matches");
+  await dialog.getByLabel("Condition 1 value").fill("(unclosed");
+  await dialog.getByRole("button", { name: "Add destination" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("The filter is invalid: check each condition's field, operator and value.");
+  await dialog.getByLabel("Condition 1 value").fill("^invoice [0-9]+$");
+  await dialog.getByRole("button", { name: "Add destination" }).click();
+  await page.getByRole("dialog", { name: "Destination saved" }).getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rows).toHaveCount(2);
+
+  await page.getByRole("button", { name: "Add destination" }).click();
+  await dialog.getByLabel("URL").fill("https://hooks.example.com/third");
+  await dialog.getByRole("button", { name: "Add destination" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(
+    "You have reached the maximum number of destinations for one address on your plan: upgrade your plan to add more.",
+  );
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(rows).toHaveCount(2);
+});
+
 const TEXTS = {
   en: { edit: "Edit", dialog: "Edit destination", secondHeader: "Header 2 name" },
   fr: { edit: "Modifier", dialog: "Modifier la destination", secondHeader: "Nom de l'en-tête 2" },
