@@ -94,7 +94,7 @@ function hasEd25519Signature(request: SinkRequest, publicKey: string) {
 const subjectOf = (request: SinkRequest) =>
   (JSON.parse(request.body.toString("utf8")) as { data: { subject: string } }).data.subject;
 
-test("destinations added in Settings each get the mail in their format and signature, a filter keeps only the invoice, and an edited then removed destination leaves the list", async ({
+test("destinations added in Settings each get the mail in their format and signature, a filter keeps only the invoice, an edited then removed destination leaves the list, and the list follows the address's webhook URL", async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -194,6 +194,11 @@ test("destinations added in Settings each get the mail in their format and signa
     sinkA.url("/a"),
     sinkB.url("/b"),
   ]);
+
+  // The address's webhook URL is its first destination's: changed in the form above, the list follows.
+  await page.getByLabel("Webhook URL").fill(sinkA.url("/a2"));
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(rows.first()).toHaveAccessibleName(sinkA.url("/a2"));
 });
 
 test("the dialog shows the server's refusals in the user's words: a pattern that does not compile, then the plan's limit of two destinations", async ({
