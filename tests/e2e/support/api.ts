@@ -6,11 +6,15 @@ export async function createEmailCallbackThroughApi(
   request: APIRequestContext,
   username: string,
   // The domain: an operator domain, or one of the user's verified domains.
-  { webhookUrl = "https://hooks.example.com/incoming", domain = "hookmail.test" }: { webhookUrl?: string; domain?: string } = {},
+  {
+    webhookUrl = "https://hooks.example.com/incoming",
+    domain = "hookmail.test",
+    webhookSecret,
+  }: { webhookUrl?: string; domain?: string; webhookSecret?: string } = {},
 ) {
   const response = await request.post(`${DEFAULT_SERVER.url}/api/email-callbacks`, {
     headers: { Origin: DEFAULT_SERVER.url },
-    data: { domain, username, webhookUrl, allowedOrigins: [] },
+    data: { domain, username, webhookUrl, allowedOrigins: [], ...(webhookSecret ? { webhookSecret } : {}) },
   });
   if (response.status() !== 201) throw new Error(`create failed: ${response.status()} ${await response.text()}`);
   return ((await response.json()) as { emailCallback: { id: string; address: string } }).emailCallback;
@@ -42,4 +46,13 @@ export async function addVerifiedDomainThroughApi(request: APIRequestContext, na
   });
   if (!verified.ok) throw new Error(`verifying the domain failed: ${await verified.text()}`);
   return domain.id;
+}
+
+/** Puts the account of `email` on a plan, as a paid checkout would (pro: 10 endpoints per address). */
+export async function setPlanThroughSink(email: string, planId: "free" | "pro") {
+  const response = await fetch(`${DEFAULT_SERVER.sinkUrl}/seed/plan`, {
+    method: "POST",
+    body: JSON.stringify({ email, planId }),
+  });
+  if (!response.ok) throw new Error(`setting the plan failed: ${await response.text()}`);
 }

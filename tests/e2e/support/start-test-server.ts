@@ -6,7 +6,8 @@
 // seed inbox rows through this process's own database connection (POST /seed/processings
 // {emailCallbackId, count, recipients?}), and mark a domain added through the API verified as a
 // passing DNS check would (POST /seed/verified-domain {domainId}: these servers have no DNS to
-// check), so they need not know where the database is.
+// check), and put an account on a plan (POST /seed/plan {email, planId}), so they need not know
+// where the database is.
 //
 // With E2E_DNS_PORT, the app's DNS_SERVERS is a DNS server on 127.0.0.1 at that port (UDP,
 // tests/support/dns-server.ts) answering NXDOMAIN for every name until a test publishes records on
@@ -60,6 +61,16 @@ const sinkApi = http.createServer((request, response) => {
       });
     return;
   }
+  if (request.method === "POST" && url.pathname === "/seed/plan") {
+    void readJson(request)
+      .then((body) => setPlan(body as { email: string; planId: string }))
+      .then((planId) => response.end(JSON.stringify({ planId })))
+      .catch((error: unknown) => {
+        response.statusCode = 500;
+        response.end(JSON.stringify({ error: String(error) }));
+      });
+    return;
+  }
   const dnsName = /^\/dns\/([^/]+)$/.exec(url.pathname)?.[1];
   if (dnsName !== undefined) {
     void answerDnsChange(request, decodeURIComponent(dnsName))
@@ -102,6 +113,14 @@ async function markDomainVerified({ domainId }: { domainId: string }) {
     data: { status: "verified", verifiedAt: now, lastCheckedAt: now, lastCheckError: null },
   });
   return domain.name;
+}
+
+/** Puts an account on a plan, as a paid checkout would (the billing journeys go through checkout itself). */
+async function setPlan({ email, planId }: { email: string; planId: string }) {
+  const { getServices } = await import("../../../modules/server/services");
+  const { prisma } = await getServices().database();
+  const user = await prisma.user.update({ where: { email }, data: { planId } });
+  return user.planId;
 }
 
 /** `recipients`: the envelope recipients of the rows, in turn (a catch-all's inbox). */
