@@ -199,6 +199,21 @@ test("destinations added in Settings each get the mail in their format and signa
   await page.getByLabel("Webhook URL").fill(sinkA.url("/a2"));
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(rows.first()).toHaveAccessibleName(sinkA.url("/a2"));
+
+  // And the other way: the first destination changed in its dialog is what the form then shows, so
+  // saving the form for another change does not send the old URL back.
+  await rows.first().getByRole("button", { name: "Edit" }).click();
+  dialog = page.getByRole("dialog", { name: "Edit destination" });
+  await dialog.getByLabel("URL").fill(sinkA.url("/a3"));
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel("Webhook URL")).toHaveValue(sinkA.url("/a3"));
+  await page.getByRole("button", { name: "Add sender address" }).click();
+  await page.getByRole("textbox", { name: "Allowed sender address 1" }).fill("@example.org");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Email settings updated successfully")).toBeVisible();
+  const saved = await page.request.get(`/api/email-callbacks/${callback.id}`);
+  expect(((await saved.json()) as { emailCallback: { webhookUrl: string } }).emailCallback.webhookUrl).toBe(sinkA.url("/a3"));
 });
 
 test("the dialog shows the server's refusals in the user's words: a pattern that does not compile, then the plan's limit of two destinations", async ({

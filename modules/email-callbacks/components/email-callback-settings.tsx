@@ -16,7 +16,10 @@ import { EmailCallbackForm, type EmailCallbackFormSubmission, getEmailCallbackFo
 export function EmailCallbackSettings({ emailCallbackId }: { emailCallbackId: string }) {
   const { data: emailCallback } = useEmailCallback(emailCallbackId);
   if (!emailCallback) return null;
-  return <EmailCallbackSettingsCard key={emailCallback.id} emailCallback={emailCallback} />;
+  // The webhook URL and secret are the address's first destination's, which its dialog can change: the
+  // form then starts again from them, so that saving it never sends the old ones back.
+  const firstDestination = `${emailCallback.webhookUrl}\n${emailCallback.maskedWebhookSecret ?? ""}`;
+  return <EmailCallbackSettingsCard key={`${emailCallback.id}\n${firstDestination}`} emailCallback={emailCallback} />;
 }
 
 /** The fields that differ from the callback as the server has it. */
