@@ -1,6 +1,6 @@
-// What the API answers to GET /api/email-callbacks/{id}/endpoints, as the browser's list query holds
-// it: the address settings' first render on the server starts from it (docs/architecture.md: The
-// first render).
+// What the API answers to GET /api/email-callbacks/{id}/endpoints: the route handler sends it, and the
+// address settings' first render on the server starts from the very same value (docs/architecture.md:
+// The first render).
 import { getEndpointDependencies } from "./endpoints.dependencies";
 import type { ApiEndpoint } from "./endpoints.models";
 import { listEndpoints } from "./endpoints.usecases";

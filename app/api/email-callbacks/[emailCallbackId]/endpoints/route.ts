@@ -1,6 +1,7 @@
+import { answerEndpointList } from "@/modules/endpoints/endpoints.answers";
 import { getEndpointDependencies } from "@/modules/endpoints/endpoints.dependencies";
 import { createEndpointSchema } from "@/modules/endpoints/endpoints.schemas";
-import { createEndpoint, listEndpoints } from "@/modules/endpoints/endpoints.usecases";
+import { createEndpoint } from "@/modules/endpoints/endpoints.usecases";
 import { withCaller } from "@/modules/server/routes";
 import { parseJsonBody } from "@/modules/shared/api/route-handler";
 
@@ -9,10 +10,9 @@ export const dynamic = "force-dynamic";
 type Params = { emailCallbackId: string };
 
 export const GET = withCaller<Params>(async ({ caller, params, services }) => {
-  const { repository, toApi } = await getEndpointDependencies(services);
   const owner = { userId: caller.userId, planId: caller.user.planId };
-  const endpoints = await listEndpoints({ emailCallbackId: params.emailCallbackId, caller: owner, repository });
-  return Response.json({ endpoints: endpoints.map((endpoint) => toApi({ endpoint, revealsSecret: false })) });
+  const endpoints = await answerEndpointList({ emailCallbackId: params.emailCallbackId, caller: owner, services });
+  return Response.json({ endpoints });
 });
 
 export const POST = withCaller<Params>(async ({ request, caller, params, services }) => {
