@@ -211,9 +211,11 @@ test("destinations added in Settings each get the mail in their format and signa
   await page.getByRole("button", { name: "Add sender address" }).click();
   await page.getByRole("textbox", { name: "Allowed sender address 1" }).fill("@example.org");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText("Email settings updated successfully")).toBeVisible();
-  const saved = await page.request.get(`/api/email-callbacks/${callback.id}`);
-  expect(((await saved.json()) as { emailCallback: { webhookUrl: string } }).emailCallback.webhookUrl).toBe(sinkA.url("/a3"));
+  type Saved = { emailCallback: { webhookUrl: string; allowedOrigins: string[] } };
+  const readSaved = async () =>
+    ((await (await page.request.get(`/api/email-callbacks/${callback.id}`)).json()) as Saved).emailCallback;
+  await expect.poll(async () => (await readSaved()).allowedOrigins).toEqual(["@example.org"]);
+  expect((await readSaved()).webhookUrl).toBe(sinkA.url("/a3"));
 });
 
 test("the dialog shows the server's refusals in the user's words: a pattern that does not compile, then the plan's limit of two destinations", async ({
