@@ -6,6 +6,7 @@
 // (the row, the attempts).
 import { DownloadIcon, RotateCwIcon } from "lucide-react";
 import { useLocale, useTranslations } from "next-intl";
+import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -22,7 +23,7 @@ import { toUnicodeAddress } from "@/modules/shared/domain-names";
 import { PROCESSING_STATUS } from "../processings.constants";
 import type { ApiEmailProcessingDetail, ApiProcessingDelivery } from "../processings.models";
 import { rawMessagePath, useDeliveryAttempts, useEmailProcessing, webhookBodyPath } from "../processings.queries";
-import { DeliveryList } from "./delivery-list";
+import { DeliveryAttemptList } from "./delivery-attempts-dialog";
 import { formatSize, MailAttachments, MailChecks, MailHeaders, MailHtml, type SentMail } from "./message-parts";
 import { ProcessingStatusBadge } from "./processing-status-badge";
 import { useProcessingEvents } from "./use-processing-events";
@@ -39,7 +40,16 @@ function readSentMail(webhookBody: string | null): SentMail | null {
   }
 }
 
-export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId: string; processingId: string }) {
+export function MessagePage({
+  emailCallbackId,
+  processingId,
+  endpointDeliveries,
+}: {
+  emailCallbackId: string;
+  processingId: string;
+  /** What shows the deliveries of a mail that went to several endpoints (the page brings it). */
+  endpointDeliveries: ReactNode;
+}) {
   const t = useTranslations("processing.message");
   const tDeliveries = useTranslations("processing.deliveries");
   const locale = useLocale();
@@ -121,12 +131,15 @@ export function MessagePage({ emailCallbackId, processingId }: { emailCallbackId
           </>
         ) : null}
         <TabsContent value="attempts">
-          <DeliveryList
-            emailCallbackId={emailCallbackId}
-            processingId={processingId}
-            deliveries={deliveries}
-            isPending={emailProcessing.status === PROCESSING_STATUS.PENDING}
-          />
+          {deliveries.length > 1 ? (
+            endpointDeliveries
+          ) : (
+            <DeliveryAttemptList
+              emailCallbackId={emailCallbackId}
+              processingId={processingId}
+              isPending={emailProcessing.status === PROCESSING_STATUS.PENDING}
+            />
+          )}
         </TabsContent>
       </Tabs>
     </div>

@@ -1,3 +1,6 @@
+import { EndpointDeliveries } from "@/modules/endpoints/components/endpoint-deliveries";
+import { answerEndpointList } from "@/modules/endpoints/endpoints.answers";
+import { endpointQueryKeys } from "@/modules/endpoints/endpoints.query-keys";
 import { pageTitle } from "@/modules/i18n/page-title";
 import { MessagePage } from "@/modules/processings/components/message-page";
 import { answerDeliveryAttempts, answerProcessingDetail } from "@/modules/processings/processings.answers";
@@ -27,9 +30,19 @@ export default async function EmailProcessingPage({
           answer: async () =>
             (await answerDeliveryAttempts({ emailCallbackId, processingId, userId: caller.userId, services })).deliveryAttempts,
         },
+        {
+          // The endpoints that name a mail's deliveries when it went to several.
+          queryKey: endpointQueryKeys.list(emailCallbackId),
+          answer: () =>
+            answerEndpointList({ emailCallbackId, caller: { userId: caller.userId, planId: caller.user.planId }, services }),
+        },
       ]}
     >
-      <MessagePage emailCallbackId={emailCallbackId} processingId={processingId} />
+      <MessagePage
+        emailCallbackId={emailCallbackId}
+        processingId={processingId}
+        endpointDeliveries={<EndpointDeliveries emailCallbackId={emailCallbackId} processingId={processingId} />}
+      />
     </PageData>
   );
 }
