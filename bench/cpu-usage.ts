@@ -73,14 +73,14 @@ function sumCpuSince(before: Map<number, number>, after: Map<number, number>): n
  * phase's cost is the difference of two readings, as long as no backend closes in between (a pool's
  * connections stay open).
  */
-export async function readCpuSecondsSoFar(admin?: pg.Client): Promise<number> {
+export async function readCpuSecondsSoFar(admin?: pg.Client): Promise<{ process: number; postgres: number }> {
   const usage = process.cpuUsage();
-  let seconds = (usage.user + usage.system) / 1e6;
+  let postgres = 0;
   if (admin) {
     const { backends, background } = await readPostgresCpu(admin);
-    for (const processSeconds of [...backends.values(), ...background.values()]) seconds += processSeconds;
+    for (const processSeconds of [...backends.values(), ...background.values()]) postgres += processSeconds;
   }
-  return seconds;
+  return { process: (usage.user + usage.system) / 1e6, postgres };
 }
 
 export type CpuSnapshot = {

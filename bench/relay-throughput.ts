@@ -101,7 +101,7 @@ const idsFor = (tag: string, count: number) => {
  * What a path's mails cost in CPU: `read` answers the seconds used so far by what relays them, and
  * `settle` waits until the work a mail leaves behind after its request reached the sink is done.
  */
-type CpuMeter = { read: () => Promise<number>; settle: () => Promise<void> };
+type CpuMeter = { read: () => Promise<{ process: number; postgres: number }>; settle: () => Promise<void> };
 
 /** A way in, the sink its mails are counted at, and its CPU meter. */
 type Path = { label: string; tag: string; sink: Sink; cpu: CpuMeter; send: (id: string) => Promise<void> };
@@ -119,7 +119,8 @@ async function sendAndWait(path: Path, count: number) {
 }
 
 /** A closed-loop run at CONCURRENCY senders: the maximum rate. */
-type MaxResult = PhaseResult & { cpuMsPerMail: number };
+/** CPU per mail: in all, and PostgreSQL's share of it (0 for the bare pipeline). */
+type MaxResult = PhaseResult & { cpuMsPerMail: number; postgresCpuMsPerMail: number };
 
 async function measureMax(path: Path): Promise<MaxResult> {
   const { sink } = path;
@@ -131,11 +132,17 @@ async function measureMax(path: Path): Promise<MaxResult> {
   const { errors } = await drive({ ids, concurrency: CONCURRENCY, send: path.send });
   await sink.waitFor(ids, DRAIN_TIMEOUT_MS).catch((error: Error) => console.error(`  ${error.message}`));
   await path.cpu.settle();
-  const cpuSeconds = (await path.cpu.read()) - cpuBefore;
+  const cpuAfter = await path.cpu.read();
   const result = summarize(`${path.label} @ max (C=${CONCURRENCY})`, ids, startedAt, sink, errors);
-  const measured = { ...result, cpuMsPerMail: (cpuSeconds * 1000) / result.mails };
+  const perMail = (seconds: number) => (seconds * 1000) / result.mails;
+  const postgresCpuMsPerMail = perMail(cpuAfter.postgres - cpuBefore.postgres);
+  const measured = {
+    ...result,
+    cpuMsPerMail: perMail(cpuAfter.process - cpuBefore.process) + postgresCpuMsPerMail,
+    postgresCpuMsPerMail,
+  };
   printPhase(result);
-  console.log(`    CPU ${measured.cpuMsPerMail.toFixed(2)} ms per mail`);
+  console.log(`    CPU ${measured.cpuMsPerMail.toFixed(2)} ms per mail, PostgreSQL's ${postgresCpuMsPerMail.toFixed(2)}`);
   return measured;
 }
 
@@ -400,6 +407,10 @@ function printCpuPerMail(kind: ServerKind, bare: MaxResult[], smtp: MaxResult[],
   console.log(
     `    ${`CPU, ${kind}`.padEnd(22)} ms per mail: bare ${formatSpread(cpu(bare))}` +
       ` (this process: senders, sink, pipeline); product + PostgreSQL: SMTP ${formatSpread(cpu(smtp))}, raw route ${formatSpread(cpu(raw))}`,
+  );
+  const postgres = (runs: MaxResult[]) => runs.map((run) => run.postgresCpuMsPerMail);
+  console.log(
+    `    ${`CPU, ${kind}`.padEnd(22)} PostgreSQL's share, ms per mail: SMTP ${formatSpread(postgres(smtp))}, raw route ${formatSpread(postgres(raw))}`,
   );
   for (const [name, runs] of [
     ["SMTP", smtp],
