@@ -12,7 +12,7 @@ const endpointsPath = (emailCallbackId: string) => `/api/email-callbacks/${encod
 const endpointPath = (emailCallbackId: string, endpointId: string) =>
   `${endpointsPath(emailCallbackId)}/${encodeURIComponent(endpointId)}`;
 
-export async function fetchEndpoints(emailCallbackId: string): Promise<ApiEndpoint[]> {
+async function fetchEndpoints(emailCallbackId: string): Promise<ApiEndpoint[]> {
   const { endpoints } = await apiFetch<{ endpoints: ApiEndpoint[] }>(endpointsPath(emailCallbackId));
   return endpoints;
 }
