@@ -65,7 +65,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
           },
           extractAttachment: async (raw, index) => {
             const attachment = (await parseMail(raw)).attachments[index];
-            return attachment
+            return attachment?.content
               ? { bytes: attachment.content, contentType: attachment.contentType, filename: attachment.filename ?? "" }
               : null;
           },

@@ -3,8 +3,16 @@
 // through the executor (one round trip per statement). No rules here.
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
-import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
+import {
+  deleteUploads,
+  isStagedValue,
+  joinUploadSql,
+  type StagedValue,
+  stageSlice,
+  stageValue,
+  type UploadSlice,
+} from "@/modules/db/value-uploads";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import { createRoutingQueries } from "./routing.repository";
 
@@ -21,7 +29,8 @@ export type NewProcessing = {
   status: string;
   error: string | null;
   rawMessage: Uint8Array | null;
-  payload: Uint8Array | null;
+  /** The webhook body, or where the parsing thread staged it (a large one). */
+  payload: Uint8Array | StagedValue | null;
   nextAttemptAt: Date | null;
   /** One per endpoint that takes the mail (pending mail only). */
   deliveries: { id: string; endpointId: string }[];
@@ -76,54 +85,51 @@ const INSERT_ONE_PROCESSING = prepared(
      $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13::timestamptz, $14::timestamptz,
      $15::timestamptz, $16::timestamptz, $17::text[], $18::text[]) AS written`,
 );
-/** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in slices (writeLargeValues). */
-const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_PAYLOAD_BYTES;
-const unlessLarge = (value: Uint8Array | null) => (isLarge(value) ? null : value);
+/**
+ * Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are staged in slices before the
+ * writing transaction, and set on their rows in it (writeLargeValues); a body the parsing thread
+ * posted in slices (a StagedValue) is staged already.
+ */
+const isLarge = (value: Uint8Array | StagedValue | null) =>
+  value !== null && (isStagedValue(value) || value.byteLength > LARGE_PAYLOAD_BYTES);
+const unlessLarge = (value: Uint8Array | StagedValue | null) => (isLarge(value) ? null : value);
 
 /**
- * node-postgres copies every parameter of a statement into one protocol message before sending it:
- * a 25 MiB value sent as a parameter is a second 25 MiB in this process until it is sent, and
- * garbage after. A large value is therefore sent a slice at a time into a temporary table of the
- * transaction (dropped at its end, never written to the WAL) and joined by the server into its row.
+ * Stages each large value of the rows once (the rows of one message share its raw bytes), a slice
+ * per statement (modules/db/value-uploads.ts); answers the upload of every large value.
  */
-const CREATE_SLICE_TABLE = `CREATE TEMP TABLE hookmail_value_slice (value int, seq int, bytes bytea) ON COMMIT DROP`;
-const INSERT_SLICE = `INSERT INTO hookmail_value_slice (value, seq, bytes) VALUES ($1, $2, $3)`;
-const joinSlices = (parameter: number) =>
-  `(SELECT string_agg(bytes, ''::bytea ORDER BY seq) FROM hookmail_value_slice WHERE value = $${parameter})`;
+async function stageLargeValues(executor: SqlExecutor, rows: NewProcessing[]) {
+  const uploads = new Map<Uint8Array | StagedValue, string>();
+  for (const value of rows.flatMap((row) => [row.rawMessage, row.payload])) {
+    if (value === null || !isLarge(value) || uploads.has(value)) continue;
+    uploads.set(value, isStagedValue(value) ? value.uploadId : (await stageValue(executor, value)).uploadId);
+  }
+  return uploads;
+}
+
 const SET_LARGE_VALUES = `
   UPDATE email_processing
-  SET "rawMessage" = COALESCE(${joinSlices(2)}, "rawMessage"), payload = COALESCE(${joinSlices(3)}, payload)
+  SET "rawMessage" = COALESCE(${joinUploadSql(2)}, "rawMessage"), payload = COALESCE(${joinUploadSql(3)}, payload)
   WHERE id = $1`;
 
-/**
- * Sends the large raw messages and webhook bodies of the written rows in slices, each value once
- * (the rows of one message share its raw bytes), then sets them on their rows.
- */
-async function writeLargeValues(transaction: SqlExecutor, rows: NewProcessing[]) {
-  const large = rows.filter((row) => isLarge(row.rawMessage) || isLarge(row.payload));
-  if (large.length === 0) return;
-  await transaction.exec(CREATE_SLICE_TABLE);
-  const numbers = new Map<Uint8Array, number>();
-  const send = async (value: Uint8Array | null): Promise<number | null> => {
-    if (!value || !isLarge(value)) return null;
-    const known = numbers.get(value);
-    if (known !== undefined) return known;
-    const number = numbers.size + 1;
-    numbers.set(value, number);
-    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    for (let offset = 0, seq = 0; offset < bytes.length; offset += VALUE_SLICE_BYTES, seq += 1) {
-      await transaction.query(INSERT_SLICE, [number, seq, bytes.subarray(offset, offset + VALUE_SLICE_BYTES)]);
-    }
-    return number;
-  };
-  for (const row of large) {
-    await transaction.query(SET_LARGE_VALUES, [row.id, await send(row.rawMessage), await send(row.payload)]);
+/** Sets the large values of the written rows from their uploads, then deletes every upload of the message. */
+async function writeLargeValues(transaction: SqlExecutor, rows: NewProcessing[], uploads: Map<Uint8Array | StagedValue, string>) {
+  const uploadOf = (value: Uint8Array | StagedValue | null) => (value === null ? null : (uploads.get(value) ?? null));
+  for (const row of rows.filter((written) => isLarge(written.rawMessage) || isLarge(written.payload))) {
+    await transaction.query(SET_LARGE_VALUES, [row.id, uploadOf(row.rawMessage), uploadOf(row.payload)]);
   }
+  await deleteUploads(transaction, [...uploads.values()]);
 }
 
 export function createInboundRepository({ executor }: Pick<Database, "executor">) {
   return {
     ...createRoutingQueries({ executor }),
+
+    /** Stages one slice of a large webhook body, as the parsing thread makes it (modules/db/value-uploads.ts). */
+    stageSlice: (slice: UploadSlice) => stageSlice(executor, slice),
+
+    /** Deletes what is staged under these uploads (a message given up before its rows were written). */
+    deleteUploads: (uploadIds: string[]) => deleteUploads(executor, uploadIds),
 
     /**
      * Writes the processings of one message in one transaction (one statement for a single row)
@@ -164,7 +170,8 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
         // Locks are taken in one order (sorted keys), so two transactions cannot deadlock.
         .sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
       const opening = lockKeys.map((key) => `SELECT pg_advisory_xact_lock(${key.toString()});`).join(" ");
-      return executor.transaction(
+      const uploads = await stageLargeValues(executor, rows);
+      const writing = executor.transaction(
         async (transaction) => {
           const written: string[] = [];
           for (const row of rows) {
@@ -193,11 +200,17 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
           await writeLargeValues(
             transaction,
             rows.filter((row) => isWritten.has(row.id)),
+            uploads,
           );
           return written;
         },
         { opening },
       );
+      // Not written: nothing staged for the message stays.
+      return writing.catch(async (error: unknown) => {
+        await deleteUploads(executor, [...uploads.values()]).catch(() => undefined);
+        throw error;
+      });
     },
   };
 }

@@ -21,6 +21,7 @@ import type { EndpointSelection } from "./parsing/endpoint-filter";
 import type { MessageChecks } from "./parsing/message-checks";
 import { createInvalidMessageError } from "./parsing/parsing.errors";
 import type { WebhookPayloadRequest } from "./parsing/webhook-payload";
+import { planStagedBodies } from "./staged-bodies";
 
 export type InboundEnvelope = {
   from: string | null;
@@ -217,20 +218,28 @@ async function buildProcessings({
       recipient: first.written,
       endpoints: callback.endpoints.map(({ id, filter }) => ({ id, filter: (filter ?? null) as EndpointFilter | null })),
     }));
+  // A large message's bodies are staged while they are made (staged-bodies.ts); given up with it.
+  const staged = planStagedBodies({ messageBytes: raw.byteLength, count: payloadRequests.length, repository });
+  const { writePiece } = staged;
   // Parsed even when no callback matched: a body that is no mail is refused on every route.
   const parsed = ensureParsed(
-    await parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests, selections, checks }),
+    await staged.unlessParsed(
+      parser.parse({ raw, sender, receivedAt: now, payloads: payloadRequests, selections, checks, writePiece }),
+    ),
   );
-  const payloads = new Map(payloadRequests.map((request, index) => [request.processingId, parsed.payloads[index]!]));
+  const payloads = new Map(payloadRequests.map((request, index) => [request.processingId, index]));
   const taken = new Map(payloadRequests.map((request, index) => [request.processingId, parsed.taken[index] ?? []]));
 
   const rows: NewProcessing[] = [];
   const callbacks = new Map<string, InboundCallback>();
+  const unused: number[] = [];
   for (const { id, callback, first, decision: routed } of planned) {
     callbacks.set(callback.id, callback);
     const endpointIds = taken.get(id) ?? [];
     const decision = takeByEndpoints(applyCheckPolicies(routed, callback, parsed), endpointIds);
     const isPending = decision.status === PROCESSING_STATUS.PENDING;
+    const body = payloads.get(id);
+    if (body !== undefined && !isPending) unused.push(body);
     rows.push({
       id,
       emailCallbackId: callback.id,
@@ -240,13 +249,14 @@ async function buildProcessings({
       ...decision,
       // Kept for a mail that is not processed too: its owner can still look at it (docs/architecture.md).
       rawMessage: parsed.raw,
-      payload: isPending ? payloads.get(id)! : null,
+      payload: isPending && body !== undefined ? staged.toPayload(parsed.payloads[body]!, body) : null,
       nextAttemptAt: isPending ? now : null,
       deliveries: isPending ? endpointIds.map((endpointId) => ({ id: createId("delivery"), endpointId })) : [],
       lockedUntil: isPending ? lockedUntil : null,
       createdAt: now,
     });
   }
+  if (unused.length > 0) await staged.discard(unused);
   return { rows, callbacks };
 }
 

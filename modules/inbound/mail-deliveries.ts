@@ -22,7 +22,8 @@ export function toClaims(row: NewProcessing, lockedUntil: Date, callback: Inboun
     const claim = { id, lockedUntil };
     const endpoint = endpoints.get(endpointId)!;
     const body = endpoint.format === "raw" ? row.rawMessage : row.payload;
-    if (!body || body.byteLength > LARGE_PAYLOAD_BYTES) return claim;
+    // A large body (staged, or over LARGE_PAYLOAD_BYTES) is read back in slices at its attempt.
+    if (!(body instanceof Uint8Array) || body.byteLength > LARGE_PAYLOAD_BYTES) return claim;
     const { id: _, filter: __, ...settings } = endpoint;
     return {
       ...claim,

@@ -1,7 +1,8 @@
 // Parsing off the main thread (docs/security.md): MIME parsing and webhook body building run in a
 // small pool of worker threads (piscina), so that a hostile or 25 MiB message never holds the event
 // loop that serves the dashboard, the API and the other SMTP sessions. The message's memory moves to
-// the thread and back (transferred, not copied); the thread sends back only bytes and the summary.
+// the thread and back (transferred, not copied); the thread sends back only bytes and the summary (a
+// large message's bodies come in slices while they are made, body-pieces.ts).
 // A thread that spends longer than PARSE_TIME_LIMIT_MS on a message is stopped and replaced, and the
 // message refused for good. One pool per process, made by the composition root and shared with Next's
 // separately bundled route handlers through its one accessor (docs/architecture.md: The parts).
@@ -12,7 +13,9 @@ import { Piscina } from "piscina";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
+import { type BodyPieceWriter, receiveBodyPieces } from "./body-pieces";
 import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
+import type { PostedBody } from "./parsing/body-sinks";
 import type { EndpointSelection } from "./parsing/endpoint-filter";
 import type { MessageChecks } from "./parsing/message-checks";
 import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseTask } from "./parsing/parse-worker";
@@ -28,14 +31,19 @@ export type MessageParseInput = {
   selections?: EndpointSelection[];
   /** Authentication and content links; none when left out. */
   checks?: MessageChecks;
+  /**
+   * Given for a large message: its bodies come in slices while they are made (body-pieces.ts), each
+   * written by this before the next few, and come back as PostedBody; else each comes back whole.
+   */
+  writePiece?: BodyPieceWriter;
 };
 
 export type MessageParseOutput = {
   /** The message's bytes, back from the thread (the rows keep them). */
   raw: Buffer;
   summary: MailSummary;
-  /** The serialized webhook body of each request, in order. */
-  payloads: Buffer[];
+  /** The serialized webhook body of each request, in order; how long it was when it went to `writePiece`. */
+  payloads: (Buffer | PostedBody)[];
   /** Per selection, the endpoints whose filter the mail passes. */
   taken: string[][];
   /** The verdicts the payloads carry (null: not checked), for the addresses that act on them. */
@@ -110,16 +118,35 @@ export function createParsePool({
     payloads,
     selections,
     checks,
+    writePiece,
   }: MessageParseInput): Promise<MessageParseOutcome> => {
     if (inFlight >= queueLimit + maxThreads) return { kind: "busy" };
     inFlight += 1;
     const moved = handOver(raw);
     const started = new MessageChannel();
+    // The time limit is the thread's own: time spent writing its pieces (the thread may wait on it) is added.
+    let writingMs = 0;
+    const pieces = writePiece
+      ? receiveBodyPieces(async (piece) => {
+          const start = performance.now();
+          try {
+            await writePiece(piece);
+          } finally {
+            writingMs += performance.now() - start;
+          }
+        })
+      : null;
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     // The clock starts when a thread starts on the message, not while it waits for one.
     started.port1.once("message", () => {
-      timer = setTimeout(() => abort.abort(), timeLimitMs);
+      const startedAt = performance.now();
+      const check = () => {
+        const left = startedAt + timeLimitMs + writingMs - performance.now();
+        if (left > 0) timer = setTimeout(check, left);
+        else abort.abort();
+      };
+      timer = setTimeout(check, timeLimitMs);
     });
     const task: ParseTask = {
       raw: moved,
@@ -129,12 +156,16 @@ export function createParsePool({
       selections,
       checks,
       started: started.port2,
+      pieces: pieces?.port,
     };
+    const transferList = [moved.buffer, started.port2, ...(pieces ? [pieces.port] : [])];
     try {
-      const result = await pool.run(task, { transferList: [moved.buffer, started.port2], signal: abort.signal });
+      const run = pool.run(task, { transferList, signal: abort.signal });
+      // Every piece received is written (or failed) before the outcome is known.
+      const result = pieces ? await pieces.settle(run) : await run;
       if (result.kind === "invalid") return result;
       const { summary, taken, authentication, spam } = result;
-      const payloadBytes = result.payloads.map(toBuffer);
+      const payloadBytes = result.payloads.map((body) => ("kind" in body ? body : toBuffer(body)));
       return { kind: "parsed", raw: toBuffer(result.raw), summary, payloads: payloadBytes, taken, authentication, spam };
     } catch (error) {
       if (!abort.signal.aborted) throw error;

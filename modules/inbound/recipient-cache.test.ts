@@ -73,6 +73,8 @@ describe("withRecipientCache", () => {
       isServedDomain: vi.fn(async (name: string) => name === "example.org"),
       findDomainOfUser: vi.fn(async () => null),
       createProcessings: vi.fn(async () => []),
+      stageSlice: vi.fn(async () => undefined),
+      deleteUploads: vi.fn(async () => undefined),
     } satisfies InboundRepository;
     return { repository, cached: withRecipientCache(repository, createRecipientCache({ domainTtlMs: 5000, now })) };
   }

@@ -5,7 +5,7 @@ import { createId } from "@/modules/shared/ids";
 import { seedDatabase, seedEmailCallback, seedUser } from "@/tests/support/seed";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createRetentionRepository } from "./retention.repository";
-import { deleteExpiredProcessings, deleteStaleRateLimitCounts, foldInboxCounts } from "./retention.usecases";
+import { deleteExpiredProcessings, deleteStaleRateLimitCounts, deleteStaleUploads, foldInboxCounts } from "./retention.usecases";
 
 let database: Database;
 const NOW = new Date("2026-11-21T12:00:00Z");
@@ -106,5 +106,20 @@ describe("deleteStaleRateLimitCounts", () => {
     expect(await deleteStaleRateLimitCounts({ repository: createRetentionRepository(database.executor), now: NOW })).toBe(2);
     const kept = await database.prisma.actionRateLimit.findMany({ select: { key: true } });
     expect(kept.map(({ key }) => key)).toEqual(["password-reset-mail:current"]);
+  });
+});
+
+describe("deleteStaleUploads", () => {
+  it("deletes the large-value slices staged over an hour ago and never written, and keeps the recent ones", async () => {
+    const staged = (uploadId: string, createdAt: Date) =>
+      database.executor.query(
+        "INSERT INTO value_upload_slice (upload_id, part, seq, bytes, created_at) VALUES ($1, 0, 0, $2, $3)",
+        [uploadId, Buffer.from("slice"), createdAt.toISOString()],
+      );
+    await staged("stale", new Date(NOW.getTime() - 2 * 60 * 60 * 1000));
+    await staged("recent", new Date(NOW.getTime() - 5 * 60 * 1000));
+    expect(await deleteStaleUploads({ repository: createRetentionRepository(database.executor), now: NOW })).toBe(1);
+    const kept = await database.executor.query<{ upload_id: string }>("SELECT upload_id FROM value_upload_slice");
+    expect(kept.map((row) => row.upload_id)).toEqual(["recent"]);
   });
 });

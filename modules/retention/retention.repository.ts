@@ -2,6 +2,7 @@
 // worker, retention.usecases.ts). Plain SQL through the executor: the deletions join the owner's
 // plan and use SKIP LOCKED, which Prisma cannot express.
 import type { SqlExecutor } from "@/modules/db/sql-executor";
+import { deleteStaleUploadSlices } from "@/modules/db/value-uploads";
 import { DEFAULT_PLAN_ID, PLAN_IDS, PLAN_RETENTION_DAYS } from "@/modules/plans/plans.constants";
 import { PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 
@@ -73,6 +74,9 @@ export function createRetentionRepository(executor: SqlExecutor) {
       const deleted = await executor.query<{ key: string }>(DELETE_STALE_RATE_LIMIT_COUNTS, [now.toISOString(), windowMs]);
       return deleted.length;
     },
+
+    /** Deletes the large-value slices staged over `maxAgeMs` ago and never written (modules/db/value-uploads.ts). */
+    deleteStaleUploadSlices: (input: { now: Date; maxAgeMs: number }) => deleteStaleUploadSlices(executor, input),
   };
 }
 

@@ -3,7 +3,8 @@
 // still pending are never deleted. The same sweep folds the inbox counts' deltas (one row per
 // insert or delete statement, see the inbox_counts migration) into one row per address and hour,
 // so that the counts of inboxes nobody opens stay small too, and drops the rate-limit counters
-// whose window is long over (docs/security.md: anyone may make one per email they try).
+// whose window is long over (docs/security.md: anyone may make one per email they try), and the
+// slices of large values a stopped process staged and never wrote (docs/architecture.md: Large values).
 
 import { RATE_LIMITS } from "@/modules/rate-limit/rate-limit.constants";
 import type { Logger } from "@/modules/shared/logging/logger";
@@ -12,6 +13,7 @@ import {
   RETENTION_BATCH_SIZE,
   RETENTION_FIRST_RUN_DELAY_MS,
   RETENTION_INTERVAL_MS,
+  STALE_UPLOAD_AGE_MS,
 } from "./retention.constants";
 import type { RetentionRepository } from "./retention.repository";
 
@@ -67,6 +69,17 @@ export async function deleteStaleRateLimitCounts({
   return repository.deleteRateLimitCountsOlderThan({ now, windowMs: LONGEST_RATE_LIMIT_WINDOW_MS });
 }
 
+/** Deletes the staged slices of large values never written (their process stopped); answers how many. */
+export async function deleteStaleUploads({
+  repository,
+  now = new Date(),
+}: {
+  repository: RetentionRepository;
+  now?: Date;
+}): Promise<number> {
+  return repository.deleteStaleUploadSlices({ now, maxAgeMs: STALE_UPLOAD_AGE_MS });
+}
+
 /** The daily sweep of the worker role: a first run shortly after start, then every 24 h. */
 export function startRetentionSweeps({ repository, logger }: { repository: RetentionRepository; logger: Logger }): {
   stop: () => Promise<void>;
@@ -78,6 +91,7 @@ export function startRetentionSweeps({ repository, logger }: { repository: Reten
         if (deleted > 0) logger.info({ processings: deleted }, "Retention: deleted processings past their plan's retention");
         await foldInboxCounts({ repository });
         await deleteStaleRateLimitCounts({ repository });
+        await deleteStaleUploads({ repository });
       })
       .catch((error: unknown) => logger.error({ err: error }, "Retention sweep failed"));
   };

@@ -3,13 +3,14 @@
 // number of mails can be given. Every value read is bounded (FILTER_READ_LIMITS), and patterns run on
 // RE2 (modules/endpoints/endpoint-filter.patterns.ts), so one condition costs milliseconds at most
 // whatever the mail (endpoint-filter.cost.test.ts).
-import type { Attachment, ParsedMail } from "mailparser";
+
 import { FILTER_HEADER_FIELD_PREFIX, FILTER_READ_LIMITS } from "@/modules/endpoints/endpoint-filter.constants";
 import { compileFilterPattern } from "@/modules/endpoints/endpoint-filter.patterns";
 import type { EndpointFilter, FilterCondition, FilterTextCondition } from "@/modules/endpoints/endpoint-filter.schemas";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import { readHeaderFields } from "./header-fields";
 import { findFromAddress } from "./mail-addresses";
+import type { MessageAttachment, ParsedMessage } from "./mail-stream";
 
 /** A value a condition reads, cut to its bound, and its lowercased copy for the comparisons that ignore case. */
 export type FactText = { value: string; lowered: string };
@@ -37,7 +38,7 @@ const toFact = (value: string | null | undefined, maxChars: number): FactText | 
   return { value: bounded, lowered: bounded.toLowerCase() };
 };
 
-function readHeaderFacts(parsed: ParsedMail): Map<string, FactText[]> {
+function readHeaderFacts(parsed: ParsedMessage): Map<string, FactText[]> {
   const headers = new Map<string, FactText[]>();
   for (const { name, value } of readHeaderFields(parsed)) {
     const key = name.toLowerCase();
@@ -50,7 +51,7 @@ function readHeaderFacts(parsed: ParsedMail): Map<string, FactText[]> {
 }
 
 /** The content type as the payload's attachments give it: as declared, lowercased. */
-function readContentType(attachment: Attachment): string {
+function readContentType(attachment: MessageAttachment): string {
   const declared = attachment.headers?.get("content-type") as { value?: string } | undefined;
   return (declared?.value || attachment.contentType || "application/octet-stream").toLowerCase();
 }
@@ -65,7 +66,7 @@ export function toFilterFacts({
   authentication,
   spam,
 }: {
-  parsed: ParsedMail;
+  parsed: ParsedMessage;
   recipient: string | null;
   authentication: MailAuthentication | null;
   spam: { score: number } | null;
@@ -162,7 +163,7 @@ export type EndpointSelection = { recipient: string; endpoints: { id: string; fi
 /** The endpoints whose filter holds for the mail; the facts are read once, and only when a filter needs them. */
 export function selectEndpoints(
   { recipient, endpoints }: EndpointSelection,
-  parsed: ParsedMail,
+  parsed: ParsedMessage,
   verdicts: Pick<Parameters<typeof toFilterFacts>[0], "authentication" | "spam">,
 ): string[] {
   let facts: FilterFacts | undefined;

@@ -1,5 +1,6 @@
 // The mailboxes of a parsed message's address headers, as the webhook payload lists them.
-import type { AddressObject, EmailAddress, ParsedMail } from "mailparser";
+import type { AddressObject, EmailAddress } from "mailparser";
+import type { ParsedMessage } from "./mail-stream";
 import type { WebhookAddress } from "./webhook-body";
 
 /** Every mailbox of a header, groups flattened; entries without an address are left out. */
@@ -16,6 +17,6 @@ export function listAddresses(header: AddressObject | AddressObject[] | undefine
 }
 
 /** The first mailbox of the From header, or null when there is none or it cannot be read. */
-export function findFromAddress(parsed: ParsedMail): WebhookAddress | null {
+export function findFromAddress(parsed: ParsedMessage): WebhookAddress | null {
   return listAddresses(parsed.from)[0] ?? null;
 }

@@ -1,13 +1,14 @@
 // What the inbox row keeps of a message (the sender, the subject, the Message-ID), cut to what its
 // text columns hold.
-import type { ParsedMail } from "mailparser";
+
 import { findFromAddress } from "./mail-addresses";
+import type { ParsedMessage } from "./mail-stream";
 import { MAX_FROM_ADDRESS_LENGTH, MAX_MESSAGE_ID_BYTES, MAX_SUBJECT_LENGTH } from "./parsing.constants";
 
 export type MailSummary = { fromAddress: string; subject: string; messageId: string | null };
 
 /** What the inbox row shows: the sender (the From header, else the envelope sender), the subject and the Message-ID. */
-export function summarizeMail(parsed: ParsedMail, envelopeFrom: string | null = null): MailSummary {
+export function summarizeMail(parsed: ParsedMessage, envelopeFrom: string | null = null): MailSummary {
   const fromAddress = findFromAddress(parsed)?.address || envelopeFrom || "";
   const messageId = removeNul(parsed.messageId ?? "");
   return {

@@ -1,7 +1,7 @@
 // What a receiver wants to know about a mail before reading it (docs/webhooks.md: Flags and
 // threads): whether a machine sent it (an auto-reply, a bounce) or a list, and the thread it
 // belongs to. Read from the headers and the structure only; every check is linear in the headers.
-import type { ParsedMail } from "mailparser";
+import type { ParsedMessage } from "./mail-stream";
 
 export type MailFlags = { isAutoReply: boolean; isBounce: boolean; isMailingList: boolean };
 
@@ -21,7 +21,7 @@ function isAutoReply(headers: HeaderField[]): boolean {
 }
 
 /** A delivery status notification: multipart/report; report-type=delivery-status, or a null sender with a delivery-status part. */
-function isBounce(headers: HeaderField[], sender: string | null, parsed: ParsedMail): boolean {
+function isBounce(headers: HeaderField[], sender: string | null, parsed: ParsedMessage): boolean {
   const contentType = headerValue(headers, "content-type")?.toLowerCase() ?? "";
   if (contentType.startsWith("multipart/report") && /report-type\s*=\s*"?delivery-status/.test(contentType)) return true;
   const hasStatusPart = parsed.attachments.some((part) => /^message\/(global-)?delivery-status$/i.test(part.contentType));
@@ -42,7 +42,7 @@ export function readMailFlags({
   headers: HeaderField[];
   /** The envelope sender; null for the null sender (<>) of bounces. */
   sender: string | null;
-  parsed: ParsedMail;
+  parsed: ParsedMessage;
 }): MailFlags {
   return {
     isAutoReply: isAutoReply(headers),
@@ -61,7 +61,7 @@ function normalizeMessageId(value: string | undefined | null): string | null {
  * The thread a message belongs to: the first of References (the thread's root), else In-Reply-To,
  * else its own Message-ID; null when it has none of them. A message and all its replies share it.
  */
-export function readThreadId(parsed: Pick<ParsedMail, "references" | "inReplyTo" | "messageId">): string | null {
+export function readThreadId(parsed: Pick<ParsedMessage, "references" | "inReplyTo" | "messageId">): string | null {
   const references = parsed.references === undefined ? [] : [parsed.references].flat();
   const firstReference = references.flatMap((value) => value.split(/\s+/)).find((value) => normalizeMessageId(value));
   return normalizeMessageId(firstReference) ?? normalizeMessageId(parsed.inReplyTo) ?? normalizeMessageId(parsed.messageId);

@@ -1,15 +1,20 @@
 // A parsing thread of the parse pool (parse-pool.ts): parses one message, builds its webhook bodies
-// and the inbox row's summary, and hands back the bytes. It tells the pool when it starts on a
-// message (the time limit counts from there), and answers a message it cannot read as a refusal
+// and the inbox row's summary, and hands back the bytes. A small message's bodies come back whole;
+// a large one's are posted to the main thread in slices while they are made, through the task's
+// `pieces` port (body-sinks.ts; docs/architecture.md: Large values). It tells the pool when it starts
+// on a message (the time limit counts from there), and answers a message it cannot read as a refusal
 // rather than an error: errors lose their class and code between threads.
 import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { isAppError } from "@/modules/shared/errors/app-error";
+import { createJoiningSink, createPieceChannel, createPostingSink, type PostedBody } from "./body-sinks";
 import type { EndpointSelection } from "./endpoint-filter";
+import { streamMessage } from "./mail-stream";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
-import { buildMessageOutputs, type MailSummary, parseMail, type WebhookPayloadRequest } from "./webhook-payload";
+import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./webhook-payload";
+import type { BodySink } from "./webhook-pieces";
 
 /** A byte range of an ArrayBuffer that moves between threads. */
 export type MovedBytes = { buffer: ArrayBuffer; byteOffset: number; byteLength: number };
@@ -24,6 +29,8 @@ export type ParseTask = {
   checks?: MessageChecks;
   /** Receives one message when this thread starts on the task. */
   started: MessagePort;
+  /** Given for a large message: its bodies are posted through it in slices (BodyPiece), each acknowledged. */
+  pieces?: MessagePort;
 };
 
 export type ParseResult =
@@ -31,7 +38,8 @@ export type ParseResult =
       kind: "parsed";
       raw: MovedBytes;
       summary: MailSummary;
-      payloads: MovedBytes[];
+      /** Each body, or how long it was when it went in pieces. */
+      payloads: (MovedBytes | PostedBody)[];
       taken: string[][];
       authentication: MailAuthentication | null;
       spam: SpamVerdict | null;
@@ -42,8 +50,11 @@ export default async function parseMessage(task: ParseTask) {
   task.started.postMessage(null);
   task.started.close();
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
-  let outputs: Awaited<ReturnType<typeof buildMessageOutputs>>;
+  let outputs: Awaited<ReturnType<typeof buildMessageOutputs<Buffer | PostedBody>>>;
   const checked = await runMessageChecks({ raw, sender: task.sender, checks: task.checks });
+  const channel = task.pieces ? createPieceChannel(task.pieces) : null;
+  const openSink = (index: number): BodySink<Buffer | PostedBody> =>
+    channel ? createPostingSink(channel, index) : createJoiningSink();
   try {
     outputs = await buildMessageOutputs({
       raw,
@@ -51,20 +62,26 @@ export default async function parseMessage(task: ParseTask) {
       receivedAt: new Date(task.receivedAt),
       payloads: task.payloads,
       selections: task.selections,
+      openSink,
       ...checked,
     });
+    // Every piece written before the result goes: the main thread then has each body whole.
+    await channel?.drain();
   } catch (error) {
     if (isAppError(error) && error.code === "inbound.invalid_message") {
       const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
       return { kind: "invalid", reason: `${error.message}${cause}` } satisfies ParseResult;
     }
     throw error;
+  } finally {
+    channel?.close();
   }
-  const payloads = outputs.payloads.map(toMovedBytes);
+  const payloads = outputs.payloads.map((body) => (Buffer.isBuffer(body) ? toMovedBytes(body) : body));
   const { summary, taken } = outputs;
   const { authentication, spam } = checked;
   const result: ParseResult = { kind: "parsed", raw: task.raw, summary, payloads, taken, authentication, spam };
-  return moveAll(result, [task.raw.buffer, ...payloads.map((payload) => payload.buffer)]);
+  const moved = payloads.flatMap((payload) => ("buffer" in payload ? [payload.buffer] : []));
+  return moveAll(result, [task.raw.buffer, ...moved]);
 }
 
 export type AttachmentTask = { raw: MovedBytes; index: number };
@@ -74,13 +91,13 @@ export type AttachmentResult = { kind: "found"; bytes: MovedBytes; contentType: 
 /** The decoded bytes of one attachment of a stored message, by its place in the payload's list (a content link). */
 export async function extractAttachment(task: AttachmentTask): Promise<AttachmentResult> {
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
-  let attachment: Awaited<ReturnType<typeof parseMail>>["attachments"][number] | undefined;
+  let attachment: Awaited<ReturnType<typeof streamMessage>>["attachments"][number] | undefined;
   try {
-    attachment = (await parseMail(raw)).attachments[task.index];
+    attachment = (await streamMessage(raw, { keep: (index) => index === task.index })).attachments[task.index];
   } catch {
     return { kind: "missing" };
   }
-  if (!attachment) return { kind: "missing" };
+  if (!attachment?.content) return { kind: "missing" };
   const declared = attachment.headers?.get("content-type") as { value?: string } | undefined;
   const contentType = (declared?.value || attachment.contentType || "application/octet-stream").toLowerCase();
   const bytes = toMovedBytes(attachment.content);

@@ -36,4 +36,13 @@ export const MAIL_PARSER_OPTIONS = {
   // MIME parts per message (the parser's default, 1,000, refuses real mail with many attachments);
   // MAX_MESSAGE_BYTES bounds the work anyway
   maxChildNodes: MAX_MIME_PARTS,
+  // each attachment's checksum is the payload's sha256 (hex), computed as its bytes stream by
+  checksumAlgo: "sha256",
 } as const;
+
+/**
+ * The largest piece of a webhook body a parsing thread posts to the main thread (body-sinks.ts):
+ * one slice of a staged large value (VALUE_SLICE_BYTES of modules/db, which the threads' code does
+ * not import; a test holds them equal).
+ */
+export const BODY_PIECE_MAX_BYTES = 256 * 1024;

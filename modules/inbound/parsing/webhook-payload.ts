@@ -1,81 +1,39 @@
-// A received message: parsed once with mailparser, turned into the webhook body of docs/webhooks.md
-// (version 1) and into the summary the inbox row keeps. A message may be 25 MiB: it is fed to the
-// parser in slices, and the attachments' base64 is written straight from their decoded bytes into
-// the one Buffer of the body, never held as strings (webhook-body.ts, bench/large-message.ts).
+// A received message: parsed once with mailparser's streaming parser, turned into the webhook body of
+// docs/webhooks.md (version 1) and into the summary the inbox row keeps. A message may be 25 MiB: its
+// attachments' base64 goes into the bodies chunk by chunk as they are decoded, and no attachment is
+// held whole (mail-stream.ts, webhook-pieces.ts; docs/architecture.md: Large values).
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
-import { type Attachment, type ParsedMail, simpleParser } from "mailparser";
 import type { ContentLinkSigner } from "@/modules/content-links/content-links";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
+import { createJoiningSink } from "./body-sinks";
 import { type EndpointSelection, selectEndpoints } from "./endpoint-filter";
 import { readHeaderFields } from "./header-fields";
-import { htmlToPlainText } from "./html-to-text";
 import { findFromAddress, listAddresses } from "./mail-addresses";
+import { type MessageAttachment, type ParsedMessage, streamMessage } from "./mail-stream";
 import { type MailSummary, summarizeMail } from "./mail-summary";
 import { readMailFlags, readThreadId } from "./mail-traits";
-import { MAIL_PARSER_OPTIONS, WEBHOOK_EVENT_TYPE } from "./parsing.constants";
-import { createInvalidMessageError } from "./parsing.errors";
+import { WEBHOOK_EVENT_TYPE } from "./parsing.constants";
 import { extractReplyText } from "./reply/reply-text";
-import {
-  rememberAttachmentBytes,
-  serializeWebhookPayload,
-  type WebhookAttachment,
-  type WebhookPayload,
-  type WebhookSpamVerdict,
-} from "./webhook-body";
+import type { WebhookAttachment, WebhookPayload, WebhookSpamVerdict } from "./webhook-body";
+import { attachmentContentPart, type BodySink, createBase64Encoder, writeBodyFrame } from "./webhook-pieces";
 
 export type { MailSummary } from "./mail-summary";
 export { summarizeMail } from "./mail-summary";
 export type { WebhookAddress, WebhookAttachment, WebhookPayload } from "./webhook-body";
-export type { ParsedMail };
+export type { ParsedMessage };
 
 /**
- * Parses a raw RFC 5322 message. Bodies and attachments are kept as sent: no cid: link becomes a
- * data: URL, no delivery status or attached message is unpacked into the text.
+ * Parses a raw RFC 5322 message with every attachment's bytes kept (mail-stream.ts): for reading
+ * one message's attachments whole, never on the way of receiving mail.
  * Throws inbound.invalid_message (400) for an empty body or one mailparser cannot read at all.
  */
-export async function parseMail(raw: Buffer): Promise<ParsedMail> {
-  if (isBlank(raw)) throw createInvalidMessageError();
-  let parsed: ParsedMail;
-  try {
-    parsed = await simpleParser(readInSlices(raw), MAIL_PARSER_OPTIONS);
-  } catch (error) {
-    throw createInvalidMessageError(error);
-  }
-  // An HTML-only body: its text is made here, in bounded time (the parser is told to skip it).
-  if (!parsed.text?.trim() && parsed.html) parsed.text = htmlToPlainText(parsed.html);
-  return parsed;
-}
-
-/** What the parser is fed at a time: small enough that its line splitting and decoding keep pace. */
-const PARSE_SLICE_BYTES = 256 * 1024;
-
-/**
- * The message as a stream of slices (views, not copies). Given one Buffer, mailparser would split
- * and decode all of it in one synchronous step, queueing every line of a 25 MiB message at once;
- * fed in slices with backpressure, it holds about a slice in flight.
- */
-function readInSlices(raw: Buffer): Readable {
-  let offset = 0;
-  return new Readable({
-    read() {
-      if (offset >= raw.length) return void this.push(null);
-      const end = Math.min(offset + PARSE_SLICE_BYTES, raw.length);
-      this.push(raw.subarray(offset, end));
-      offset = end;
-    },
-  });
-}
-
-/** Whether the bytes hold nothing but spaces, tabs and line breaks (stops at the first other byte). */
-function isBlank(raw: Buffer): boolean {
-  for (const byte of raw) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
-  return true;
+export async function parseMail(raw: Buffer): Promise<ParsedMessage> {
+  return streamMessage(raw, { keep: () => true });
 }
 
 /** What one parse of a message gives every payload built from it. */
 export type ReceivedMessage = {
-  parsed: ParsedMail;
+  parsed: ParsedMessage;
   receivedAt: Date;
   /** Size and SHA-256 of the message exactly as received. */
   rawFacts: { size: number; sha256: string };
@@ -86,6 +44,10 @@ export type ReceivedMessage = {
 };
 
 export type AttachmentDelivery = "inline" | "url";
+
+/** Whether a payload gives the attachments as links (only when links can be signed), not as base64. */
+export const isByLink = (attachmentDelivery: AttachmentDelivery | undefined, links: ContentLinkSigner | null = null) =>
+  attachmentDelivery === "url" && links !== null;
 
 export function buildWebhookPayload({
   processingId,
@@ -117,7 +79,7 @@ export function buildWebhookPayload({
   Partial<Pick<ReceivedMessage, "authentication" | "spam" | "links">>): WebhookPayload {
   const headers = readHeaderFields(parsed);
   const linkTo = links ? (part: Parameters<ContentLinkSigner["link"]>[1]) => links.link(processingId, part) : null;
-  const byLink = attachmentDelivery === "url" && linkTo !== null;
+  const byLink = isByLink(attachmentDelivery, links);
   return {
     type: WEBHOOK_EVENT_TYPE,
     timestamp: receivedAt.toISOString(),
@@ -141,7 +103,7 @@ export function buildWebhookPayload({
       html: parsed.html || "",
       headers,
       attachments: parsed.attachments.map((attachment, index) =>
-        formatAttachment(attachment, byLink ? linkTo(`attachments/${index}`) : null),
+        formatAttachment(attachment, byLink && linkTo ? linkTo(`attachments/${index}`) : null),
       ),
       raw: {
         ...rawFacts,
@@ -166,17 +128,20 @@ export function describeRawMessage(raw: Buffer): ReceivedMessage["rawFacts"] {
 export type WebhookPayloadRequest = Omit<Parameters<typeof buildWebhookPayload>[0], keyof ReceivedMessage>;
 
 /**
- * What a received message gives the pipeline: the inbox row's summary, the serialized webhook body of
- * each request and, for each selection, the endpoints whose filter the mail passes, from one parse.
- * The parsed message never leaves this function: this is the work of a parsing thread
- * (parse-worker.ts), and only bytes, the summary and endpoint ids go back.
+ * What a received message gives the pipeline: the inbox row's summary, the webhook body of each
+ * request and, for each selection, the endpoints whose filter the mail passes, from one parse. Each
+ * body is written to the sink `openSink` gives it (body-sinks.ts): the attachments' base64 while the
+ * message streams through the parser, encoded once for all bodies, the rest at the end
+ * (webhook-pieces.ts). The parsed message never leaves this function: this is the work of a parsing
+ * thread (parse-worker.ts), and only bytes, the summary and endpoint ids go back.
  * Throws inbound.invalid_message as parseMail does.
  */
-export async function buildMessageOutputs({
+export async function buildMessageOutputs<Body = Buffer>({
   raw,
   sender,
   payloads,
   selections = [],
+  openSink = createJoiningSink as unknown as (index: number) => BodySink<Body>,
   ...message
 }: {
   raw: Buffer;
@@ -184,20 +149,41 @@ export async function buildMessageOutputs({
   payloads: WebhookPayloadRequest[];
   /** The endpoints to choose from, per address (docs/webhooks.md: Filters). */
   selections?: EndpointSelection[];
+  /** Where the body of the request at `index` goes; joined into one Buffer when left out. */
+  openSink?: (index: number) => BodySink<Body>;
 } & Pick<ReceivedMessage, "receivedAt"> &
   Partial<Pick<ReceivedMessage, "authentication" | "spam" | "links">>): Promise<{
   summary: MailSummary;
-  payloads: Buffer[];
+  payloads: Body[];
   /** Per selection, the ids of the endpoints that take the mail, in their order. */
   taken: string[][];
 }> {
   const rawFacts = describeRawMessage(raw);
-  const parsed = await parseMail(raw);
+  const sinks = payloads.map((_, index) => openSink(index));
+  const inline = sinks.filter((_, index) => !isByLink(payloads[index]!.attachmentDelivery, message.links));
+  const base64 = createBase64Encoder();
+  const parsed = await streamMessage(raw, {
+    onChunk: async (index, chunk) => {
+      if (inline.length === 0) return;
+      const text = base64.push(chunk);
+      for (const sink of inline) await sink.append(attachmentContentPart(index), text);
+    },
+    onEnd: async (index) => {
+      const text = base64.end();
+      for (const sink of inline) {
+        await sink.append(attachmentContentPart(index), text);
+        await sink.endPart(attachmentContentPart(index));
+      }
+    },
+  });
+  const bodies: Body[] = [];
+  for (const [index, request] of payloads.entries()) {
+    await writeBodyFrame(buildWebhookPayload({ ...request, ...message, parsed, rawFacts }), sinks[index]!);
+    bodies.push(await sinks[index]!.finish());
+  }
   return {
     summary: summarizeMail(parsed, sender),
-    payloads: payloads.map((request) =>
-      serializeWebhookPayload(buildWebhookPayload({ ...request, ...message, parsed, rawFacts })),
-    ),
+    payloads: bodies,
     taken: selections.map((selection) =>
       selectEndpoints(selection, parsed, { authentication: message.authentication ?? null, spam: message.spam ?? null }),
     ),
@@ -219,24 +205,21 @@ function readDate(headers: { name: string; value: string }[]): string | null {
 // Attachments
 
 /**
- * An attachment of the payload. Its `content` (base64) is computed when read: serializing writes
- * the base64 from the bytes directly, so that a large attachment never exists as a string.
+ * An attachment of the payload. Its `content` is the base64 of its bytes when the parse kept them
+ * (parseMail), else empty: the body's base64 is written from the stream (webhook-pieces.ts).
  */
-function formatAttachment(attachment: Attachment, url: string | null): WebhookAttachment {
+function formatAttachment(attachment: MessageAttachment, url: string | null): WebhookAttachment {
   const declared = attachment.headers?.get("content-type") as { value?: string } | undefined;
-  const bytes = attachment.content;
-  const formatted = {
+  return {
     filename: attachment.filename ?? "",
     // The type as declared: mailparser would guess a type from the file name of an application/octet-stream part.
     contentType: (declared?.value || attachment.contentType || "application/octet-stream").toLowerCase(),
-    size: bytes.length,
+    size: attachment.size,
     contentId: attachment.contentId?.trim() || null,
     disposition: attachment.contentDisposition?.toLowerCase() === "inline" ? "inline" : "attachment",
-  } as WebhookAttachment;
-  if (url) formatted.content = null;
-  else Object.defineProperty(formatted, "content", { enumerable: true, get: () => bytes.toString("base64") });
-  formatted.sha256 = createHash("sha256").update(bytes).digest("hex");
-  formatted.url = url;
-  if (!url) rememberAttachmentBytes(formatted, bytes);
-  return formatted;
+    content: url ? null : (attachment.content?.toString("base64") ?? ""),
+    // mailparser's checksum, SHA-256 as it is told to compute (parsing.constants.ts)
+    sha256: attachment.checksum,
+    url,
+  };
 }
