@@ -1,7 +1,7 @@
 // The main thread's end of a large message's webhook bodies (docs/architecture.md: Large values): the
 // parsing thread posts each body in slices while it makes it (parsing/body-sinks.ts), their memory
 // transferred; each is handed to the writer (which stages it in the database) one at a time, and
-// acknowledged once written, so that the thread never has more than a few MiB waiting.
+// answered once written with its memory, for the thread to reuse (parsing/posting-sink.ts).
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { BodyPiece, BodyPieceAck } from "./parsing/body-sinks";
 
@@ -16,17 +16,18 @@ export function receiveBodyPieces(writePiece: BodyPieceWriter): {
   const { port1, port2 } = new MessageChannel();
   let writing: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | undefined;
-  port1.on("message", ({ body, part, seq, bytes }: BodyPiece) => {
+  port1.on("message", ({ body, part, seq, bytes, byteLength }: BodyPiece) => {
     writing = writing.then(async () => {
       if (!failure) {
         try {
-          await writePiece({ body, part, seq, bytes: Buffer.from(bytes) });
+          await writePiece({ body, part, seq, bytes: Buffer.from(bytes, 0, byteLength) });
         } catch (error) {
           failure = { error };
         }
       }
-      // Acknowledged even when not written: the thread goes on, and its outcome is this failure.
-      port1.postMessage({ byteLength: bytes.byteLength } satisfies BodyPieceAck);
+      // Answered even when not written (the thread goes on, its outcome is this failure), with the
+      // slice's memory for the thread to reuse: written, it is no longer read here.
+      port1.postMessage({ bytes } satisfies BodyPieceAck, [bytes]);
     });
   });
   return {

@@ -9,10 +9,11 @@ import { Piscina } from "piscina";
 import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models";
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { isAppError } from "@/modules/shared/errors/app-error";
-import { createJoiningSink, createPieceChannel, createPostingSink, type PostedBody } from "./body-sinks";
+import { createJoiningSink, type PostedBody } from "./body-sinks";
 import type { EndpointSelection } from "./endpoint-filter";
 import { streamMessage } from "./mail-stream";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
+import { createPieceChannel, createPostingSink } from "./posting-sink";
 import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./webhook-payload";
 import type { BodySink } from "./webhook-pieces";
 

@@ -166,12 +166,12 @@ export async function buildMessageOutputs<Body = Buffer>({
     onChunk: async (index, chunk) => {
       if (inline.length === 0) return;
       const text = base64.push(chunk);
-      for (const sink of inline) await sink.append(attachmentContentPart(index), text);
+      for (const sink of inline) await sink.append(attachmentContentPart(index), text, "latin1");
     },
     onEnd: async (index) => {
       const text = base64.end();
       for (const sink of inline) {
-        await sink.append(attachmentContentPart(index), text);
+        await sink.append(attachmentContentPart(index), text, "latin1");
         await sink.endPart(attachmentContentPart(index));
       }
     },

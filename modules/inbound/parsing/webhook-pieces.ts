@@ -21,8 +21,8 @@ export const suffixPart = (attachmentCount: number) => 3 * attachmentCount + 1;
 
 /** Where the body's pieces go; `append` may make the writer wait (flow control). */
 export type BodySink<Output> = {
-  /** Adds UTF-8 text to the end of a part. */
-  append: (part: number, text: string) => void | Promise<void>;
+  /** Adds text to the end of a part, as UTF-8 (latin1: text of one byte per character, such as base64). */
+  append: (part: number, text: string, encoding?: "utf8" | "latin1") => void | Promise<void>;
   /** Nothing more comes to this part. */
   endPart: (part: number) => void | Promise<void>;
   /** Every part is complete: the body, or where it went. */
