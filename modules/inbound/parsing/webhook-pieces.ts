@@ -31,20 +31,32 @@ export type BodySink<Output> = {
 
 /**
  * Base64 of a stream of chunks, a chunk at a time: the 0–2 bytes that do not make a group of 3 are
- * carried to the next chunk, so that the pieces join into exactly the base64 of the whole.
+ * carried to the next chunk, so that the pieces join into exactly the base64 of the whole. No chunk
+ * is copied: the carried bytes and the start of the next one make one group of their own.
  */
 export function createBase64Encoder(): { push: (chunk: Buffer) => string; end: () => string } {
-  let carry: Buffer = Buffer.alloc(0);
+  const carry = Buffer.alloc(3);
+  let carried = 0;
   return {
     push: (chunk) => {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-      const whole = bytes.length - (bytes.length % 3);
-      carry = Buffer.from(bytes.subarray(whole));
-      return bytes.subarray(0, whole).toString("base64");
+      let start = 0;
+      let head = "";
+      if (carried > 0) {
+        start = Math.min(3 - carried, chunk.length);
+        chunk.copy(carry, carried, 0, start);
+        carried += start;
+        if (carried < 3) return "";
+        head = carry.toString("base64");
+        carried = 0;
+      }
+      const end = chunk.length - ((chunk.length - start) % 3);
+      chunk.copy(carry, 0, end);
+      carried = chunk.length - end;
+      return head + chunk.toString("base64", start, end);
     },
     end: () => {
-      const rest = carry.toString("base64");
-      carry = Buffer.alloc(0);
+      const rest = carry.toString("base64", 0, carried);
+      carried = 0;
       return rest;
     },
   };
