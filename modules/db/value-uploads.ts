@@ -27,9 +27,8 @@ export async function stageSlice(executor: SqlExecutor, { uploadId, part, seq, b
   await executor.query(INSERT_SLICE, [uploadId, part, seq, bytes]);
 }
 
-/** Stages a whole value, a slice per statement, as part 0 of a new upload. */
-export async function stageValue(executor: SqlExecutor, value: Uint8Array): Promise<StagedValue> {
-  const uploadId = createUploadId();
+/** Stages a whole value, a slice per statement, as part 0 of the upload `uploadId`. */
+export async function stageValue(executor: SqlExecutor, uploadId: string, value: Uint8Array): Promise<StagedValue> {
   const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   for (let offset = 0, seq = 0; offset < bytes.length; offset += VALUE_SLICE_BYTES, seq += 1) {
     await stageSlice(executor, { uploadId, part: 0, seq, bytes: bytes.subarray(offset, offset + VALUE_SLICE_BYTES) });

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import {
+  createUploadId,
   deleteUploads,
   isStagedValue,
   joinUploadSql,
@@ -95,14 +96,19 @@ const isLarge = (value: Uint8Array | StagedValue | null) =>
 const unlessLarge = (value: Uint8Array | StagedValue | null) => (isLarge(value) ? null : value);
 
 /**
- * Stages each large value of the rows once (the rows of one message share its raw bytes), a slice
- * per statement (modules/db/value-uploads.ts); answers the upload of every large value.
+ * The upload of every large value of the rows: staged already (a body the parsing thread posted),
+ * or staged here once (the rows of one message share its raw bytes), a slice per statement
+ * (modules/db/value-uploads.ts). When staging fails, nothing staged for the message stays.
  */
 async function stageLargeValues(executor: SqlExecutor, rows: NewProcessing[]) {
   const uploads = new Map<Uint8Array | StagedValue, string>();
-  for (const value of rows.flatMap((row) => [row.rawMessage, row.payload])) {
-    if (value === null || !isLarge(value) || uploads.has(value)) continue;
-    uploads.set(value, isStagedValue(value) ? value.uploadId : (await stageValue(executor, value)).uploadId);
+  const values = rows.flatMap((row) => [row.rawMessage, row.payload]).filter((value) => value !== null && isLarge(value));
+  for (const value of values) uploads.set(value!, isStagedValue(value) ? value.uploadId : createUploadId());
+  try {
+    for (const [value, uploadId] of uploads) if (!isStagedValue(value)) await stageValue(executor, uploadId, value);
+  } catch (error) {
+    await deleteUploads(executor, [...uploads.values()]).catch(() => undefined);
+    throw error;
   }
   return uploads;
 }
