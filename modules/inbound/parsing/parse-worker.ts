@@ -9,6 +9,8 @@ import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { isAppError } from "@/modules/shared/errors/app-error";
 import type { EndpointSelection } from "./endpoint-filter";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
+import { PARSE_THREAD_NICE } from "./parsing.constants";
+import { lowerThreadPriority } from "./thread-priority";
 import { buildMessageOutputs, type MailSummary, parseMail, type WebhookPayloadRequest } from "./webhook-payload";
 
 /** A byte range of an ArrayBuffer that moves between threads. */
@@ -25,6 +27,9 @@ export type ParseTask = {
   /** Receives one message when this thread starts on the task. */
   started: MessagePort;
 };
+
+// The thread gives way to the main thread whenever both want a core (thread-priority.ts).
+lowerThreadPriority(PARSE_THREAD_NICE);
 
 export type ParseResult =
   | {
