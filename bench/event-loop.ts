@@ -9,7 +9,8 @@
 // The product runs in a child process of its own (event-loop.product.ts, forked with --product).
 // Side by side, alternating, the same load with the message parsed on the main thread: a switch of
 // this benchmark only (it sets the process's parser to the same code run in-thread), not a product
-// setting. BENCH_EVENT_LOOP_ROUNDS (default 3) rounds of both.
+// setting. BENCH_EVENT_LOOP_ROUNDS (default 3) rounds of both; BENCH_EVENT_LOOP_MODES=pool runs the
+// product's mode alone (when two checkouts are compared, say).
 import { fork } from "node:child_process";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
@@ -24,6 +25,9 @@ import { type BenchMode, HTTP_USER, INBOUND_SECRET, MAX_MESSAGE_BYTES, SMTP_USER
 const HEALTH_INTERVAL_MS = 10;
 const GOAL_P99_MS = 50;
 const ROUNDS = Number(process.env.BENCH_EVENT_LOOP_ROUNDS ?? 3);
+const MODES = (process.env.BENCH_EVENT_LOOP_MODES ?? "pool,main")
+  .split(",")
+  .filter((mode): mode is BenchMode => ["pool", "main"].includes(mode));
 const CONCURRENCY_PER_ROUTE = 3;
 const MUTATION_COUNT = 60;
 
@@ -212,7 +216,7 @@ function printRun(index: number, run: Run) {
 async function main() {
   const load = await buildLoad();
   console.log(
-    `event-loop: ${load.corpus.length} bad-input messages, one of ${(load.large.length / 1048576).toFixed(1)} MiB and two heavy ones (19,000 parts; 8 MiB HTML-only), each over SMTP and POST /api/inbound/raw (${CONCURRENCY_PER_ROUTE} at a time per route), GET /api/health every ${HEALTH_INTERVAL_MS} ms; ${ROUNDS} round(s) of both modes, alternating; node ${process.version}, ${os.availableParallelism()} CPUs`,
+    `event-loop: ${load.corpus.length} bad-input messages, one of ${(load.large.length / 1048576).toFixed(1)} MiB and two heavy ones (19,000 parts; 8 MiB HTML-only), each over SMTP and POST /api/inbound/raw (${CONCURRENCY_PER_ROUTE} at a time per route), GET /api/health every ${HEALTH_INTERVAL_MS} ms; ${ROUNDS} round(s) of ${MODES.join(" and ")}${MODES.length > 1 ? ", alternating" : ""}; node ${process.version}, ${os.availableParallelism()} CPUs`,
   );
   const server = findDatabaseUrlServer() ?? (await startEmbeddedBenchServer());
   console.log(
@@ -222,7 +226,7 @@ async function main() {
   const runs: Run[] = [];
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
-      const order: BenchMode[] = round % 2 === 0 ? ["pool", "main"] : ["main", "pool"];
+      const order = round % 2 === 0 ? MODES : [...MODES].reverse();
       for (const mode of order) {
         const run = await runOnce(mode, load, sink.url(), server.adminUrl);
         runs.push(run);
@@ -250,17 +254,16 @@ async function main() {
       worstHealthP99: Math.max(...of.map((run) => run.health.p99)),
     };
   };
-  const pool = medians("pool");
-  const main = medians("main");
-  for (const [mode, m] of [
-    ["pool", pool],
-    ["main", main],
-  ] as const) {
+  for (const mode of MODES) {
+    const m = medians(mode);
     console.log(
       `  ${label(mode).padEnd(27)} health p50 ${f(m.health.p50)} p99 ${f(m.health.p99)} max ${f(m.health.max)} ms → ${verdict(m.health.p99)} (worst run p99 ${m.worstHealthP99.toFixed(1)} ms: ${verdict(m.worstHealthP99)})` +
         ` | event-loop delay p50 ${f(m.loop.p50)} p99 ${f(m.loop.p99)} max ${f(m.loop.max)} ms`,
     );
   }
+  if (MODES.length < 2) return;
+  const pool = medians("pool");
+  const main = medians("main");
   const ratio = (mine: number, other: number) => `${(other / mine).toFixed(1)}×`;
   console.log(
     `  main thread / pool: health p99 ${ratio(pool.health.p99, main.health.p99)}, max ${ratio(pool.health.max, main.health.max)}; event-loop delay p99 ${ratio(pool.loop.p99, main.loop.p99)}, max ${ratio(pool.loop.max, main.loop.max)}`,

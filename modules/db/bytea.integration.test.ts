@@ -78,7 +78,14 @@ describe("a large value read in slices (docs/architecture.md: Large values)", ()
     const watched = watchedExecutor({
       after: (rows) => {
         for (const value of rows.flatMap((row) => Object.values(row))) {
-          if (value instanceof Uint8Array) largest.bytes = Math.max(largest.bytes, value.byteLength);
+          // A slice comes as bytea, or as base64 text (the bytes it carries counted).
+          const carried =
+            value instanceof Uint8Array
+              ? value.byteLength
+              : typeof value === "string"
+                ? Buffer.from(value, "base64").byteLength
+                : 0;
+          largest.bytes = Math.max(largest.bytes, carried);
         }
       },
     });

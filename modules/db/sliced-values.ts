@@ -1,6 +1,7 @@
 // Large bytea values (raw messages, webhook bodies) read a slice at a time (docs/architecture.md:
 // Large values). PostgreSQL sends bytea as hex text, two bytes per byte, which node-postgres turns
-// into a string and then into bytes on the event loop, in one go for each result. A 25 MiB message
+// into a string and then into bytes on the event loop, in one go for each result (a slice is asked
+// for as base64 instead: 4 bytes per 3). A 25 MiB message
 // read in one result holds the loop for 25–35 ms (quiet two-core machine; several times that under
 // load), and every other request with it. In slices of VALUE_SLICE_BYTES the longest hold is 6–9 ms,
 // the loop serves other work between two slices, and the whole read is faster too (200 ms against
@@ -27,13 +28,15 @@ function toRowCondition({ id, match = {} }: ByteaRef): { condition: string; para
 async function readSlice(executor: SqlExecutor, ref: ByteaRef, offset: number, length: number): Promise<Buffer | null> {
   const { condition, params } = toRowCondition(ref);
   const next = params.length + 1;
-  const [row] = await executor.query<{ slice: Uint8Array | null }>(
-    `SELECT substring(${ref.column} FROM $${next} FOR $${next + 1}) AS slice FROM ${ref.table} WHERE ${condition}`,
+  // As base64 text, not bytea's hex: a third less text for the driver to make into a string on the
+  // event loop, and decoding it takes less time than hex's.
+  const [row] = await executor.query<{ slice: string | null }>(
+    `SELECT encode(substring(${ref.column} FROM $${next} FOR $${next + 1}), 'base64') AS slice FROM ${ref.table} WHERE ${condition}`,
     [...params, offset + 1, VALUE_SLICE_BYTES],
   );
   const expected = Math.min(VALUE_SLICE_BYTES, length - offset);
-  if (!row?.slice || row.slice.byteLength !== expected) return null;
-  return Buffer.from(row.slice.buffer, row.slice.byteOffset, row.slice.byteLength);
+  const slice = row?.slice == null ? null : Buffer.from(row.slice, "base64");
+  return slice && slice.byteLength === expected ? slice : null;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Config } from "@/modules/config/config";
 import { countAcceptedMail, countRefusedMail, findRefusalReason } from "@/modules/metrics/metrics";
 import { MAIL_REFUSAL_REASON as REFUSED } from "@/modules/metrics/metrics.constants";
 import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
+import { joinChunks } from "@/modules/shared/bytes/join-chunks";
 import { isAppError } from "@/modules/shared/errors/app-error";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpClientLimits } from "./client-limits";
@@ -208,6 +209,7 @@ async function readMessage(stream: SMTPServerDataStream, declaredSize: number | 
   let target = declaredSize === undefined ? undefined : Buffer.allocUnsafe(declaredSize);
   let length = 0;
   const chunks: Buffer[] = [];
+  let chunksLength = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (stream.sizeExceeded) continue;
     if (target && length + chunk.length <= target.length) {
@@ -216,11 +218,14 @@ async function readMessage(stream: SMTPServerDataStream, declaredSize: number | 
     }
     if (target) {
       chunks.push(target.subarray(0, length));
+      chunksLength = length;
       target = undefined;
     }
     chunks.push(chunk);
+    chunksLength += chunk.length;
   }
-  return target ? target.subarray(0, length) : Buffer.concat(chunks);
+  // Without a declared size the chunks are joined a slice at a time, the loop serving others meanwhile.
+  return target ? target.subarray(0, length) : joinChunks(chunks, chunksLength);
 }
 
 /** The envelope, and the client as SPF judges it: its address (IPv4 unmapped) and the name it greeted with. */

@@ -13,7 +13,9 @@ import { createJoiningSink, type PostedBody } from "./body-sinks";
 import type { EndpointSelection } from "./endpoint-filter";
 import { streamMessage } from "./mail-stream";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
+import { PARSE_THREAD_NICE } from "./parsing.constants";
 import { createPieceChannel, createPostingSink } from "./posting-sink";
+import { lowerThreadPriority } from "./thread-priority";
 import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./webhook-payload";
 import type { BodySink } from "./webhook-pieces";
 
@@ -33,6 +35,9 @@ export type ParseTask = {
   /** Given for a large message: its bodies are posted through it in slices (BodyPiece), each acknowledged. */
   pieces?: MessagePort;
 };
+
+// The thread gives way to the main thread whenever both want a core (thread-priority.ts).
+lowerThreadPriority(PARSE_THREAD_NICE);
 
 export type ParseResult =
   | {

@@ -46,3 +46,11 @@ export const MAIL_PARSER_OPTIONS = {
  * not import; a test holds them equal).
  */
 export const BODY_PIECE_MAX_BYTES = 256 * 1024;
+
+/**
+ * The nice value of a parsing thread (Linux; 0 is the main thread's, 19 the lowest priority). A
+ * thread parsing a 25 MiB message wants a core for seconds; at this value the scheduler gives the
+ * main thread, which answers requests and SMTP commands, about ten times its share whenever both
+ * want the same core (docs/architecture.md: The main thread answers).
+ */
+export const PARSE_THREAD_NICE = 10;

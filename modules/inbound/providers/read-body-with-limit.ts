@@ -1,6 +1,7 @@
 // Reads a request body into memory, never more than a limit: a Content-Length above it is refused
 // before any byte is read, and a streamed body is cancelled as soon as it passes the limit. A body
 // whose credentials are inside it (Mailgun's) is read past a small prefix only once they are good.
+import { joinChunks } from "@/modules/shared/bytes/join-chunks";
 import { BODY_SIZE_ALLOWANCE } from "./inbound-providers.constants";
 import { createInboundPayloadTooLargeError } from "./inbound-providers.errors";
 
@@ -82,7 +83,7 @@ export async function readBodyWithLimit(
     await reader.cancel().catch(() => undefined);
     throw error;
   }
-  const body = declared ? declared.subarray(0, total) : Buffer.concat(chunks, total);
+  const body = declared ? declared.subarray(0, total) : await joinChunks(chunks, total);
   if (!authenticated) await ensureAuthenticated(body, true);
   return body;
 }
