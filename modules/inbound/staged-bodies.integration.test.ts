@@ -144,12 +144,14 @@ describe("a large message's bodies staged while parsed", () => {
     const address = `${callback.username}@hookmail.test`;
     const { repository, staged } = recordStaging();
 
+    // 400 ms of a parsing thread's time makes the first slices of a 24 MiB message's body (about a
+    // second's work on an idle machine), even when the thread, at its lower priority, waits for a core.
     const refused = acceptMessage({
-      raw: buildMessage([address], 12 * MIB),
+      raw: buildMessage([address], 24 * MIB),
       envelope: { from: "bob@example.org", to: [address] },
       repository,
       rules,
-      parser: startPool({ timeLimitMs: 300 }),
+      parser: startPool({ timeLimitMs: 400 }),
     });
 
     await expect(refused).rejects.toMatchObject({ code: "inbound.message_too_complex" });
