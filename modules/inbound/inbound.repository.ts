@@ -4,8 +4,9 @@
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
 import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
-import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
+import { type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
+import { ACCEPT_ALONE, type AcceptGroupSettings, createAcceptGroups } from "./accept-groups";
 import { createRoutingQueries } from "./routing.repository";
 
 export type { InboundCallback, InboundEndpoint, InboundRoute, RecipientKey } from "./routing.repository";
@@ -65,17 +66,6 @@ const INSERT_PROCESSING = `
   )
   SELECT id FROM processing`;
 
-/**
- * The common case, one address and no large value, in one statement outside any transaction:
- * hookmail_insert_processing (a migration) takes the row's duplicate lock, then inserts it unless
- * it is a duplicate, and commits: one round trip instead of three.
- */
-const INSERT_ONE_PROCESSING = prepared(
-  "insert_one_processing",
-  `SELECT hookmail_insert_processing(
-     $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13::timestamptz, $14::timestamptz,
-     $15::timestamptz, $16::timestamptz, $17::text[], $18::text[]) AS written`,
-);
 /** Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are written in slices (writeLargeValues). */
 const isLarge = (value: Uint8Array | null) => value !== null && value.byteLength > LARGE_PAYLOAD_BYTES;
 const unlessLarge = (value: Uint8Array | null) => (isLarge(value) ? null : value);
@@ -121,7 +111,15 @@ async function writeLargeValues(transaction: SqlExecutor, rows: NewProcessing[])
   }
 }
 
-export function createInboundRepository({ executor }: Pick<Database, "executor">) {
+/**
+ * `acceptGroups`: how the single-row mails of concurrent sessions share statements (accept-groups.ts);
+ * left out, each is written alone (the composition root passes ACCEPT_GROUP_WINDOW_MS and ACCEPT_GROUP_MAX).
+ */
+export function createInboundRepository(
+  { executor }: Pick<Database, "executor">,
+  acceptGroups: AcceptGroupSettings = ACCEPT_ALONE,
+) {
+  const { accept: acceptOne, getStats } = createAcceptGroups(executor, acceptGroups);
   return {
     ...createRoutingQueries({ executor }),
 
@@ -136,27 +134,10 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
       if (rows.length === 0) return [];
       const [only] = rows;
       if (rows.length === 1 && only && !isLarge(only.rawMessage) && !isLarge(only.payload)) {
-        const [result] = await executor.query<{ written: boolean }>(INSERT_ONE_PROCESSING, [
-          only.messageId === null ? null : toDuplicateLockKey({ ...only, messageId: only.messageId }).toString(),
-          only.id,
-          only.emailCallbackId,
-          only.fromAddress,
-          only.subject,
-          only.messageId,
-          only.recipient,
-          only.tag,
-          only.status,
-          only.error,
-          only.rawMessage,
-          only.payload,
-          only.nextAttemptAt?.toISOString() ?? null,
-          only.lockedUntil?.toISOString() ?? null,
-          only.createdAt.toISOString(),
-          duplicatesSince.toISOString(),
-          only.deliveries.map(({ id }) => id),
-          only.deliveries.map(({ endpointId }) => endpointId),
-        ]);
-        return result?.written ? [only.id] : [];
+        // The common case, one address and no large value: one statement outside any transaction,
+        // shared with the mails of other sessions (accept-groups.ts).
+        const lockKey = only.messageId === null ? null : toDuplicateLockKey({ ...only, messageId: only.messageId });
+        return (await acceptOne({ row: only, lockKey, duplicatesSince })) ? [only.id] : [];
       }
       const lockKeys = rows
         .filter((row): row is NewProcessing & { messageId: string } => row.messageId !== null)
@@ -199,6 +180,9 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
         { opening },
       );
     },
+
+    /** What the group commit of single-row mails has done so far (the relay benchmark prints it). */
+    getAcceptGroupStats: getStats,
   };
 }
 

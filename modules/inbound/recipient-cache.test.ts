@@ -73,6 +73,7 @@ describe("withRecipientCache", () => {
       isServedDomain: vi.fn(async (name: string) => name === "example.org"),
       findDomainOfUser: vi.fn(async () => null),
       createProcessings: vi.fn(async () => []),
+      getAcceptGroupStats: () => ({ writes: 0, items: 0, retriedAlone: 0 }),
     } satisfies InboundRepository;
     return { repository, cached: withRecipientCache(repository, createRecipientCache({ domainTtlMs: 5000, now })) };
   }
