@@ -5,7 +5,7 @@
 // alone (hookmail_insert_processing): a mail the database refuses fails alone.
 import { type BatchedWriterStats, createBatchedWriter } from "@/modules/db/batched-writer";
 import { prepared, type SqlExecutor } from "@/modules/db/sql-executor";
-import type { NewProcessing } from "./inbound.repository";
+import type { NewProcessing } from "./new-processing";
 
 /** One mail for one address, with no large value: its row, its duplicate lock (null without Message-ID) and window. */
 export type AcceptedRow = { row: NewProcessing; lockKey: bigint | null; duplicatesSince: Date };

@@ -7,29 +7,12 @@ import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import { ACCEPT_ALONE, type AcceptGroupSettings, createAcceptGroups } from "./accept-groups";
+import type { NewProcessing } from "./new-processing";
 import { createRoutingQueries } from "./routing.repository";
 
 export type { InboundCallback, InboundEndpoint, InboundRoute, RecipientKey } from "./routing.repository";
 
-export type NewProcessing = {
-  id: string;
-  emailCallbackId: string;
-  fromAddress: string;
-  subject: string;
-  messageId: string | null;
-  recipient: string;
-  tag: string | null;
-  status: string;
-  error: string | null;
-  rawMessage: Uint8Array | null;
-  payload: Uint8Array | null;
-  nextAttemptAt: Date | null;
-  /** One per endpoint that takes the mail (pending mail only). */
-  deliveries: { id: string; endpointId: string }[];
-  /** Set when the accepting process claims the first attempts for itself (the claims' lease). */
-  lockedUntil: Date | null;
-  createdAt: Date;
-};
+export type { NewProcessing };
 
 export type DuplicateKey = { emailCallbackId: string; messageId: string; recipient: string };
 
