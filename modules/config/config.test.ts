@@ -234,8 +234,8 @@ describe("DOMAIN_RECHECK_SWEEP_MS", () => {
 });
 
 describe("ACCEPT_GROUP_WINDOW_MS and ACCEPT_GROUP_MAX", () => {
-  it("default to a window of 2 ms and groups of up to 64 mails", () => {
-    expect(loadConfig({}).inbound.acceptGroups).toEqual({ windowMs: 2, maxGroup: 64 });
+  it("default to a window of 1 ms and groups of up to 64 mails", () => {
+    expect(loadConfig({}).inbound.acceptGroups).toEqual({ windowMs: 1, maxGroup: 64 });
   });
 
   it("take a window from 0 to 50 ms and groups from 1 (off) to 500 mails", () => {

@@ -17,6 +17,15 @@ export type AcceptGroupSettings = {
   maxGroup: number;
 };
 
+/**
+ * A mail whose raw message and webhook body are larger than this is written alone: a group's values
+ * travel as hex text in one statement (node-postgres sends arrays as text), and 64 mails of up to
+ * LARGE_PAYLOAD_BYTES each would make one statement of hundreds of MiB.
+ */
+export const MAX_GROUPED_MAIL_BYTES = 64 * 1024;
+
+const valueBytes = ({ row }: AcceptedRow) => (row.rawMessage?.byteLength ?? 0) + (row.payload?.byteLength ?? 0);
+
 /** Group commit off: every mail written by its own statement, as soon as it comes. */
 export const ACCEPT_ALONE: AcceptGroupSettings = { windowMs: 0, maxGroup: 1 };
 
@@ -101,7 +110,7 @@ async function insertGroup(executor: SqlExecutor, group: AcceptedRow[]): Promise
 type Outcome = { written: boolean } | { error: unknown };
 
 /**
- * How single-row mails are written: alone and at once with `maxGroup` 1, else in groups (createBatchedWriter:
+ * How single-row mails are written: alone and at once with `maxGroup` 1 or over MAX_GROUPED_MAIL_BYTES, else in groups (createBatchedWriter:
  * a group starts `windowMs` after its first mail, or when `maxGroup` wait, and at most one is written at a time).
  */
 export function createAcceptGroups(executor: SqlExecutor, { windowMs, maxGroup }: AcceptGroupSettings): AcceptRow {
@@ -128,6 +137,7 @@ export function createAcceptGroups(executor: SqlExecutor, { windowMs, maxGroup }
   });
   return {
     accept: async (accepted) => {
+      if (valueBytes(accepted) > MAX_GROUPED_MAIL_BYTES) return insertOne(executor, accepted);
       const outcome = await writer.write(accepted);
       if ("error" in outcome) throw outcome.error;
       return outcome.written;

@@ -6,6 +6,7 @@ import type { Database } from "@/modules/db/db";
 import type { PreparedStatement, SqlExecutor } from "@/modules/db/sql-executor";
 import { createId } from "@/modules/shared/ids";
 import { createTestDatabase } from "@/tests/support/test-database";
+import { MAX_GROUPED_MAIL_BYTES } from "./accept-groups";
 import { createInboundRepository, type NewProcessing } from "./inbound.repository";
 
 let database: Database;
@@ -102,6 +103,18 @@ describe("group commit of accepted mail", () => {
     await Promise.all(rows.map((row) => repository.createProcessings([row], { duplicatesSince: duplicatesSince() })));
     expect(counts.get("hookmail_insert_one_processing")).toBe(3);
     expect(counts.get("hookmail_insert_processings")).toBeUndefined();
+  });
+
+  it("writes a mail over MAX_GROUPED_MAIL_BYTES alone, and groups the others", async () => {
+    const { repository, counts } = createGroupingRepository();
+    const large = buildRow({ rawMessage: Buffer.alloc(MAX_GROUPED_MAIL_BYTES + 1, 0x61) });
+    const rows = [buildRow(), large, buildRow()];
+    const written = await Promise.all(
+      rows.map((row) => repository.createProcessings([row], { duplicatesSince: duplicatesSince() })),
+    );
+    expect(written).toEqual(rows.map((row) => [row.id]));
+    expect(counts.get("hookmail_insert_one_processing")).toBe(1);
+    expect(counts.get("hookmail_insert_processings")).toBe(1);
   });
 
   it("writes the first of two copies of one message in one group and answers the second as a duplicate", async () => {
