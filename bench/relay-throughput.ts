@@ -15,7 +15,9 @@
 //   BENCH_MAILS (mails per run, default 1500), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY
 //   (default 8), BENCH_DATABASES (default "embedded,postgres"; postgres only when DATABASE_URL is set),
 //   BENCH_ENDPOINTS (the bench address's endpoints, 1 or 2, default 1: with 2, a mail of the product
-//   counts as arrived when both endpoints' requests have reached the sink).
+//   counts as arrived when both endpoints' requests have reached the sink). ACCEPT_GROUP_WINDOW_MS and
+//   ACCEPT_GROUP_MAX are handed to the product's configuration (group commit of accepted mail); each
+//   run of product SMTP or the raw route prints its mails per group write.
 
 import os from "node:os";
 import path from "node:path";
@@ -83,6 +85,8 @@ const config = loadConfig({
   MAX_MESSAGE_BYTES: String(2 * 1024 * 1024),
   // Three pooled senders of CONCURRENCY sessions each keep their sessions open to one listener.
   SMTP_MAX_CLIENTS_PER_IP: "100",
+  ACCEPT_GROUP_WINDOW_MS: process.env.ACCEPT_GROUP_WINDOW_MS,
+  ACCEPT_GROUP_MAX: process.env.ACCEPT_GROUP_MAX,
 });
 /** The configuration the product's pipeline receives mail with: a signed path turns the checks on or off. */
 let mailConfig: Config = config;
@@ -101,7 +105,12 @@ const idsFor = (tag: string, count: number) => {
  * What a path's mails cost in CPU: `read` answers the seconds used so far by what relays them, and
  * `settle` waits until the work a mail leaves behind after its request reached the sink is done.
  */
-type CpuMeter = { read: () => Promise<{ process: number; postgres: number }>; settle: () => Promise<void> };
+type CpuMeter = {
+  read: () => Promise<{ process: number; postgres: number }>;
+  settle: () => Promise<void>;
+  /** The product's group writes of accepted mail so far, and the mails they carried (none for the bare pipeline). */
+  readGroups?: () => { writes: number; items: number };
+};
 
 /** A way in, the sink its mails are counted at, and its CPU meter. */
 type Path = { label: string; tag: string; sink: Sink; cpu: CpuMeter; send: (id: string) => Promise<void> };
@@ -128,11 +137,13 @@ async function measureMax(path: Path): Promise<MaxResult> {
   await path.cpu.settle();
   const ids = idsFor(path.tag, MAILS);
   const cpuBefore = await path.cpu.read();
+  const groupsBefore = path.cpu.readGroups?.();
   const startedAt = now();
   const { errors } = await drive({ ids, concurrency: CONCURRENCY, send: path.send });
   await sink.waitFor(ids, DRAIN_TIMEOUT_MS).catch((error: Error) => console.error(`  ${error.message}`));
   await path.cpu.settle();
   const cpuAfter = await path.cpu.read();
+  const groupsAfter = path.cpu.readGroups?.();
   const result = summarize(`${path.label} @ max (C=${CONCURRENCY})`, ids, startedAt, sink, errors);
   const perMail = (seconds: number) => (seconds * 1000) / result.mails;
   const postgresCpuMsPerMail = perMail(cpuAfter.postgres - cpuBefore.postgres);
@@ -143,6 +154,13 @@ async function measureMax(path: Path): Promise<MaxResult> {
   };
   printPhase(result);
   console.log(`    CPU ${measured.cpuMsPerMail.toFixed(2)} ms per mail, PostgreSQL's ${postgresCpuMsPerMail.toFixed(2)}`);
+  if (groupsBefore && groupsAfter) {
+    const writes = groupsAfter.writes - groupsBefore.writes;
+    const items = groupsAfter.items - groupsBefore.items;
+    console.log(
+      `    group commit: ${items} mails in ${writes} group writes, ${(items / Math.max(writes, 1)).toFixed(2)} per write`,
+    );
+  }
   return measured;
 }
 
@@ -244,7 +262,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
     parser: services.parser(),
     contentLinkKey: services.contentLinkKey(),
   });
-  const repository = withRecipientCache(createInboundRepository(database), createRecipientCache());
+  const repository = withRecipientCache(createInboundRepository(database, config.inbound.acceptGroups), createRecipientCache());
   const pipeline: InboundPipeline = {
     receive: (message) => receiveMessage(receiving(), message),
     checkRecipient: (address) => checkRecipientAddress(receiving(), address),
@@ -273,7 +291,11 @@ async function startProduct(kind: ServerKind, sink: Sink) {
   // PostgreSQL's share of the CPU is read through a connection of its own to the bench database.
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
-  const cpu: CpuMeter = { read: () => readCpuSecondsSoFar(admin), settle: () => worker.whenIdle() };
+  const cpu: CpuMeter = {
+    read: () => readCpuSecondsSoFar(admin),
+    settle: () => worker.whenIdle(),
+    readGroups: () => repository.getAcceptGroupStats(),
+  };
   const smtp = smtpPath(`product SMTP, ${kind}`, `smtp-${kind}`, sink, cpu, listener.getPort());
   const dns = await startDnsServer(benchDomain.records);
   const checksOff = signedSmtpPath(`signed, checks off, ${kind}`, `off-${kind}`, sink, cpu, listener.getPort(), dns, false);
@@ -434,7 +456,7 @@ function printChecksCost(kind: ServerKind, off: PhaseResult[], on: PhaseResult[]
 
 async function main() {
   console.log(
-    `relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders, ${ENDPOINTS} endpoint${ENDPOINTS === 1 ? "" : "s"} per address; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
+    `relay-throughput: ${MAILS} mails of ~10 KB per run, ${ROUNDS} rounds, ${CONCURRENCY} concurrent senders, ${ENDPOINTS} endpoint${ENDPOINTS === 1 ? "" : "s"} per address, accept groups ${JSON.stringify(config.inbound.acceptGroups)}; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
   );
   const sample = await benchMailRaw("sample-0", BENCH_ADDRESS);
   console.log(`  message size: ${sample.length} bytes`);

@@ -192,6 +192,9 @@ export const environmentSchema = z.object({
   /** Loopback by default: the figures are for a scraper on the same machine unless the operator opens them. */
   METRICS_HOST: listenHostSchema("127.0.0.1"),
   MAX_MESSAGE_BYTES: integerSchema({ defaultValue: 26_214_400, min: 1024, max: 1_073_741_824 }),
+  /** Group commit of accepted mail (docs/architecture.md: Group commit): how long a group gathers, and its size. */
+  ACCEPT_GROUP_WINDOW_MS: integerSchema({ defaultValue: 1, min: 0, max: 50 }),
+  ACCEPT_GROUP_MAX: integerSchema({ defaultValue: 64, min: 1, max: 500 }),
   WEBHOOK_TIMEOUT_MS: integerSchema({ defaultValue: 15_000, min: 100, max: 300_000 }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema(false),
   DNS_SERVERS: dnsServersSchema,

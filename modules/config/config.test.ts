@@ -233,6 +233,34 @@ describe("DOMAIN_RECHECK_SWEEP_MS", () => {
   });
 });
 
+describe("ACCEPT_GROUP_WINDOW_MS and ACCEPT_GROUP_MAX", () => {
+  it("default to a window of 1 ms and groups of up to 64 mails", () => {
+    expect(loadConfig({}).inbound.acceptGroups).toEqual({ windowMs: 1, maxGroup: 64 });
+  });
+
+  it("take a window from 0 to 50 ms and groups from 1 (off) to 500 mails", () => {
+    const config = loadConfig({ ACCEPT_GROUP_WINDOW_MS: "0", ACCEPT_GROUP_MAX: "1" });
+    expect(config.inbound.acceptGroups).toEqual({ windowMs: 0, maxGroup: 1 });
+    expect(loadConfig({ ACCEPT_GROUP_WINDOW_MS: "50", ACCEPT_GROUP_MAX: "500" }).inbound.acceptGroups).toEqual({
+      windowMs: 50,
+      maxGroup: 500,
+    });
+  });
+
+  it("refuse values out of range or not whole numbers, by name", () => {
+    for (const value of ["51", "-1", "1.5", "soon"]) {
+      expect(getProblems({ ACCEPT_GROUP_WINDOW_MS: value })).toEqual([
+        { variable: "ACCEPT_GROUP_WINDOW_MS", message: "must be a whole number from 0 to 50" },
+      ]);
+    }
+    for (const value of ["0", "501", "many"]) {
+      expect(getProblems({ ACCEPT_GROUP_MAX: value })).toEqual([
+        { variable: "ACCEPT_GROUP_MAX", message: "must be a whole number from 1 to 500" },
+      ]);
+    }
+  });
+});
+
 describe("MX_HOSTNAME", () => {
   it("defaults to BASE_URL's host name, or localhost without one", () => {
     expect(loadConfig({ BASE_URL: "https://Hookmail.Example.com:8443/app" }).mxHostname).toBe("hookmail.example.com");

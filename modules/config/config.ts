@@ -42,7 +42,16 @@ export type Config = {
     google: OAuthClient | undefined;
   };
   emailDomains: string[];
-  inbound: { secret: string | undefined; mailgunSigningKey: string | undefined; maxMessageBytes: number };
+  inbound: {
+    secret: string | undefined;
+    mailgunSigningKey: string | undefined;
+    maxMessageBytes: number;
+    /**
+     * Group commit of accepted mail: the first mail of a group waits up to `windowMs` for others, a
+     * group holds at most `maxGroup` mails (1: off).
+     */
+    acceptGroups: { windowMs: number; maxGroup: number };
+  };
   webhook: { timeoutMs: number; allowPrivateTargets: boolean };
   /**
    * The bearer token of GET /api/metrics (unset: the route answers 404), and the port of the
@@ -172,6 +181,7 @@ function buildConfig(values: Environment): Config {
       secret: values.INBOUND_SECRET,
       mailgunSigningKey: values.MAILGUN_SIGNING_KEY,
       maxMessageBytes: values.MAX_MESSAGE_BYTES,
+      acceptGroups: { windowMs: values.ACCEPT_GROUP_WINDOW_MS, maxGroup: values.ACCEPT_GROUP_MAX },
     },
     webhook: { timeoutMs: values.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: values.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     metrics: { token: values.METRICS_TOKEN, port: values.METRICS_PORT, host: values.METRICS_HOST },

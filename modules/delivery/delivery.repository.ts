@@ -119,10 +119,13 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
      * arrive while one is being written go together in the next statement (group commit): one round
      * trip and one commit for all of them.
      */
-    recordAttempt: createBatchedWriter<AttemptOutcome, RecordedAttempt>(MAX_OUTCOMES_PER_WRITE, async (outcomes) => {
-      const { held, endingAlerts } = await writeAttemptOutcomes(executor, outcomes);
-      return outcomes.map(({ claim }) => ({ isClaimHeld: held.has(claim.id), endsAlert: endingAlerts.has(claim.id) }));
-    }),
+    recordAttempt: createBatchedWriter<AttemptOutcome, RecordedAttempt>(
+      { maxBatch: MAX_OUTCOMES_PER_WRITE },
+      async (outcomes) => {
+        const { held, endingAlerts } = await writeAttemptOutcomes(executor, outcomes);
+        return outcomes.map(({ claim }) => ({ isClaimHeld: held.has(claim.id), endsAlert: endingAlerts.has(claim.id) }));
+      },
+    ).write,
 
     /** Drops the raw message and payload of up to `batchSize` final processings last changed before `changedBefore`. */
     async clearMessageContent({ changedBefore, batchSize }: { changedBefore: Date; batchSize: number }): Promise<number> {

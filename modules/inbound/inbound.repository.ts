@@ -3,7 +3,7 @@
 // through the executor (one round trip per statement). No rules here.
 import { createHash } from "node:crypto";
 import type { Database } from "@/modules/db/db";
-import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
+import { type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import {
   createUploadId,
   deleteUploads,
@@ -15,30 +15,13 @@ import {
   type UploadSlice,
 } from "@/modules/db/value-uploads";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
+import { ACCEPT_ALONE, type AcceptGroupSettings, createAcceptGroups } from "./accept-groups";
+import type { NewProcessing } from "./new-processing";
 import { createRoutingQueries } from "./routing.repository";
 
 export type { InboundCallback, InboundEndpoint, InboundRoute, RecipientKey } from "./routing.repository";
 
-export type NewProcessing = {
-  id: string;
-  emailCallbackId: string;
-  fromAddress: string;
-  subject: string;
-  messageId: string | null;
-  recipient: string;
-  tag: string | null;
-  status: string;
-  error: string | null;
-  rawMessage: Uint8Array | null;
-  /** The webhook body, or where the parsing thread staged it (a large one). */
-  payload: Uint8Array | StagedValue | null;
-  nextAttemptAt: Date | null;
-  /** One per endpoint that takes the mail (pending mail only). */
-  deliveries: { id: string; endpointId: string }[];
-  /** Set when the accepting process claims the first attempts for itself (the claims' lease). */
-  lockedUntil: Date | null;
-  createdAt: Date;
-};
+export type { NewProcessing };
 
 export type DuplicateKey = { emailCallbackId: string; messageId: string; recipient: string };
 
@@ -75,17 +58,6 @@ const INSERT_PROCESSING = `
   )
   SELECT id FROM processing`;
 
-/**
- * The common case, one address and no large value, in one statement outside any transaction:
- * hookmail_insert_processing (a migration) takes the row's duplicate lock, then inserts it unless
- * it is a duplicate, and commits: one round trip instead of three.
- */
-const INSERT_ONE_PROCESSING = prepared(
-  "insert_one_processing",
-  `SELECT hookmail_insert_processing(
-     $1::bigint, $2, $3, $4, $5, $6::text, $7, $8, $9, $10, $11::bytea, $12::bytea, $13::timestamptz, $14::timestamptz,
-     $15::timestamptz, $16::timestamptz, $17::text[], $18::text[]) AS written`,
-);
 /**
  * Above LARGE_PAYLOAD_BYTES, the raw message and the webhook body are staged in slices before the
  * writing transaction, and set on their rows in it (writeLargeValues); a body the parsing thread
@@ -127,7 +99,15 @@ async function writeLargeValues(transaction: SqlExecutor, rows: NewProcessing[],
   await deleteUploads(transaction, [...uploads.values()]);
 }
 
-export function createInboundRepository({ executor }: Pick<Database, "executor">) {
+/**
+ * `acceptGroups`: how the single-row mails of concurrent sessions share statements (accept-groups.ts);
+ * left out, each is written alone (the composition root passes ACCEPT_GROUP_WINDOW_MS and ACCEPT_GROUP_MAX).
+ */
+export function createInboundRepository(
+  { executor }: Pick<Database, "executor">,
+  acceptGroups: AcceptGroupSettings = ACCEPT_ALONE,
+) {
+  const { accept: acceptOne, getStats } = createAcceptGroups(executor, acceptGroups);
   return {
     ...createRoutingQueries({ executor }),
 
@@ -148,27 +128,10 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
       if (rows.length === 0) return [];
       const [only] = rows;
       if (rows.length === 1 && only && !isLarge(only.rawMessage) && !isLarge(only.payload)) {
-        const [result] = await executor.query<{ written: boolean }>(INSERT_ONE_PROCESSING, [
-          only.messageId === null ? null : toDuplicateLockKey({ ...only, messageId: only.messageId }).toString(),
-          only.id,
-          only.emailCallbackId,
-          only.fromAddress,
-          only.subject,
-          only.messageId,
-          only.recipient,
-          only.tag,
-          only.status,
-          only.error,
-          only.rawMessage,
-          only.payload,
-          only.nextAttemptAt?.toISOString() ?? null,
-          only.lockedUntil?.toISOString() ?? null,
-          only.createdAt.toISOString(),
-          duplicatesSince.toISOString(),
-          only.deliveries.map(({ id }) => id),
-          only.deliveries.map(({ endpointId }) => endpointId),
-        ]);
-        return result?.written ? [only.id] : [];
+        // The common case, one address and no large value: one statement outside any transaction,
+        // shared with the mails of other sessions (accept-groups.ts).
+        const lockKey = only.messageId === null ? null : toDuplicateLockKey({ ...only, messageId: only.messageId });
+        return (await acceptOne({ row: only, lockKey, duplicatesSince })) ? [only.id] : [];
       }
       const lockKeys = rows
         .filter((row): row is NewProcessing & { messageId: string } => row.messageId !== null)
@@ -218,6 +181,9 @@ export function createInboundRepository({ executor }: Pick<Database, "executor">
         throw error;
       });
     },
+
+    /** What the group commit of single-row mails has done so far (the relay benchmark prints it). */
+    getAcceptGroupStats: getStats,
   };
 }
 

@@ -217,7 +217,12 @@ describe("parsing off the main thread", () => {
           maxUnknownRecipients: 10,
           maxSessionMs: 600_000,
         },
-        inbound: { maxMessageBytes: MAX_MESSAGE_BYTES, secret: undefined, mailgunSigningKey: undefined },
+        inbound: {
+          maxMessageBytes: MAX_MESSAGE_BYTES,
+          secret: undefined,
+          mailgunSigningKey: undefined,
+          acceptGroups: { windowMs: 0, maxGroup: 1 },
+        },
       },
       checkRecipient: async () => "accepted" as const,
       receive: accept,

@@ -63,7 +63,7 @@ export function createInboundPipeline({
 }): InboundPipeline {
   const receiving: ReceiveDependencies = {
     ...dependencies,
-    repository: withRecipientCache(createInboundRepository(database), recipients),
+    repository: withRecipientCache(createInboundRepository(database, dependencies.config.inbound.acceptGroups), recipients),
   };
   return {
     receive: (message) => receiveMessage(receiving, message),

@@ -75,6 +75,7 @@ describe("withRecipientCache", () => {
       createProcessings: vi.fn(async () => []),
       stageSlice: vi.fn(async () => undefined),
       deleteUploads: vi.fn(async () => undefined),
+      getAcceptGroupStats: () => ({ writes: 0, items: 0, retriedAlone: 0 }),
     } satisfies InboundRepository;
     return { repository, cached: withRecipientCache(repository, createRecipientCache({ domainTtlMs: 5000, now })) };
   }

@@ -46,7 +46,7 @@ async function startListener(
         maxSessionMs: 600_000,
         ...limits,
       },
-      inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined },
+      inbound: { maxMessageBytes, secret: undefined, mailgunSigningKey: undefined, acceptGroups: { windowMs: 0, maxGroup: 1 } },
     },
     checkRecipient: async (address) => {
       if (!address.toLowerCase().endsWith("@hookmail.test")) return "unknown-domain";
