@@ -115,6 +115,20 @@ describe("SMTP listener", () => {
     expect(received[0]!.raw.equals(raw)).toBe(true);
   });
 
+  it("copies a large message without a declared size into one Buffer of the size limit as it comes: no chunks joined at the end", async () => {
+    const maxBytes = 5 * 1024 * 1024;
+    const { received, transport } = await startListener({}, maxBytes);
+    const line = `${"0123456789abcdef".repeat(4)}\r\n`;
+    const raw = Buffer.from(
+      ["From: bob@example.org", "To: alice@hookmail.test", "Subject: large", "", line.repeat(45_000)].join("\r\n"),
+    );
+    await transport.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, raw });
+    expect(received).toHaveLength(1);
+    expect(received[0]!.raw.equals(raw)).toBe(true);
+    // A view of the reserved Buffer (its pages beyond the message never written), not a join of the chunks.
+    expect(received[0]!.raw.buffer.byteLength).toBe(maxBytes);
+  });
+
   it("refuses an unknown recipient at RCPT time with 550 5.1.1, and one on a domain not served here with 550 5.1.2", async () => {
     const { received, transport } = await startListener();
     const error = await transport

@@ -116,7 +116,7 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
 
     onData(stream, session, reply) {
       const callback = holdSessionUntilReplied(stream, session.id, reply);
-      readMessage(stream, readDeclaredSize(session, maxBytes))
+      readMessage(stream, readDeclaredSize(session, maxBytes), maxBytes)
         .then(async (raw) => {
           if (stream.sizeExceeded) {
             countRefusedMail(metrics, "smtp", REFUSED.MESSAGE_TOO_LARGE);
@@ -197,21 +197,33 @@ function readDeclaredSize(session: SMTPServerSession, maxBytes: number): number 
   return Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? declared : undefined;
 }
 
+/** Past this many bytes of a message without a declared size, the rest is copied into one reserved Buffer. */
+const RESERVE_AFTER_BYTES = 1024 * 1024;
+
 /**
  * Reads the DATA stream into one Buffer; past the size limit the rest is drained without being kept.
- * With a declared size, the bytes are copied as they come into one Buffer of that size (no second
- * copy of a large message at the end); without one, or when more arrives than declared, the chunks
- * are kept and joined at the end.
+ * The bytes are copied as they come into one Buffer: of the declared size, or, for a message without
+ * one that passes RESERVE_AFTER_BYTES, of the size limit. Either is reserved without being written
+ * (not zero-filled): the pages of bytes that never arrive take address space, not memory, so a large
+ * message is held once, with no chunks kept beside it and no second copy at the end. A small message
+ * without a declared size, or more than was declared, is kept as chunks and joined at the end.
  */
-async function readMessage(stream: SMTPServerDataStream, declaredSize: number | undefined): Promise<Buffer> {
-  // Not zero-filled: the pages of a declared size that never arrives are never written, so they take
-  // address space, not memory; only the bytes received are handed on.
+async function readMessage(stream: SMTPServerDataStream, declaredSize: number | undefined, maxBytes: number): Promise<Buffer> {
   let target = declaredSize === undefined ? undefined : Buffer.allocUnsafe(declaredSize);
   let length = 0;
   const chunks: Buffer[] = [];
   let chunksLength = 0;
+  let mayReserve = declaredSize === undefined;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (stream.sizeExceeded) continue;
+    const received = chunksLength + chunk.length;
+    if (mayReserve && received > RESERVE_AFTER_BYTES && received <= maxBytes) {
+      mayReserve = false;
+      target = Buffer.allocUnsafe(maxBytes);
+      for (const kept of chunks) length += kept.copy(target, length);
+      chunks.length = 0;
+      chunksLength = 0;
+    }
     if (target && length + chunk.length <= target.length) {
       length += chunk.copy(target, length);
       continue;
@@ -224,7 +236,7 @@ async function readMessage(stream: SMTPServerDataStream, declaredSize: number | 
     chunks.push(chunk);
     chunksLength += chunk.length;
   }
-  // Without a declared size the chunks are joined a slice at a time, the loop serving others meanwhile.
+  // Chunks are joined a slice at a time, the loop serving others meanwhile.
   return target ? target.subarray(0, length) : joinChunks(chunks, chunksLength);
 }
 
