@@ -3,7 +3,10 @@
 // need it run their work inside `withConnection`: a pool checks one client out for the duration,
 // a single connection simply hands itself over. `transaction` runs work in BEGIN … COMMIT on one
 // session.
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import pg from "pg";
+import { from as copyFromStdin } from "pg-copy-streams";
 
 /**
  * A statement of the hot path, prepared once per connection under its name and then only bound
@@ -19,6 +22,12 @@ export type SqlExecutor = {
   query<T>(sql: string | PreparedStatement, params?: unknown[]): Promise<T[]>;
   /** Runs a script of one or more statements, without parameters. */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `COPY … FROM STDIN` (`sql`) with `chunks` as its data, each written to the connection as it
+   * is, never copied into a protocol message of the driver's (a statement's parameters are). The
+   * chunks may be reused once it resolves: the server has read them all by then.
+   */
+  copyFrom(sql: string, chunks: readonly Uint8Array[]): Promise<void>;
   /** Runs `fn` on one dedicated connection (the same session for every statement). */
   withConnection<R>(fn: (connection: SqlExecutor) => Promise<R>): Promise<R>;
   /**
@@ -77,9 +86,15 @@ function createStatementRunner(runner: pg.Pool | pg.PoolClient | pg.Client): Pic
   };
 }
 
+/** COPY FROM STDIN on one connection, its data the chunks. */
+async function copyChunksFrom(client: pg.PoolClient | pg.Client, sql: string, chunks: readonly Uint8Array[]) {
+  await pipeline(Readable.from(chunks, { objectMode: false }), client.query(copyFromStdin(sql)));
+}
+
 function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecutor {
   const executor: SqlExecutor = {
     ...createStatementRunner(client),
+    copyFrom: (sql, chunks) => copyChunksFrom(client, sql, chunks),
     withConnection: (fn) => fn(executor),
     // Nested calls run in the transaction already open on this connection.
     transaction: async (fn, options) => {
@@ -103,6 +118,7 @@ function createPgConnectionExecutor(client: pg.PoolClient | pg.Client): SqlExecu
 function createPgPoolExecutor(pool: pg.Pool): SqlExecutor {
   const executor: SqlExecutor = {
     ...createStatementRunner(pool),
+    copyFrom: (sql, chunks) => executor.withConnection((connection) => connection.copyFrom(sql, chunks)),
     async withConnection(fn) {
       const client = await pool.connect();
       try {

@@ -1,9 +1,12 @@
 // Large values staged in slices before the transaction that writes their row (docs/architecture.md:
 // Large values). node-postgres copies every parameter of a statement into one protocol message: a
 // 25 MiB value sent as a parameter is a second 25 MiB in the process until it is sent. So a large value
-// goes to the unlogged table value_upload_slice one slice (VALUE_SLICE_BYTES at most) per statement,
+// goes to the unlogged table value_upload_slice one slice (VALUE_SLICE_BYTES at most) at a time,
 // under an upload id, each slice with its place (part, then seq); the writing transaction joins the
-// slices into the row with joinUploadSql and deletes them. Slices may come in any order.
+// slices into the row with joinUploadSql and deletes them. Slices may come in any order. A slice goes
+// by COPY in PostgreSQL's binary format: its bytes are written to the connection as they are, where
+// a statement's parameter would be copied into a new buffer of the driver's for every slice (garbage
+// the size of the value, left for the collector).
 import { randomUUID } from "node:crypto";
 import { VALUE_SLICE_BYTES } from "./sliced-values";
 import type { SqlExecutor } from "./sql-executor";
@@ -20,11 +23,32 @@ export const createUploadId = () => randomUUID();
 /** One slice of an upload: its place in the value (part, then seq) and its bytes (one slice at most). */
 export type UploadSlice = { uploadId: string; part: number; seq: number; bytes: Uint8Array };
 
-const INSERT_SLICE = `INSERT INTO value_upload_slice (upload_id, part, seq, bytes) VALUES ($1, $2, $3, $4)`;
+const COPY_SLICE = "COPY value_upload_slice (upload_id, part, seq, bytes) FROM STDIN (FORMAT binary)";
 
-export async function stageSlice(executor: SqlExecutor, { uploadId, part, seq, bytes }: UploadSlice): Promise<void> {
-  if (bytes.byteLength > VALUE_SLICE_BYTES) throw new Error(`a staged slice holds at most ${VALUE_SLICE_BYTES} bytes`);
-  await executor.query(INSERT_SLICE, [uploadId, part, seq, bytes]);
+/** The binary COPY format's signature, flags and header extension (none), then one row of 4 columns. */
+const COPY_HEADER = Buffer.from([...Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), 0, 0, 0, 0, 0, 0, 0, 0]);
+/** The end of the data: a row of -1 columns. */
+const COPY_TRAILER = Buffer.from([0xff, 0xff]);
+
+/** One row of value_upload_slice in the binary COPY format, up to the bytes (which follow it as they are). */
+function encodeSliceRow({ uploadId, part, seq, bytes }: UploadSlice): Buffer {
+  const id = Buffer.from(uploadId, "utf8");
+  const row = Buffer.allocUnsafe(2 + 4 + id.length + 8 + 8 + 4);
+  let offset = row.writeInt16BE(4, 0);
+  offset = row.writeInt32BE(id.length, offset);
+  offset += id.copy(row, offset);
+  offset = row.writeInt32BE(4, offset);
+  offset = row.writeInt32BE(part, offset);
+  offset = row.writeInt32BE(4, offset);
+  offset = row.writeInt32BE(seq, offset);
+  row.writeInt32BE(bytes.byteLength, offset);
+  return row;
+}
+
+/** Stages one slice; its bytes may be reused once it resolves. */
+export async function stageSlice(executor: SqlExecutor, slice: UploadSlice): Promise<void> {
+  if (slice.bytes.byteLength > VALUE_SLICE_BYTES) throw new Error(`a staged slice holds at most ${VALUE_SLICE_BYTES} bytes`);
+  await executor.copyFrom(COPY_SLICE, [Buffer.concat([COPY_HEADER, encodeSliceRow(slice)]), slice.bytes, COPY_TRAILER]);
 }
 
 /** Stages a whole value, a slice per statement, as part 0 of the upload `uploadId`. */

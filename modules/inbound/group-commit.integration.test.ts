@@ -37,6 +37,10 @@ function countStatements(executor: SqlExecutor, counts: Map<string, number>): Sq
       return executor.query(sql, params);
     },
     exec: (sql) => executor.exec(sql),
+    copyFrom: (sql, chunks) => {
+      counts.set("copy", (counts.get("copy") ?? 0) + 1);
+      return executor.copyFrom(sql, chunks);
+    },
     withConnection: (fn) => executor.withConnection((connection) => fn(countStatements(connection, counts))),
     transaction: (fn, options) => executor.transaction((transaction) => fn(countStatements(transaction, counts)), options),
   };

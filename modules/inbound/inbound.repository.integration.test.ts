@@ -46,6 +46,10 @@ function recordLargestParameter(executor: SqlExecutor, largest: { bytes: number 
       return executor.query(sql, params);
     },
     exec: (sql) => executor.exec(sql),
+    copyFrom: (sql, chunks) => {
+      note([...chunks]);
+      return executor.copyFrom(sql, chunks);
+    },
     withConnection: (fn) => executor.withConnection((connection) => fn(recordLargestParameter(connection, largest))),
     transaction: (fn, options) =>
       executor.transaction((transaction) => fn(recordLargestParameter(transaction, largest)), options),
