@@ -7,12 +7,20 @@ export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const MAX_RECIPIENT_LENGTH = 254;
 
 /**
- * Longest a parsing thread may spend on one message (parsing it, building its webhook bodies), from
- * the moment it starts on it; time waiting in the queue does not count. Past it the thread is
- * stopped, replaced, and the message refused for good (SMTP 554 5.6.0, HTTP 400). A 25 MiB message
- * of real mail parses in a few seconds (docs/security.md).
+ * Most processor time a parsing thread may spend on one message (parsing it, building its webhook
+ * bodies), from the moment it starts on it; time waiting in the queue, or for answers and writes,
+ * does not count (parse-time-limit.ts). Past it the thread is stopped, replaced, and the message
+ * refused for good (SMTP 554 5.6.0, HTTP 400). A 25 MiB message of real mail parses in a few seconds
+ * (docs/security.md).
  */
 export const PARSE_TIME_LIMIT_MS = 30_000;
+
+/**
+ * Longest that may pass while a parsing thread is on one message, as a multiple of the time limit:
+ * it ends a parse that waits without end (30 s of processor time, 5 minutes in all by default;
+ * RFC 5321 has an SMTP client wait 10 minutes for the answer to its message).
+ */
+export const PARSE_WALL_LIMIT_FACTOR = 10;
 
 /** Messages that may wait for a parsing thread; past it, 451 / 503 and the sender retries. */
 export const PARSE_QUEUE_LIMIT = 256;

@@ -3,8 +3,8 @@
 // loop that serves the dashboard, the API and the other SMTP sessions. The message's memory moves to
 // the thread and back (transferred, not copied); the thread sends back only bytes and the summary (a
 // large message's bodies come in slices while they are made, body-pieces.ts).
-// A thread that spends longer than PARSE_TIME_LIMIT_MS on a message is stopped and replaced, and the
-// message refused for good. One pool per process, made by the composition root and shared with Next's
+// A thread that spends longer than PARSE_TIME_LIMIT_MS of processor time on a message
+// (parse-time-limit.ts) is stopped and replaced, and the message refused for good. One pool per process, made by the composition root and shared with Next's
 // separately bundled route handlers through its one accessor (docs/architecture.md: The parts).
 import os from "node:os";
 import path from "node:path";
@@ -14,11 +14,18 @@ import type { MailAuthentication } from "@/modules/mail-checks/mail-auth.models"
 import type { SpamVerdict } from "@/modules/mail-checks/spam-check";
 import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import { type BodyPieceWriter, receiveBodyPieces } from "./body-pieces";
-import { PARSE_IDLE_TIMEOUT_MS, PARSE_MOVE_MIN_BYTES, PARSE_QUEUE_LIMIT, PARSE_TIME_LIMIT_MS } from "./inbound.constants";
+import {
+  PARSE_IDLE_TIMEOUT_MS,
+  PARSE_MOVE_MIN_BYTES,
+  PARSE_QUEUE_LIMIT,
+  PARSE_TIME_LIMIT_MS,
+  PARSE_WALL_LIMIT_FACTOR,
+} from "./inbound.constants";
+import { watchParseTime } from "./parse-time-limit";
 import type { PostedBody } from "./parsing/body-sinks";
 import type { EndpointSelection } from "./parsing/endpoint-filter";
 import type { MessageChecks } from "./parsing/message-checks";
-import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseTask } from "./parsing/parse-worker";
+import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseStarted, ParseTask } from "./parsing/parse-worker";
 import type { MailSummary, WebhookPayloadRequest } from "./parsing/webhook-payload";
 
 export type MessageParseInput = {
@@ -124,29 +131,17 @@ export function createParsePool({
     inFlight += 1;
     const moved = handOver(raw);
     const started = new MessageChannel();
-    // The time limit is the thread's own: time spent writing its pieces (the thread may wait on it) is added.
-    let writingMs = 0;
-    const pieces = writePiece
-      ? receiveBodyPieces(async (piece) => {
-          const start = performance.now();
-          try {
-            await writePiece(piece);
-          } finally {
-            writingMs += performance.now() - start;
-          }
-        })
-      : null;
+    const pieces = writePiece ? receiveBodyPieces(writePiece) : null;
     const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
+    let stopWatching = () => {};
     // The clock starts when a thread starts on the message, not while it waits for one.
-    started.port1.once("message", () => {
-      const startedAt = performance.now();
-      const check = () => {
-        const left = startedAt + timeLimitMs + writingMs - performance.now();
-        if (left > 0) timer = setTimeout(check, left);
-        else abort.abort();
-      };
-      timer = setTimeout(check, timeLimitMs);
+    started.port1.once("message", ({ threadId }: ParseStarted) => {
+      stopWatching = watchParseTime({
+        threadId,
+        timeLimitMs,
+        wallLimitMs: timeLimitMs * PARSE_WALL_LIMIT_FACTOR,
+        onExceeded: () => abort.abort(),
+      });
     });
     const task: ParseTask = {
       raw: moved,
@@ -176,7 +171,7 @@ export function createParsePool({
       return { kind: "too-complex", timeLimitMs };
     } finally {
       inFlight -= 1;
-      clearTimeout(timer);
+      stopWatching();
       started.port1.close();
     }
   };

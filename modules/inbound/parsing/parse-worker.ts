@@ -2,7 +2,7 @@
 // and the inbox row's summary, and hands back the bytes. A small message's bodies come back whole;
 // a large one's are posted to the main thread in slices while they are made, through the task's
 // `pieces` port (body-sinks.ts; docs/architecture.md: Large values). It tells the pool when it starts
-// on a message (the time limit counts from there), and answers a message it cannot read as a refusal
+// on a message, and which thread it is (the time limit reads that thread's processor time from there), and answers a message it cannot read as a refusal
 // rather than an error: errors lose their class and code between threads.
 import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
@@ -15,6 +15,7 @@ import { streamMessage } from "./mail-stream";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
 import { PARSE_THREAD_NICE } from "./parsing.constants";
 import { createPieceChannel, createPostingSink } from "./posting-sink";
+import { currentThreadId } from "./thread-clock";
 import { lowerThreadPriority } from "./thread-priority";
 import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./webhook-payload";
 import type { BodySink } from "./webhook-pieces";
@@ -30,14 +31,18 @@ export type ParseTask = {
   payloads: WebhookPayloadRequest[];
   selections?: EndpointSelection[];
   checks?: MessageChecks;
-  /** Receives one message when this thread starts on the task. */
+  /** Receives one message, ParseStarted, when this thread starts on the task. */
   started: MessagePort;
   /** Given for a large message: its bodies are posted through it in slices (BodyPiece), each acknowledged. */
   pieces?: MessagePort;
 };
 
+/** Told to the pool when the thread starts on a task: whose processor time the time limit reads. */
+export type ParseStarted = { threadId: number | null };
+
 // The thread gives way to the main thread whenever both want a core (thread-priority.ts).
 lowerThreadPriority(PARSE_THREAD_NICE);
+const started: ParseStarted = { threadId: currentThreadId() };
 
 export type ParseResult =
   | {
@@ -53,7 +58,7 @@ export type ParseResult =
   | { kind: "invalid"; reason: string };
 
 export default async function parseMessage(task: ParseTask) {
-  task.started.postMessage(null);
+  task.started.postMessage(started);
   task.started.close();
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   let outputs: Awaited<ReturnType<typeof buildMessageOutputs<Buffer | PostedBody>>>;
