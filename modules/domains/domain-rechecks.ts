@@ -12,9 +12,9 @@ import type { Mailer } from "@/modules/mail/mailer";
 import type { MailAuthResolver } from "@/modules/mail-checks/dns-resolver";
 import { DOMAINS_PATH } from "@/modules/shared/app-paths";
 import type { Logger } from "@/modules/shared/logging/logger";
+import { describeDomainCheckProblems } from "./domain-check-problems";
 import type { ClaimedDomain, DomainRechecksRepository, RecheckResult } from "./domain-rechecks.repository";
 import {
-  DOMAIN_CHECK_PROBLEM_SEPARATOR,
   DOMAIN_FAILING_GRACE_MS,
   DOMAIN_RECHECK_BATCH_SIZE,
   DOMAIN_RECHECK_FIRST_RUN_DELAY_MS,
@@ -39,7 +39,7 @@ export function toRecheckResult(
       transition: domain.status === DOMAIN_STATUS.FAILING ? "restored" : null,
     };
   }
-  const lastCheckError = check.problems.join(DOMAIN_CHECK_PROBLEM_SEPARATOR);
+  const lastCheckError = describeDomainCheckProblems(check.problems);
   const failingSince = domain.status === DOMAIN_STATUS.FAILING && domain.failingSince ? domain.failingSince : now;
   if (now.getTime() - failingSince.getTime() >= DOMAIN_FAILING_GRACE_MS) {
     return {

@@ -6,7 +6,8 @@ import type { Config } from "@/modules/config/config";
 import type { MailAuthResolver } from "@/modules/mail-checks/dns-resolver";
 import { getMaxDomains } from "@/modules/plans/plans.models";
 import { createId, generateRandomBase62 } from "@/modules/shared/ids";
-import { DOMAIN_CHECK_PROBLEM_SEPARATOR, DOMAIN_HELD_STATUSES, DOMAIN_STATUS, DOMAIN_TOKEN_LENGTH } from "./domains.constants";
+import { describeDomainCheckProblems } from "./domain-check-problems";
+import { DOMAIN_HELD_STATUSES, DOMAIN_STATUS, DOMAIN_TOKEN_LENGTH } from "./domains.constants";
 import {
   createDomainAlreadyExistsError,
   createDomainInUseError,
@@ -93,7 +94,7 @@ function toCheckResult(domain: DomainRecord, check: DomainCheck, now: Date): Dom
     status: isHeld ? DOMAIN_STATUS.FAILING : DOMAIN_STATUS.PENDING,
     verifiedAt: domain.verifiedAt,
     lastCheckedAt: now,
-    lastCheckError: check.problems.join(DOMAIN_CHECK_PROBLEM_SEPARATOR),
+    lastCheckError: describeDomainCheckProblems(check.problems),
     failingSince: isHeld ? (domain.failingSince ?? now) : null,
   };
 }

@@ -1,13 +1,15 @@
 // The DNS check of a domain (docs/domains.md: Verification): the TXT record of `_hookmail.<name>`
 // must carry the account's token and an MX record of the name must point at MX_HOSTNAME. Both are
 // asked at once, through the resolvers of DNS_SERVERS, and the whole check ends within
-// DOMAIN_CHECK_TIMEOUT_MS. Each record missing or wrong is said in words the owner can act on.
+// DOMAIN_CHECK_TIMEOUT_MS. Each record missing or wrong is a problem the owner can act on
+// (domain-check-problems.ts).
 import type { MailAuthResolver } from "@/modules/mail-checks/dns-resolver";
 import { describeError } from "@/modules/shared/errors/describe-error";
+import type { DomainCheckProblem, DomainRecordType } from "./domain-check-problems";
 import { DOMAIN_CHECK_TIMEOUT_MS } from "./domains.constants";
 import { getVerificationRecordName, getVerificationRecordValue, toComparableHostName } from "./domains.models";
 
-export type DomainCheck = { isPassed: true; problems: [] } | { isPassed: false; problems: string[] };
+export type DomainCheck = { isPassed: true; problems: [] } | { isPassed: false; problems: DomainCheckProblem[] };
 
 /** The codes node:dns answers for a name that does not exist or has no record of the type asked. */
 const NO_RECORD_CODES = new Set(["ENOTFOUND", "ENODATA"]);
@@ -26,12 +28,12 @@ async function lookUp(resolve: () => Promise<unknown>, deadline: Promise<never>)
   }
 }
 
-/** "not found", "timed out" or "could not be looked up (<code>)": a failed lookup, in words. */
-function describeLookupError(error: unknown, timeoutMs: number): string {
+/** A failed lookup of a record, as a problem: not found, not answered in time, or failed with a code. */
+function toLookupProblem(record: DomainRecordType, name: string, error: unknown, timeoutMs: number): DomainCheckProblem {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && NO_RECORD_CODES.has(code)) return "not found";
-  if (code === TIMEOUT_CODE) return `not answered: the DNS lookup timed out after ${timeoutMs / 1000} s`;
-  return `could not be looked up (${typeof code === "string" ? code : describeError(error)})`;
+  if (typeof code === "string" && NO_RECORD_CODES.has(code)) return { kind: "notFound", record, name };
+  if (code === TIMEOUT_CODE) return { kind: "timedOut", record, name, seconds: timeoutMs / 1000 };
+  return { kind: "lookupFailed", record, name, reason: typeof code === "string" ? code : describeError(error) };
 }
 
 /** node:dns answers TXT records as arrays of character-strings, which make one value together. */
@@ -68,16 +70,16 @@ export async function checkDomainRecords({
     lookUp(() => resolver(name, "MX"), deadline),
   ]).finally(() => clearTimeout(timer));
 
-  const problems: string[] = [];
+  const problems: DomainCheckProblem[] = [];
   const expectedValue = getVerificationRecordValue(token);
-  if ("error" in txt) problems.push(`TXT ${txtName} ${describeLookupError(txt.error, timeoutMs)}`);
+  if ("error" in txt) problems.push(toLookupProblem("TXT", txtName, txt.error, timeoutMs));
   else if (!toTxtValues(txt.answer).includes(expectedValue)) {
-    problems.push(`TXT ${txtName} does not contain ${expectedValue}`);
+    problems.push({ kind: "valueMissing", record: "TXT", name: txtName, value: expectedValue });
   }
   const expectedHost = toComparableHostName(mxHostname);
   const hosts = "error" in mx ? [] : toMxHosts(mx.answer);
-  if ("error" in mx) problems.push(`MX ${name} ${describeLookupError(mx.error, timeoutMs)}`);
-  else if (hosts.length === 0) problems.push(`MX ${name} not found`);
-  else if (!hosts.includes(expectedHost)) problems.push(`MX ${name} points to ${hosts.join(", ")}, not ${expectedHost}`);
+  if ("error" in mx) problems.push(toLookupProblem("MX", name, mx.error, timeoutMs));
+  else if (hosts.length === 0) problems.push({ kind: "notFound", record: "MX", name });
+  else if (!hosts.includes(expectedHost)) problems.push({ kind: "wrongHost", record: "MX", name, hosts, expected: expectedHost });
   return problems.length === 0 ? { isPassed: true, problems: [] } : { isPassed: false, problems };
 }

@@ -5,6 +5,7 @@ import { renderDomainRestoredMail, renderDomainSuspendedMail } from "./domain-ma
 
 const DOMAINS_URL = "https://hookmail.example/domains";
 const CATALOGUES = { en: en.mail, fr: fr.mail } as const;
+const PROBLEMS = { en: en.domains.problems, fr: fr.domains.problems } as const;
 const RECORDS = {
   txt: { name: "_hookmail.example.org", value: "hookmail-verification=abc" },
   mx: { name: "example.org", value: "mx.hookmail.example" },
@@ -13,7 +14,7 @@ const RECORDS = {
 describe.each(["en", "fr"] as const)("the domain re-check mails in %s", (locale) => {
   const texts = CATALOGUES[locale];
 
-  it("says the domain stopped receiving mail, what is wrong and the two records to set", () => {
+  it("says the domain stopped receiving mail, what is wrong (in the reader's language) and the two records to set", () => {
     const mail = renderDomainSuspendedMail({
       locale,
       name: "Ada",
@@ -26,7 +27,12 @@ describe.each(["en", "fr"] as const)("the domain re-check mails in %s", (locale)
     expect(mail.subject).toBe(t.subject.replace("{domain}", "example.org"));
     expect(mail.text).toContain(t.greeting.replace("{name}", "Ada"));
     expect(mail.text).toContain(t.body.replace("{domain}", "example.org"));
-    expect(mail.text).toContain(`${t.problem} MX example.org points to mx.other.example, not mx.hookmail.example`);
+    const wrongHost = PROBLEMS[locale].wrongHost
+      .replace("{record}", "MX")
+      .replace("{name}", "example.org")
+      .replace("{hosts}", "mx.other.example")
+      .replace("{expected}", "mx.hookmail.example");
+    expect(mail.text).toContain(`${t.problem} ${wrongHost}`);
     expect(mail.text).toContain(`${t.txtRecord} _hookmail.example.org hookmail-verification=abc`);
     expect(mail.text).toContain(`${t.mxRecord} example.org mx.hookmail.example`);
     expect(mail.text).toContain(DOMAINS_URL);

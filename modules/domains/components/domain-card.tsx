@@ -11,7 +11,8 @@ import { useConfirmDialog } from "@/modules/shared/components/confirm-dialog";
 import { RelativeTime } from "@/modules/shared/components/relative-time";
 import { useToast } from "@/modules/shared/components/toasts-on-demand";
 import { toUnicodeDomainName } from "@/modules/shared/domain-names";
-import { DOMAIN_CHECK_PROBLEM_SEPARATOR, DOMAIN_STATUS } from "../domains.constants";
+import { readDomainCheckProblems, sayDomainCheckProblem } from "../domain-check-problems";
+import { DOMAIN_STATUS } from "../domains.constants";
 import type { ApiDomain } from "../domains.models";
 import { useDeleteDomainMutation, useVerifyDomainMutation } from "../domains.queries";
 import { DomainRecordsTable } from "./domain-records-table";
@@ -20,6 +21,7 @@ import { NameBreakingAtDots } from "./name-breaking-at-dots";
 
 export function DomainCard({ domain }: { domain: ApiDomain }) {
   const t = useTranslations("domains.card");
+  const sayProblem = useTranslations("domains.problems");
   const { verify, isVerifying } = useVerifyDomain();
   const { deleteDomain, isDeleting, dialog } = useDeleteDomain();
   const headingId = `domain-${domain.id}`;
@@ -64,8 +66,9 @@ export function DomainCard({ domain }: { domain: ApiDomain }) {
           </span>
           {domain.lastCheckError ? (
             <ul className="text-destructive flex flex-col gap-0.5 [overflow-wrap:anywhere]">
-              {domain.lastCheckError.split(DOMAIN_CHECK_PROBLEM_SEPARATOR).map((problem) => (
-                <li key={problem}>{problem}</li>
+              {readDomainCheckProblems(domain.lastCheckError).map((problem, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the problems of one check, in their order, never reordered
+                <li key={index}>{sayDomainCheckProblem(problem, sayProblem)}</li>
               ))}
             </ul>
           ) : null}

@@ -93,6 +93,35 @@ describe("the Domains page", () => {
     },
   );
 
+  it.each([
+    ["en", en],
+    ["fr", fr],
+  ] as const)(
+    "says what the last check found wrong, one problem a line, in the page's language (%s)",
+    async (locale, messages) => {
+      const checked: ApiDomain = {
+        ...PENDING_DOMAIN,
+        lastCheckedAt: "2030-01-01T12:05:00.000Z",
+        lastCheckError: "TXT _hookmail.example.org not found; MX example.org points to mx.other.example, not mx.hookmail.example",
+      };
+      stubServer({}, [checked]);
+      renderPage(locale);
+      const card = await screen.findByRole("region", { name: "example.org" });
+      const problems = within(card)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent);
+      const says = messages.domains.problems;
+      expect(problems).toEqual([
+        says.notFound.replace("{record}", "TXT").replace("{name}", "_hookmail.example.org"),
+        says.wrongHost
+          .replace("{record}", "MX")
+          .replace("{name}", "example.org")
+          .replace("{hosts}", "mx.other.example")
+          .replace("{expected}", "mx.hookmail.example"),
+      ]);
+    },
+  );
+
   it("invites to add a domain when there is none", async () => {
     stubServer({}, []);
     renderPage();
