@@ -2,12 +2,15 @@
 // replays prisma/migrations on an in-memory PGlite shadow database and diffs the result against
 // prisma/schema.prisma; a non-empty diff becomes prisma/migrations/<UTC YYYYMMDDHHMMSS>_<name>/migration.sql.
 // Needs no native engine and no network (see README: Stack notes). Prints "No schema changes" when they agree.
+// `npm run db:check` (this script with --check) writes nothing: it prints the SQL of any difference
+// and fails, so that the schema and the migrations are kept in agreement (tests/schema-migrations.test.ts).
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { PGlite, messages as pgliteMessages } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import {
   bindMigrationAwareSqlAdapterFactory,
   DriverAdapterError,
@@ -40,12 +43,19 @@ type SchemaEngineModule = typeof schemaEngineBindings;
 type ShadowDatabasePool = { factory: SqlMigrationAwareDriverAdapterFactory; close(): Promise<void> };
 
 async function main(): Promise<void> {
-  const name = parseMigrationName(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const isCheck = args.length === 1 && args[0] === "--check";
+  const name = isCheck ? null : parseMigrationName(args);
   const schema = await readFile(SCHEMA_FILE, "utf8");
   const migrationsList = await loadMigrationList(MIGRATIONS_DIR);
   const script = await diffMigrationsAgainstSchema({ migrationsList, schema });
   if (script === null) {
     console.log("No schema changes");
+    return;
+  }
+  if (name === null) {
+    console.error(`prisma/schema.prisma and prisma/migrations disagree; a migration would be:\n${script}`);
+    process.exitCode = 1;
     return;
   }
   const directoryName = createMigrationDirectoryName(name, new Date());
@@ -57,7 +67,7 @@ async function main(): Promise<void> {
 function parseMigrationName(args: string[]): string {
   const [name, ...rest] = args;
   if (!name || rest.length > 0) {
-    throw new Error("Usage: npm run db:new <name>   (for example: npm run db:new add_api_keys)");
+    throw new Error("Usage: npm run db:new <name>   (for example: npm run db:new add_api_keys), or npm run db:check");
   }
   if (!MIGRATION_NAME_PATTERN.test(name) || name.length > MIGRATION_NAME_MAX_LENGTH) {
     throw new Error(
@@ -171,7 +181,9 @@ function createShadowDatabasePool(mainDatabase: PGlite): ShadowDatabasePool {
     adapterName: "pglite-prisma-adapter",
     connect: () => connectPglite(mainDatabase),
     connectToShadowDb: () => {
-      const shadowDatabase = new PGlite();
+      // With the extensions the migrations create where the server has them (the inbox's trigram
+      // index): without them the replayed history would lack what the schema describes.
+      const shadowDatabase = new PGlite({ extensions: { pg_trgm } });
       shadowDatabases.push(shadowDatabase);
       return connectPglite(shadowDatabase);
     },
