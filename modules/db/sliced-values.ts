@@ -123,3 +123,17 @@ export async function openBytea(executor: SqlExecutor, ref: ByteaRef): Promise<O
   );
   return { byteLength: length, stream };
 }
+
+/** The slices of an opened value, one at a time; leaving the loop early stops reading it. */
+export async function* eachSlice(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

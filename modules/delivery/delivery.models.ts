@@ -9,6 +9,15 @@ export type ClaimedDelivery = {
   target?: DeliveryTarget;
 };
 
+/**
+ * A body stored in slices (docs/architecture.md: Large values), read from the database a slice at a
+ * time each time it is opened: once to sign it, once to send it. Null: the value went.
+ */
+export type StoredBody = { byteLength: number; open: () => Promise<ReadableStream<Uint8Array> | null> };
+
+/** A small body, at hand; a large one, stored. */
+export type DeliveryBody = Uint8Array | StoredBody;
+
 export type DeliveryTarget = {
   /** The delivery. */
   id: string;
@@ -20,7 +29,7 @@ export type DeliveryTarget = {
   status: string;
   attemptCount: number;
   /** What is sent: the webhook body (json) or the message as received (raw); null once dropped. */
-  body: Uint8Array | null;
+  body: DeliveryBody | null;
   url: string;
   format: "json" | "raw";
   signingScheme: "hmac" | "ed25519" | "none";

@@ -8,11 +8,11 @@
 
 import { createBatchedWriter } from "@/modules/db/batched-writer";
 import type { Database } from "@/modules/db/db";
-import { readByteaSlices, VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
+import { openBytea, VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { prepared, type SqlExecutor, utcTimestampParameter } from "@/modules/db/sql-executor";
 import { DELIVERY_STATUS, FINAL_PROCESSING_STATUSES } from "@/modules/processings/processings.constants";
 import { MAX_OUTCOMES_PER_WRITE, writeAttemptOutcomes } from "./attempt-outcomes";
-import type { AttemptOutcome, ClaimedDelivery, DeliveryTarget } from "./delivery.models";
+import type { AttemptOutcome, ClaimedDelivery, DeliveryTarget, StoredBody } from "./delivery.models";
 
 export type { AttemptOutcome, ClaimedDelivery, DeliveryAttemptRecord, DeliveryTarget, ProcessingChange } from "./delivery.models";
 
@@ -71,8 +71,7 @@ export function createDeliveryRepository({ executor }: Pick<Database, "executor"
       );
       const [row] = rows;
       if (!row) return null;
-      // A target gone while its payload was read: the attempt looks again, and finds nothing.
-      return { id, lockedUntil, target: (await toDeliveryTarget(executor, row)) ?? undefined };
+      return { id, lockedUntil, target: toDeliveryTarget(executor, row) };
     },
 
     /** Extends a claim this worker holds; answers the new claim, or null when it is no longer held. */
@@ -190,27 +189,23 @@ const targetColumns = (
   e.url, e.format, e."signingScheme", e.secret, e."publicKey", e."privateKeyEncrypted", e.headers, e."timeoutMs",
   c."isEnabled" AND e."isEnabled" AS "isEnabled", c."deletedAt" IS NOT NULL OR e."deletedAt" IS NOT NULL AS "isDeleted"`;
 
-async function toDeliveryTarget(
+function toDeliveryTarget(
   executor: SqlExecutor,
   { isEnabled, isDeleted, bodyBytes, body, headers, format, signingScheme, ...row }: TargetRow,
-): Promise<DeliveryTarget | null> {
+): DeliveryTarget {
   const isRaw = format === "raw";
-  const isSliced = body === null && bodyBytes !== null;
-  const whole = isSliced
-    ? await readByteaSlices(
-        executor,
-        { table: "email_processing", column: isRaw ? '"rawMessage"' : "payload", id: row.processingId },
-        bodyBytes,
-      )
-    : body;
-  // Gone (or its content dropped) while it was being read.
-  if (isSliced && whole === null) return null;
+  // A large body is read at its attempt, a slice at a time, each time it is opened (docs/architecture.md: Large values).
+  const ref = { table: "email_processing", column: isRaw ? '"rawMessage"' : "payload", id: row.processingId };
+  const stored: StoredBody | null =
+    body === null && bodyBytes !== null
+      ? { byteLength: bodyBytes, open: async () => (await openBytea(executor, ref))?.stream ?? null }
+      : null;
   return {
     ...row,
     format: isRaw ? "raw" : "json",
     signingScheme: signingScheme === "ed25519" ? "ed25519" : signingScheme === "none" ? "none" : "hmac",
     headers: headers ?? {},
-    body: whole,
+    body: stored ?? body,
     isEnabled,
     isDeleted,
   };

@@ -4,11 +4,19 @@
 // Anything unexpected ends in error / unknown, logged. The processing follows its deliveries.
 import type { KeyObject } from "node:crypto";
 import type { Config } from "@/modules/config/config";
+import { eachSlice } from "@/modules/db/sliced-values";
 import { PROCESSING_ERROR, PROCESSING_STATUS } from "@/modules/processings/processings.constants";
 import type { Logger } from "@/modules/shared/logging/logger";
+import type { StoredBody } from "./delivery.models";
 import type { ClaimedDelivery, DeliveryAttemptRecord, DeliveryRepository, ProcessingChange } from "./delivery.repository";
 import { classifyAttempt, computeNextAttemptAt } from "./delivery.schedule";
-import { buildDeliveryHeaders, toDeliverySigning } from "./endpoint-headers";
+import {
+  buildDeliveryHeaders,
+  buildSignedDeliveryHeaders,
+  createDeliverySigner,
+  type DeliveryEndpoint,
+  toDeliverySigning,
+} from "./endpoint-headers";
 import type { WebhookClient, WebhookResult } from "./webhook-client";
 
 export type DeliveryOutcome =
@@ -19,6 +27,26 @@ export type DeliveryOutcome =
   | { kind: "skipped"; reason: "not-found" | "not-pending" | "claim-lost" };
 
 const MAX_LOCATION_LENGTH = 500;
+
+/**
+ * The signature of a stored body, read once a slice at a time (it is read again to be sent): an
+ * HMAC never holds more than a slice; Ed25519 reads its message twice, so its signer keeps the slices.
+ */
+async function signStoredBody(
+  body: StoredBody,
+  { endpoint, id, timestamp }: { endpoint: DeliveryEndpoint; id: string; timestamp: number },
+): Promise<string | null> {
+  const stream = await body.open();
+  if (!stream) throw new Error(`the stored body of ${id} went before its attempt`);
+  const signer = createDeliverySigner(endpoint.signing, id, timestamp);
+  let byteLength = 0;
+  for await (const slice of eachSlice(stream)) {
+    signer.update(slice);
+    byteLength += slice.byteLength;
+  }
+  if (byteLength !== body.byteLength) throw new Error(`the stored body of ${id} changed while it was signed`);
+  return signer.sign();
+}
 
 /** Performs one attempt of a delivery this worker has claimed (`lockedUntil` is the claim's lease). */
 export async function attemptDelivery({
@@ -61,16 +89,20 @@ export async function attemptDelivery({
     if (!target.body) throw new Error(`delivery ${id} is pending without a body`);
 
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    const endpoint = {
+      format: target.format,
+      headers: target.headers,
+      signing: toDeliverySigning(target, signingKeyEncryptionKey),
+    };
+    const signed = { endpoint, id: target.processingId, timestamp, recipient: target.recipient };
+    const { body } = target;
     const result = await client.postWebhook({
       url: target.url,
-      headers: buildDeliveryHeaders({
-        endpoint: { format: target.format, headers: target.headers, signing: toDeliverySigning(target, signingKeyEncryptionKey) },
-        id: target.processingId,
-        timestamp,
-        body: target.body,
-        recipient: target.recipient,
-      }),
-      body: target.body,
+      headers:
+        body instanceof Uint8Array
+          ? buildDeliveryHeaders({ ...signed, body })
+          : buildSignedDeliveryHeaders({ ...signed, signature: await signStoredBody(body, signed) }),
+      body,
       timeoutMs: target.timeoutMs ?? config.webhook.timeoutMs,
       allowPrivateTargets: config.webhook.allowPrivateTargets,
     });

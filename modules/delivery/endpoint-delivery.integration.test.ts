@@ -286,6 +286,30 @@ describe("an Ed25519 endpoint", () => {
     expect((await findProcessing(mail.id)).status).toBe("success");
   });
 
+  it("signs a body of several MiB, read back in slices, as it signs a small one", async () => {
+    const { emailCallbackId, firstEndpointId, publicKey } = await seedEd25519Address();
+    const mail = await seedMail(emailCallbackId);
+    const payload = Buffer.from(`{"type":"email.received","data":"${"x".repeat(3_000_000)}"}`);
+    await database.prisma.emailProcessing.update({ where: { id: mail.id }, data: { payload: new Uint8Array(payload) } });
+    await deliverNow(newWorker(), [mail.deliveryTo(firstEndpointId)]);
+
+    const request = onlyRequest(sink.requests);
+    expect(request.body.equals(payload)).toBe(true);
+    const [id, timestamp, signature] = ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) =>
+      String(request.headers[name]),
+    );
+    expect(
+      verifyWebhookSignature({
+        id: id!,
+        timestamp: timestamp!,
+        body: request.body,
+        signature: signature!,
+        key: { scheme: "ed25519", publicKey },
+      }),
+    ).toBe(true);
+    expect((await findProcessing(mail.id)).status).toBe("success");
+  });
+
   it("is sent nothing unsigned by a worker that cannot read its key: error / unknown, no request", async () => {
     const { emailCallbackId, firstEndpointId } = await seedEd25519Address();
     const mail = await seedMail(emailCallbackId);

@@ -105,6 +105,46 @@ describe("postWebhook responses", () => {
   });
 });
 
+/** A body stored in slices, as the delivery repository opens it; `short` ends it before its length. */
+function storedBody(slices: Buffer[], { short = false } = {}) {
+  const byteLength = slices.reduce((total, slice) => total + slice.byteLength, 0);
+  let opened = 0;
+  return {
+    byteLength,
+    openedCount: () => opened,
+    open: async () => {
+      opened += 1;
+      const queue = short ? slices.slice(0, -1) : [...slices];
+      return new ReadableStream<Uint8Array>({
+        pull: (controller) => (queue.length ? controller.enqueue(queue.shift()!) : controller.close()),
+      });
+    },
+  };
+}
+
+describe("postWebhook with a stored body", () => {
+  it("sends a body stored in slices byte for byte with its whole Content-Length, reading it once", async () => {
+    const slices = [Buffer.alloc(300_000, "a"), Buffer.alloc(300_000, "b"), Buffer.from("end")];
+    const body = storedBody(slices);
+    expect(await post({ body })).toMatchObject({ kind: "response", statusCode: 200 });
+    const [request] = sink.requests;
+    expect(request?.headers["content-length"]).toBe(String(body.byteLength));
+    expect(request?.body.equals(Buffer.concat(slices))).toBe(true);
+    expect(body.openedCount()).toBe(1);
+  });
+
+  it("fails as a network error, and sends no complete request, when the stored body ends before its length", async () => {
+    const result = await post({ body: storedBody([Buffer.alloc(1000, "a"), Buffer.alloc(1000, "b")], { short: true }) });
+    expect(result).toMatchObject({ kind: "network-error", error: expect.stringContaining("the stored body could not be read") });
+    expect(sink.requests).toHaveLength(0);
+  });
+
+  it("fails as a network error when the stored body is gone", async () => {
+    const result = await post({ body: { byteLength: 10, open: async () => null } });
+    expect(result).toMatchObject({ kind: "network-error", error: expect.stringContaining("went before it was sent") });
+  });
+});
+
 describe("postWebhook failures", () => {
   it("reports a timeout when no answer comes within timeoutMs", async () => {
     sink.reply({ hang: true });

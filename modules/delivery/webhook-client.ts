@@ -13,16 +13,19 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
+import { eachSlice } from "@/modules/db/sliced-values";
 import { isPrivateAddress } from "@/modules/shared/net/private-address";
 import { type HostResolver, resolveHost, WEBHOOK_TARGET_NOT_ALLOWED_MESSAGE } from "@/modules/shared/net/webhook-target";
 import { RESPONSE_EXCERPT_BYTES } from "./delivery.constants";
+import type { StoredBody } from "./delivery.models";
 import { parseRetryAfter } from "./delivery.schedule";
 import type { WebhookResult } from "./webhook-result";
 
 export type WebhookRequest = {
   url: string;
   headers: Record<string, string>;
-  body: string | Uint8Array;
+  /** The bytes, or a body stored in slices, read and written a slice at a time as the connection takes them. */
+  body: string | Uint8Array | StoredBody;
   timeoutMs: number;
   allowPrivateTargets: boolean;
   signal?: AbortSignal;
@@ -166,7 +169,8 @@ export async function postWebhook({
   }
   if (signal?.aborted) return { kind: "network-error", durationMs: elapsed(), error: "the attempt was aborted" };
 
-  const payload = toBuffer(body);
+  const payload = typeof body === "string" || body instanceof Uint8Array ? toBuffer(body) : null;
+  const byteLength = payload ? payload.byteLength : (body as StoredBody).byteLength;
   return new Promise<WebhookResult>((settle) => {
     let isSettled = false;
     let response: http.IncomingMessage | undefined;
@@ -181,7 +185,7 @@ export async function postWebhook({
       port: target.port || undefined,
       path: `${target.pathname}${target.search}`,
       method: "POST",
-      headers: { ...headers, "Content-Length": String(payload.byteLength) },
+      headers: { ...headers, "Content-Length": String(byteLength) },
       agent: getAgent(protocol, resolve, allowPrivateTargets),
       // Used for each new connection: a reused one was checked when it was opened.
       lookup: createGuardedLookup({ resolve, allowPrivateTargets }) as unknown as net.LookupFunction,
@@ -244,6 +248,42 @@ export async function postWebhook({
       incoming.on("error", () => finishWithResponse());
       incoming.on("close", () => finishWithResponse());
     });
-    request.end(payload);
+    if (payload) request.end(payload);
+    else void writeStoredBody(request, body as StoredBody);
   });
 }
+
+/**
+ * Writes a stored body a slice at a time, the next slice read once the connection took the last:
+ * the attempt holds one slice, however large the body. A body that cannot be read to its length
+ * fails the request (a network error, retried).
+ */
+async function writeStoredBody(request: http.ClientRequest, body: StoredBody): Promise<void> {
+  try {
+    const stream = await body.open();
+    if (!stream) throw new Error("it went before it was sent");
+    let sent = 0;
+    for await (const slice of eachSlice(stream)) {
+      // Answered (or failed) before the whole body went: nothing more to send.
+      if (request.destroyed) return;
+      sent += slice.byteLength;
+      if (!request.write(slice)) await drainOrClose(request);
+    }
+    if (request.destroyed) return;
+    if (sent !== body.byteLength) throw new Error("its length changed while it was sent");
+    request.end();
+  } catch (error) {
+    request.destroy(new Error(`the stored body could not be read: ${describeError(error)}`));
+  }
+}
+
+const drainOrClose = (request: http.ClientRequest) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      request.off("drain", done);
+      request.off("close", done);
+      resolve();
+    };
+    request.once("drain", done);
+    request.once("close", done);
+  });

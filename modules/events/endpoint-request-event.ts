@@ -5,7 +5,7 @@
 // text, so its body is carried in base64 (`bodyEncoding: "base64"`). The body is read a slice at a
 // time, once to sign it and once to write it, as the stream's client takes it.
 import type { KeyObject } from "node:crypto";
-import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
+import { eachSlice, VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
 import { buildSignedDeliveryHeaders, createDeliverySigner, toDeliverySigning } from "@/modules/delivery/endpoint-headers";
 import { escapeJsonStringPart, formatEmailReceivedFrame, toWebhookTimestamp } from "./events.models";
 import type { EventsRepository, StreamedEndpoint } from "./events.repository";
@@ -89,18 +89,6 @@ function createJsonTextEncoder() {
 
 /** The slices of a stored value, one at a time; leaving the loop early stops reading it. */
 export async function* readSlices(body: ReadableStream<Uint8Array> | Uint8Array[]): AsyncGenerator<Uint8Array> {
-  if (Array.isArray(body)) {
-    yield* body;
-    return;
-  }
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
+  if (Array.isArray(body)) yield* body;
+  else yield* eachSlice(body);
 }

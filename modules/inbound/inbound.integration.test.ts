@@ -198,7 +198,11 @@ describe("acceptMessage routing", () => {
         },
       },
     ]);
-    expect(Buffer.from(result.claims[0]?.target?.body ?? []).equals(Buffer.from(processing?.payload ?? []))).toBe(true);
+    expect(
+      Buffer.from((result.claims[0]?.target?.body as Uint8Array | undefined) ?? []).equals(
+        Buffer.from(processing?.payload ?? []),
+      ),
+    ).toBe(true);
   });
 
   it("hands back no claim for mail that is not to be delivered", async () => {
