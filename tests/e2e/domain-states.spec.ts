@@ -1,6 +1,6 @@
 // Every state of a domain on the Domains page (docs/domains.md: Verification), in en and fr: pending
-// as added, pending with the last check naming the record to fix, verified, and failing once its
-// records are gone. Each is saved at a desktop width and a phone's to the test's output folder
+// as added, pending with the last check naming the record to fix (in the page's language), verified,
+// and failing once its records are gone. Each is saved at a desktop width and a phone's to the test's output folder
 // (test-results/) to be looked at; the phone's page never scrolls sideways.
 import { randomBytes } from "node:crypto";
 import { type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
@@ -18,6 +18,8 @@ const TEXTS = {
     failing: "Failing",
     neverChecked: "Not checked yet",
     lastCheck: "Last check:",
+    wrongMx: (name: string, host: string, expected: string) => `MX ${name} points to ${host}, not ${expected}`,
+    notFound: (record: string, name: string) => `${record} ${name} not found`,
   },
   fr: {
     nameLabel: "Nom de domaine",
@@ -28,6 +30,8 @@ const TEXTS = {
     failing: "En échec",
     neverChecked: "Pas encore vérifié",
     lastCheck: "Dernière vérification :",
+    wrongMx: (name: string, host: string, expected: string) => `MX ${name} pointe vers ${host} et non vers ${expected}`,
+    notFound: (record: string, name: string) => `${record} ${name} introuvable`,
   },
 } as const;
 
@@ -78,7 +82,7 @@ for (const locale of ["en", "fr"] as const) {
     await publishDnsRecords(`_hookmail.${name}`, { TXT: [token ?? ""] });
     await publishDnsRecords(name, { MX: [{ exchange: "mx.other-provider.example", priority: 10 }] });
     await card.getByRole("button", { name: texts.verify }).click();
-    await expect(card.getByRole("listitem")).toHaveText([`MX ${name} points to mx.other-provider.example, not localhost`]);
+    await expect(card.getByRole("listitem")).toHaveText([texts.wrongMx(name, "mx.other-provider.example", "localhost")]);
     await expect(badge(texts.pending)).toBeVisible();
     await expect(card.getByText(texts.lastCheck)).toBeVisible();
     await saveScreenshots(page, card, `domain-check-error-${locale}`);
@@ -94,8 +98,8 @@ for (const locale of ["en", "fr"] as const) {
     await removeDnsRecords(name);
     await card.getByRole("button", { name: texts.verify }).click();
     await expect(badge(texts.failing)).toBeVisible();
-    // One problem a line.
-    await expect(card.getByRole("listitem")).toHaveText([`TXT _hookmail.${name} not found`, `MX ${name} not found`]);
+    // One problem a line, in the page's language.
+    await expect(card.getByRole("listitem")).toHaveText([texts.notFound("TXT", `_hookmail.${name}`), texts.notFound("MX", name)]);
     await saveScreenshots(page, card, `domain-failing-${locale}`);
   });
 }
