@@ -182,6 +182,9 @@ describe("the daily re-check of domains", () => {
     expect(enMail.text).toContain(`_hookmail.gone.example hookmail-verification=${en.token}`);
     expect(enMail.text).toContain(`gone.example ${MX_HOSTNAME}`);
     expect(enMail.text).toContain(`${BASE_URL}/domains`);
+    // The French owner reads what is wrong in French.
+    const frMail = mails.find((mail) => mail.to === fr.email)!;
+    expect(frMail.text).toContain("TXT _hookmail.parti.example introuvable; MX parti.example introuvable");
 
     // A day later the early one's grace is over too; the pending ones are not checked again.
     dns.queries.length = 0;
