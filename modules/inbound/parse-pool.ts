@@ -135,9 +135,10 @@ export function createParsePool({
     const abort = new AbortController();
     let stopWatching = () => {};
     // The clock starts when a thread starts on the message, not while it waits for one.
-    started.port1.once("message", ({ threadId }: ParseStarted) => {
+    started.port1.once("message", ({ threadId, cpuMs }: ParseStarted) => {
       stopWatching = watchParseTime({
         threadId,
+        startCpuMs: cpuMs,
         timeLimitMs,
         wallLimitMs: timeLimitMs * PARSE_WALL_LIMIT_FACTOR,
         onExceeded: () => abort.abort(),

@@ -11,16 +11,17 @@ function startThread(work: "spin" | "sleep", ms: number) {
   const code = `
     const { parentPort, workerData } = require("node:worker_threads");
     const threadId = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
-    parentPort.postMessage({ threadId });
     const ranMs = () => Number(require("node:fs").readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+    parentPort.postMessage({ threadId, cpuMs: ranMs() });
     if (workerData.work === "sleep") Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
     else for (const start = ranMs(); ranMs() - start < workerData.ms; ) {}
     parentPort.postMessage({ done: true, ranMs: ranMs() });
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);`;
   const worker = new Worker(code, { eval: true, workerData: { work, ms } });
-  const threadId = new Promise<number>((resolve) => worker.once("message", (message) => resolve(message.threadId)));
+  const started = new Promise<{ threadId: number; cpuMs: number }>((resolve) => worker.once("message", resolve));
+  const threadId = started.then((message) => message.threadId);
   const done = new Promise<number>((resolve) => worker.on("message", (message) => message.done && resolve(message.ranMs)));
-  return { worker, threadId, done };
+  return { worker, threadId, started, done };
 }
 
 /** Watches a thread; answers when the limit was exceeded (ms after it started), or null if its work ended first. */
@@ -66,6 +67,34 @@ describe.runIf(process.platform === "linux")(
       expect(exceededAfterMs).not.toBeNull();
       expect(exceededAfterMs).toBeGreaterThanOrEqual(200);
       expect(cpuMs).toBeGreaterThanOrEqual(200);
+    });
+
+    it("counts from the processor time the thread told at its start, without reading it again", async () => {
+      const thread = startThread("spin", 10_000);
+      const { threadId, cpuMs } = await thread.started;
+      let reads = 0;
+      const readCpuMs = (id: number) => {
+        reads += 1;
+        return readThreadCpuMs(id);
+      };
+      const exceededAfterMs = await new Promise<number>((resolve) => {
+        const startedAt = performance.now();
+        watchParseTime({
+          threadId,
+          startCpuMs: cpuMs,
+          timeLimitMs: 200,
+          wallLimitMs: 8_000,
+          onExceeded: () => resolve(performance.now() - startedAt),
+          readCpuMs,
+        });
+      });
+      const ranMs = (await readThreadCpuMs(threadId))! - cpuMs;
+      await thread.worker.terminate();
+      expect(ranMs).toBeGreaterThanOrEqual(200);
+      expect(exceededAfterMs).toBeGreaterThanOrEqual(200);
+      // No read at the start: the first is made when the limit could first be reached.
+      expect(reads).toBeGreaterThanOrEqual(1);
+      expect(reads).toBeLessThan(20);
     });
 
     it("does not count the time a thread waits: one that sleeps three times the limit finishes", async () => {

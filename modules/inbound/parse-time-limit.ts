@@ -18,6 +18,7 @@ const MIN_CHECK_INTERVAL_MS = 10;
  */
 export function watchParseTime({
   threadId,
+  startCpuMs: givenStartCpuMs = null,
   timeLimitMs,
   wallLimitMs,
   onExceeded,
@@ -25,13 +26,15 @@ export function watchParseTime({
 }: {
   /** The parsing thread's id in the kernel; null: it has no readable clock. */
   threadId: number | null;
+  /** The thread's processor time when it started on the message, as it read it itself; else read here. */
+  startCpuMs?: number | null;
   timeLimitMs: number;
   wallLimitMs: number;
   onExceeded: () => void;
   readCpuMs?: (threadId: number) => Promise<number | null>;
 }): () => void {
   const startedAt = performance.now();
-  const startCpuMs = threadId === null ? Promise.resolve(null) : readCpuMs(threadId);
+  const startCpuMs = threadId === null || givenStartCpuMs !== null ? Promise.resolve(givenStartCpuMs) : readCpuMs(threadId);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 

@@ -15,7 +15,7 @@ import { streamMessage } from "./mail-stream";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
 import { PARSE_THREAD_NICE } from "./parsing.constants";
 import { createPieceChannel, createPostingSink } from "./posting-sink";
-import { currentThreadId } from "./thread-clock";
+import { currentThreadId, openOwnCpuClock } from "./thread-clock";
 import { lowerThreadPriority } from "./thread-priority";
 import { buildMessageOutputs, type MailSummary, type WebhookPayloadRequest } from "./webhook-payload";
 import type { BodySink } from "./webhook-pieces";
@@ -37,12 +37,16 @@ export type ParseTask = {
   pieces?: MessagePort;
 };
 
-/** Told to the pool when the thread starts on a task: whose processor time the time limit reads. */
-export type ParseStarted = { threadId: number | null };
+/**
+ * Told to the pool when the thread starts on a task: whose processor time the time limit reads, and
+ * that time now (null: not known here).
+ */
+export type ParseStarted = { threadId: number | null; cpuMs: number | null };
 
 // The thread gives way to the main thread whenever both want a core (thread-priority.ts).
 lowerThreadPriority(PARSE_THREAD_NICE);
-const started: ParseStarted = { threadId: currentThreadId() };
+const threadId = currentThreadId();
+const ownCpuClock = openOwnCpuClock();
 
 export type ParseResult =
   | {
@@ -58,7 +62,7 @@ export type ParseResult =
   | { kind: "invalid"; reason: string };
 
 export default async function parseMessage(task: ParseTask) {
-  task.started.postMessage(started);
+  task.started.postMessage({ threadId, cpuMs: ownCpuClock?.() ?? null } satisfies ParseStarted);
   task.started.close();
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   let outputs: Awaited<ReturnType<typeof buildMessageOutputs<Buffer | PostedBody>>>;
