@@ -6,13 +6,15 @@
 // owner is mailed what to fix; a failing domain whose check passes is verified again and its owner
 // is mailed so. A mail goes out only after its transition is written, and only by the process that
 // wrote it; a mail that cannot be sent is logged and never undoes the transition.
+import type { Locale } from "@/modules/i18n/i18n.constants";
 import { resolveLocale } from "@/modules/i18n/locale.models";
 import { renderDomainRestoredMail, renderDomainSuspendedMail } from "@/modules/mail/domain-mails";
+import { getMailTranslator } from "@/modules/mail/mail-translator";
 import type { Mailer } from "@/modules/mail/mailer";
 import type { MailAuthResolver } from "@/modules/mail-checks/dns-resolver";
 import { DOMAINS_PATH } from "@/modules/shared/app-paths";
 import type { Logger } from "@/modules/shared/logging/logger";
-import { describeDomainCheckProblems } from "./domain-check-problems";
+import { describeDomainCheckProblems, readDomainCheckProblems, sayDomainCheckProblem } from "./domain-check-problems";
 import type { ClaimedDomain, DomainRechecksRepository, RecheckResult } from "./domain-rechecks.repository";
 import {
   DOMAIN_FAILING_GRACE_MS,
@@ -90,7 +92,7 @@ export function createDomainRechecks({
         ? renderDomainRestoredMail(base)
         : renderDomainSuspendedMail({
             ...base,
-            problem: problem ?? "",
+            problems: sayProblemsInMail(problem, base.locale),
             records: {
               txt: { name: getVerificationRecordName(domain.name), value: getVerificationRecordValue(domain.token) },
               mx: { name: domain.name, value: mxHostname },
@@ -171,4 +173,12 @@ export function startDomainRechecks({
       await current;
     },
   };
+}
+
+/** A check's `lastCheckError`, each problem said in the mail's language (domain-check-problems.ts). */
+function sayProblemsInMail(lastCheckError: string | null, locale: Locale): string[] {
+  const t = getMailTranslator(locale);
+  return readDomainCheckProblems(lastCheckError).map((problem) =>
+    sayDomainCheckProblem(problem, (key, values) => t(`domains.problems.${key}`, values)),
+  );
 }

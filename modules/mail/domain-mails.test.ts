@@ -14,25 +14,29 @@ const RECORDS = {
 describe.each(["en", "fr"] as const)("the domain re-check mails in %s", (locale) => {
   const texts = CATALOGUES[locale];
 
-  it("says the domain stopped receiving mail, what is wrong (in the reader's language) and the two records to set", () => {
+  it("says the domain stopped receiving mail, what is wrong (each problem on one line) and the two records to set", () => {
+    const says = PROBLEMS[locale];
+    const problems = [
+      says.notFound.replace("{record}", "TXT").replace("{name}", "_hookmail.example.org"),
+      says.wrongHost
+        .replace("{record}", "MX")
+        .replace("{name}", "example.org")
+        .replace("{hosts}", "mx.other.example")
+        .replace("{expected}", "mx.hookmail.example"),
+    ];
     const mail = renderDomainSuspendedMail({
       locale,
       name: "Ada",
       domain: "example.org",
       domainsUrl: DOMAINS_URL,
-      problem: "MX example.org points to mx.other.example, not mx.hookmail.example",
+      problems,
       records: RECORDS,
     });
     const t = texts.domainSuspended;
     expect(mail.subject).toBe(t.subject.replace("{domain}", "example.org"));
     expect(mail.text).toContain(t.greeting.replace("{name}", "Ada"));
     expect(mail.text).toContain(t.body.replace("{domain}", "example.org"));
-    const wrongHost = PROBLEMS[locale].wrongHost
-      .replace("{record}", "MX")
-      .replace("{name}", "example.org")
-      .replace("{hosts}", "mx.other.example")
-      .replace("{expected}", "mx.hookmail.example");
-    expect(mail.text).toContain(`${t.problem} ${wrongHost}`);
+    expect(mail.text).toContain(`${t.problem} ${problems.join("; ")}`);
     expect(mail.text).toContain(`${t.txtRecord} _hookmail.example.org hookmail-verification=abc`);
     expect(mail.text).toContain(`${t.mxRecord} example.org mx.hookmail.example`);
     expect(mail.text).toContain(DOMAINS_URL);
@@ -54,7 +58,7 @@ it("escapes what the DNS answered in the HTML part", () => {
     name: "Ada",
     domain: "example.org",
     domainsUrl: DOMAINS_URL,
-    problem: "MX example.org points to <script>x</script>, not mx.hookmail.example",
+    problems: ["MX example.org points to <script>x</script>, not mx.hookmail.example"],
     records: RECORDS,
   });
   expect(mail.html).not.toContain("<script>");

@@ -1,8 +1,6 @@
 // The mails of the daily re-check of a user's domain (docs/domains.md: Daily re-check), in the
 // owner's language: when 72 h of failed checks made the domain pending (it no longer receives mail:
 // what was wrong and the two records to set), and when a failing domain is verified again.
-import { readDomainCheckProblems, sayDomainCheckProblem } from "@/modules/domains/domain-check-problems";
-import { DOMAIN_CHECK_PROBLEM_SEPARATOR } from "@/modules/domains/domains.constants";
 import type { Locale } from "@/modules/i18n/i18n.constants";
 import type { RenderedMail } from "./auth-mails";
 import { renderMailHtml, renderMailText } from "./mail-layout";
@@ -11,8 +9,8 @@ import { getMailTranslator } from "./mail-translator";
 type DomainMailBase = { locale: Locale; name: string; domain: string; domainsUrl: string };
 
 export type DomainSuspendedMailInput = DomainMailBase & {
-  /** What the last check found missing or wrong: its `lastCheckError`, said in the reader's language. */
-  problem: string;
+  /** What the last check found missing or wrong, each problem already said in the reader's language. */
+  problems: string[];
   records: { txt: { name: string; value: string }; mx: { name: string; value: string } };
 };
 
@@ -21,7 +19,7 @@ export function renderDomainSuspendedMail({
   name,
   domain,
   domainsUrl,
-  problem,
+  problems,
   records,
 }: DomainSuspendedMailInput): RenderedMail {
   const t = getMailTranslator(locale);
@@ -30,12 +28,8 @@ export function renderDomainSuspendedMail({
     subject: t("mail.domainSuspended.subject", { domain }),
     paragraphs: [t("mail.domainSuspended.greeting", { name }), t("mail.domainSuspended.body", { domain })],
     details: [
-      {
-        label: t("mail.domainSuspended.problem"),
-        value: readDomainCheckProblems(problem)
-          .map((each) => sayDomainCheckProblem(each, (key, values) => t(`domains.problems.${key}`, values)))
-          .join(DOMAIN_CHECK_PROBLEM_SEPARATOR),
-      },
+      // On one line, as the dashboard's API says them (docs/domains.md: Verification).
+      { label: t("mail.domainSuspended.problem"), value: problems.join("; ") },
       { label: t("mail.domainSuspended.txtRecord"), value: `${records.txt.name} ${records.txt.value}` },
       { label: t("mail.domainSuspended.mxRecord"), value: `${records.mx.name} ${records.mx.value}` },
     ],
