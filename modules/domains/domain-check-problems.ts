@@ -89,25 +89,9 @@ export type DomainProblemTranslator = (
   values: Record<string, string | number>,
 ) => string;
 
-/** One problem in the reader's language. */
+/** One problem in the reader's language: the message of its kind, with its fields (its hosts as a list). */
 export function sayDomainCheckProblem(problem: ReadDomainCheckProblem, t: DomainProblemTranslator): string {
-  switch (problem.kind) {
-    case "other":
-      return problem.text;
-    case "notFound":
-      return t(problem.kind, { record: problem.record, name: problem.name });
-    case "timedOut":
-      return t(problem.kind, { record: problem.record, name: problem.name, seconds: problem.seconds });
-    case "lookupFailed":
-      return t(problem.kind, { record: problem.record, name: problem.name, reason: problem.reason });
-    case "valueMissing":
-      return t(problem.kind, { record: problem.record, name: problem.name, value: problem.value });
-    case "wrongHost":
-      return t(problem.kind, {
-        record: problem.record,
-        name: problem.name,
-        hosts: problem.hosts.join(", "),
-        expected: problem.expected,
-      });
-  }
+  if (problem.kind === "other") return problem.text;
+  const { kind, ...values } = problem;
+  return t(kind, "hosts" in values ? { ...values, hosts: values.hosts.join(", ") } : values);
 }
