@@ -12,6 +12,7 @@ import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { MessageParser } from "@/modules/inbound/parse-pool";
 import { runMessageChecks } from "@/modules/inbound/parsing/message-checks";
+import { isSpooledMessage, openSpooledMessage } from "@/modules/inbound/parsing/message-source";
 import { parseMail } from "@/modules/inbound/parsing/webhook-payload";
 import { silentLogger } from "@/modules/shared/logging/logger";
 import { seedDatabase } from "../tests/support/seed";
@@ -33,6 +34,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const { createId } = await import("@/modules/shared/ids");
   const { isAppError } = await import("@/modules/shared/errors/app-error");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
+  const { createDataDirSpool } = await import("@/modules/smtp/message-spool");
   const { createDatabaseOn } = await import("./bench-database");
   const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
   const { GET: healthGet } = await import("@/app/api/health/route");
@@ -54,9 +56,11 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
       ? {
           parse: async (input) => {
             try {
-              const checked = await runMessageChecks({ raw: input.raw, sender: input.sender, checks: input.checks });
-              const outputs = await buildMessageOutputs({ ...input, ...checked });
-              return { kind: "parsed", raw: input.raw, ...outputs, authentication: checked.authentication, spam: checked.spam };
+              const raw = isSpooledMessage(input.raw) ? await openSpooledMessage(input.raw) : input.raw;
+              const checked = await runMessageChecks({ raw, sender: input.sender, checks: input.checks });
+              const outputs = await buildMessageOutputs({ ...input, raw, ...checked });
+              const kept = Buffer.isBuffer(raw) ? raw : null;
+              return { kind: "parsed", raw: kept, ...outputs, authentication: checked.authentication, spam: checked.spam };
             } catch (error) {
               if (isAppError(error) && error.code === "inbound.invalid_message")
                 return { kind: "invalid", reason: error.message };
@@ -100,6 +104,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
     receive: pipeline.receive,
     logger: silentLogger,
     metrics: services.metrics(),
+    spool: createDataDirSpool(config.dataDir),
   });
   await listener.listen();
 

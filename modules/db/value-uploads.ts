@@ -8,6 +8,7 @@
 // a statement's parameter would be copied into a new buffer of the driver's for every slice (garbage
 // the size of the value, left for the collector).
 import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
 import { VALUE_SLICE_BYTES } from "./sliced-values";
 import type { SqlExecutor } from "./sql-executor";
 
@@ -58,6 +59,27 @@ export async function stageValue(executor: SqlExecutor, uploadId: string, value:
     await stageSlice(executor, { uploadId, part: 0, seq, bytes: bytes.subarray(offset, offset + VALUE_SLICE_BYTES) });
   }
   return { uploadId, byteLength: value.byteLength };
+}
+
+/**
+ * Stages the bytes of a file, a slice per statement, as part 0 of the upload `uploadId`: each slice
+ * is read into one Buffer, reused once the slice is written (the file is never held whole).
+ */
+export async function stageFile(executor: SqlExecutor, uploadId: string, filePath: string): Promise<StagedValue> {
+  const file = await fs.open(filePath, "r");
+  const slice = Buffer.allocUnsafe(VALUE_SLICE_BYTES);
+  let byteLength = 0;
+  try {
+    for (let seq = 0; ; seq += 1) {
+      const { bytesRead } = await file.read(slice, 0, slice.length, byteLength);
+      if (bytesRead === 0) break;
+      await stageSlice(executor, { uploadId, part: 0, seq, bytes: slice.subarray(0, bytesRead) });
+      byteLength += bytesRead;
+    }
+  } finally {
+    await file.close();
+  }
+  return { uploadId, byteLength };
 }
 
 /** SQL for the value staged under the upload id in parameter `parameter` (null when nothing is staged). */

@@ -124,8 +124,8 @@ function joinValues(rows: NewProcessing[]) {
     length += value.byteLength;
     return { offset: length - value.byteLength, length: value.byteLength };
   };
-  const raws = rows.map((row) => place(row.rawMessage));
-  // A grouped mail has no large value, so no staged body either.
+  // A grouped mail has no large value, so nothing staged either.
+  const raws = rows.map((row) => place(row.rawMessage as Uint8Array | null));
   const payloads = rows.map((row) => place(row.payload as Uint8Array | null));
   return {
     bytes: Buffer.concat(parts, length),

@@ -96,7 +96,7 @@ describe("group commit of accepted mail", () => {
     expect(deliveries.map((delivery) => delivery.id).sort()).toEqual(rows.map((row) => row.deliveries[0]!.id).sort());
     expect(deliveries.every((delivery) => delivery.status === "pending")).toBe(true);
     const stored = await database.prisma.emailProcessing.findUniqueOrThrow({ where: { id: rows[7]!.id } });
-    expect(Buffer.from(stored.rawMessage!).equals(Buffer.from(rows[7]!.rawMessage!))).toBe(true);
+    expect(Buffer.from(stored.rawMessage!).equals(Buffer.from(rows[7]!.rawMessage as Uint8Array))).toBe(true);
     expect(Buffer.from(stored.payload!).toString()).toBe('{"type":"email.received"}');
     expect(stored.createdAt.getTime()).toBe(rows[7]!.createdAt.getTime());
   });

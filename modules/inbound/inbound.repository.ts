@@ -10,6 +10,7 @@ import {
   isStagedValue,
   joinUploadSql,
   type StagedValue,
+  stageFile,
   stageSlice,
   stageValue,
   type UploadSlice,
@@ -113,6 +114,9 @@ export function createInboundRepository(
 
     /** Stages one slice of a large webhook body, as the parsing thread makes it (modules/db/value-uploads.ts). */
     stageSlice: (slice: UploadSlice) => stageSlice(executor, slice),
+
+    /** Stages a file's bytes as one value (a message spooled as it arrived, modules/db/value-uploads.ts). */
+    stageFile: (uploadId: string, filePath: string) => stageFile(executor, uploadId, filePath),
 
     /** Deletes what is staged under these uploads (a message given up before its rows were written). */
     deleteUploads: (uploadIds: string[]) => deleteUploads(executor, uploadIds),

@@ -19,6 +19,7 @@ import { takeByEndpoints, toClaims } from "./mail-deliveries";
 import type { MessageParseOutcome, MessageParser } from "./parse-pool";
 import type { EndpointSelection } from "./parsing/endpoint-filter";
 import type { MessageChecks } from "./parsing/message-checks";
+import type { SpooledMessage } from "./parsing/message-source";
 import { createInvalidMessageError } from "./parsing/parsing.errors";
 import type { WebhookPayloadRequest } from "./parsing/webhook-payload";
 import { planStagedBodies } from "./staged-bodies";
@@ -133,7 +134,8 @@ export async function acceptMessage({
   checks,
   parser,
 }: {
-  raw: Buffer;
+  /** The message's bytes, or the file it was spooled to as it arrived (parsing/message-source.ts). */
+  raw: Buffer | SpooledMessage;
   envelope: InboundEnvelope;
   repository: InboundRepository;
   rules: InboundRules;
@@ -176,7 +178,7 @@ async function buildProcessings({
   parser,
   checks,
 }: {
-  raw: Buffer;
+  raw: Buffer | SpooledMessage;
   envelope: InboundEnvelope;
   repository: InboundRepository;
   rules: InboundRules;
@@ -218,8 +220,9 @@ async function buildProcessings({
       recipient: first.written,
       endpoints: callback.endpoints.map(({ id, filter }) => ({ id, filter: (filter ?? null) as EndpointFilter | null })),
     }));
-  // A large message's bodies are staged while they are made (staged-bodies.ts); given up with it.
-  const staged = planStagedBodies({ messageBytes: raw.byteLength, count: payloadRequests.length, repository });
+  // A large message's bodies are staged while they are made, a spooled one's raw bytes while it is
+  // parsed (staged-bodies.ts); given up with it.
+  const staged = planStagedBodies({ raw, count: payloadRequests.length, hasRows: planned.length > 0, repository });
   const { writePiece } = staged;
   // Parsed even when no callback matched: a body that is no mail is refused on every route.
   const parsed = ensureParsed(
@@ -248,7 +251,7 @@ async function buildProcessings({
       tag: first.tag,
       ...decision,
       // Kept for a mail that is not processed too: its owner can still look at it (docs/architecture.md).
-      rawMessage: parsed.raw,
+      rawMessage: staged.toRawMessage(parsed.raw),
       payload: isPending && body !== undefined ? staged.toPayload(parsed.payloads[body]!, body) : null,
       nextAttemptAt: isPending ? now : null,
       deliveries: isPending ? endpointIds.map((endpointId) => ({ id: createId("delivery"), endpointId })) : [],

@@ -12,7 +12,8 @@ export type NewProcessing = {
   tag: string | null;
   status: string;
   error: string | null;
-  rawMessage: Uint8Array | null;
+  /** The message, or where it was staged from its spooled file (a large one). */
+  rawMessage: Uint8Array | StagedValue | null;
   /** The webhook body, or where the parsing thread staged it (a large one). */
   payload: Uint8Array | StagedValue | null;
   nextAttemptAt: Date | null;

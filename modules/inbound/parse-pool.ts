@@ -25,12 +25,16 @@ import { watchParseTime } from "./parse-time-limit";
 import type { PostedBody } from "./parsing/body-sinks";
 import type { EndpointSelection } from "./parsing/endpoint-filter";
 import type { MessageChecks } from "./parsing/message-checks";
+import { isSpooledMessage, type SpooledMessage } from "./parsing/message-source";
 import type { AttachmentResult, AttachmentTask, MovedBytes, ParseResult, ParseStarted, ParseTask } from "./parsing/parse-worker";
 import type { MailSummary, WebhookPayloadRequest } from "./parsing/webhook-payload";
 
 export type MessageParseInput = {
-  /** Handed over: from PARSE_MOVE_MIN_BYTES up its memory moves to the thread, and reads as empty after. */
-  raw: Buffer;
+  /**
+   * Handed over: from PARSE_MOVE_MIN_BYTES up its memory moves to the thread, and reads as empty
+   * after. A spooled message's file is read by the thread where it is (parsing/message-source.ts).
+   */
+  raw: Buffer | SpooledMessage;
   sender: string | null;
   receivedAt: Date;
   payloads: WebhookPayloadRequest[];
@@ -46,8 +50,8 @@ export type MessageParseInput = {
 };
 
 export type MessageParseOutput = {
-  /** The message's bytes, back from the thread (the rows keep them). */
-  raw: Buffer;
+  /** The message's bytes, back from the thread (the rows keep them); null for a spooled message. */
+  raw: Buffer | null;
   summary: MailSummary;
   /** The serialized webhook body of each request, in order; how long it was when it went to `writePiece`. */
   payloads: (Buffer | PostedBody)[];
@@ -129,7 +133,7 @@ export function createParsePool({
   }: MessageParseInput): Promise<MessageParseOutcome> => {
     if (inFlight >= queueLimit + maxThreads) return { kind: "busy" };
     inFlight += 1;
-    const moved = handOver(raw);
+    const moved = isSpooledMessage(raw) ? raw : handOver(raw);
     const started = new MessageChannel();
     const pieces = writePiece ? receiveBodyPieces(writePiece) : null;
     const abort = new AbortController();
@@ -154,7 +158,7 @@ export function createParsePool({
       started: started.port2,
       pieces: pieces?.port,
     };
-    const transferList = [moved.buffer, started.port2, ...(pieces ? [pieces.port] : [])];
+    const transferList = ["buffer" in moved ? [moved.buffer] : [], started.port2, ...(pieces ? [pieces.port] : [])].flat();
     try {
       const run = pool.run(task, { transferList, signal: abort.signal });
       // Every piece received is written (or failed) before the outcome is known.
@@ -162,7 +166,15 @@ export function createParsePool({
       if (result.kind === "invalid") return result;
       const { summary, taken, authentication, spam } = result;
       const payloadBytes = result.payloads.map((body) => ("kind" in body ? body : toBuffer(body)));
-      return { kind: "parsed", raw: toBuffer(result.raw), summary, payloads: payloadBytes, taken, authentication, spam };
+      return {
+        kind: "parsed",
+        raw: result.raw && toBuffer(result.raw),
+        summary,
+        payloads: payloadBytes,
+        taken,
+        authentication,
+        spam,
+      };
     } catch (error) {
       if (!abort.signal.aborted) throw error;
       logger.warn(

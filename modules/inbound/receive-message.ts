@@ -13,9 +13,11 @@ import { createInboundRepository, type InboundRepository } from "./inbound.repos
 import { acceptMessage, checkRecipient, type InboundEnvelope, type RecipientVerdict } from "./inbound.usecases";
 import type { MessageParser } from "./parse-pool";
 import type { MessageChecks } from "./parsing/message-checks";
+import type { SpooledMessage } from "./parsing/message-source";
 import { type RecipientCache, withRecipientCache } from "./recipient-cache";
 
-export type ReceivedMessage = { raw: Buffer; envelope: InboundEnvelope };
+/** The message's bytes, or the file it was spooled to as it arrived (a large SMTP message). */
+export type ReceivedMessage = { raw: Buffer | SpooledMessage; envelope: InboundEnvelope };
 
 /** What receiving a message needs: nothing is looked up elsewhere. */
 export type ReceiveDependencies = {

@@ -74,6 +74,7 @@ describe("withRecipientCache", () => {
       findDomainOfUser: vi.fn(async () => null),
       createProcessings: vi.fn(async () => []),
       stageSlice: vi.fn(async () => undefined),
+      stageFile: vi.fn(async (uploadId: string) => ({ uploadId, byteLength: 0 })),
       deleteUploads: vi.fn(async () => undefined),
       getAcceptGroupStats: () => ({ writes: 0, items: 0, retriedAlone: 0 }),
     } satisfies InboundRepository;

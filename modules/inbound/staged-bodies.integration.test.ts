@@ -1,7 +1,11 @@
 // A large message's webhook bodies staged while they are made (docs/architecture.md: Large values):
 // through the real parse pool and repository, on a fresh, migrated database. The thread never posts
 // a piece over one slice, each row's payload is exactly the body of the small path, and nothing
-// stays staged after the write, after a refused parse or after a failed write.
+// stays staged after the write, after a refused parse or after a failed write. A message spooled to
+// a file as it arrived gives the same rows as the same bytes in memory.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/modules/db/db";
 import { VALUE_SLICE_BYTES } from "@/modules/db/sliced-values";
@@ -12,6 +16,7 @@ import { createTestDatabase } from "@/tests/support/test-database";
 import { createInboundRepository, type InboundRepository } from "./inbound.repository";
 import { acceptMessage } from "./inbound.usecases";
 import { createParsePool, type MessageParser } from "./parse-pool";
+import type { SpooledMessage } from "./parsing/message-source";
 import { buildMessageOutputs } from "./parsing/webhook-payload";
 
 const rules = { emailDomains: ["hookmail.test"] };
@@ -199,6 +204,62 @@ describe("a large message's bodies staged while parsed", () => {
 
     await expect(failed).rejects.toThrow("the database went away");
     expect(staged.length).toBe(4);
+    expect(await countStagedSlices()).toBe(0);
+    expect(await database.prisma.emailProcessing.count({ where: { emailCallbackId: callback.id } })).toBe(0);
+  }, 120_000);
+});
+
+/** The message written to a file, as the SMTP listener spools a large one. */
+function spool(raw: Buffer): SpooledMessage {
+  const spoolPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-spooled-")), "message.eml");
+  fs.writeFileSync(spoolPath, raw);
+  return { spoolPath, byteLength: raw.length };
+}
+
+describe("a message spooled to a file as it arrived", () => {
+  it("is parsed from its file and staged from it: its rows hold what the same bytes in memory give, and nothing stays staged", async () => {
+    const callbacks = [await createCallback(), await createCallback()];
+    const addresses = callbacks.map((callback) => `${callback.username}@hookmail.test`);
+    const raw = buildMessage(addresses, 3 * MIB);
+    const { repository } = recordStaging();
+
+    const accepted = await acceptMessage({
+      raw: spool(raw),
+      envelope: { from: "bob@example.org", to: addresses },
+      repository,
+      rules,
+      now: NOW,
+      parser: startPool(),
+    });
+
+    expect(accepted.accepted).toBe(2);
+    expect(await countStagedSlices()).toBe(0);
+    const rows = await database.prisma.emailProcessing.findMany({ where: { id: { in: accepted.processingIds } } });
+    const requests = rows.map((row) => {
+      const address = `${callbacks.find((callback) => callback.id === row.emailCallbackId)!.username}@hookmail.test`;
+      const envelope = { from: "bob@example.org", to: [address] };
+      return { processingId: row.id, emailCallbackId: row.emailCallbackId, address, recipient: address, tag: null, envelope };
+    });
+    const expected = await buildMessageOutputs({ raw, sender: "bob@example.org", receivedAt: NOW, payloads: requests });
+    for (const [index, row] of rows.entries()) {
+      expect(Buffer.from(row.rawMessage ?? []).equals(raw)).toBe(true);
+      expect(Buffer.from(row.payload ?? []).equals(expected.payloads[index]!)).toBe(true);
+    }
+  }, 120_000);
+
+  it("is refused as no mail when the file holds only blank lines, and what was staged from it is deleted", async () => {
+    const callback = await createCallback();
+    const address = `${callback.username}@hookmail.test`;
+
+    const refused = acceptMessage({
+      raw: spool(Buffer.from(" \r\n\t".repeat(MIB))),
+      envelope: { from: "bob@example.org", to: [address] },
+      repository: createInboundRepository(database),
+      rules,
+      parser: startPool(),
+    });
+
+    await expect(refused).rejects.toMatchObject({ code: "inbound.invalid_message" });
     expect(await countStagedSlices()).toBe(0);
     expect(await database.prisma.emailProcessing.count({ where: { emailCallbackId: callback.id } })).toBe(0);
   }, 120_000);

@@ -1,42 +1,57 @@
 // A large message's webhook bodies, staged in the database while the parsing thread makes them
 // (docs/architecture.md: Large values): one upload per body, each slice written as it comes
 // (body-pieces.ts), the whole set on its row by the transaction that writes the message
-// (inbound.repository.ts). What is staged and not used (a refused message, a body whose mail turned
+// (inbound.repository.ts). A message spooled as it arrived has its raw bytes staged from its file
+// the same way, while the thread parses it. What is staged and not used (a refused message, a body whose mail turned
 // out not to be delivered) is deleted here.
 import { createUploadId, type StagedValue } from "@/modules/db/value-uploads";
 import { LARGE_PAYLOAD_BYTES } from "@/modules/delivery/delivery.constants";
 import type { BodyPieceWriter } from "./body-pieces";
 import type { InboundRepository } from "./inbound.repository";
 import type { PostedBody } from "./parsing/body-sinks";
+import { isSpooledMessage, type SpooledMessage } from "./parsing/message-source";
 
 export type StagedBodies = {
   /** Where the parsing thread's slices go; undefined for a small message (its bodies come back whole). */
   writePiece: BodyPieceWriter | undefined;
   /** The body of the request at `index` as a row holds it. */
   toPayload: (body: Buffer | PostedBody, index: number) => Uint8Array | StagedValue;
-  /** Deletes the uploads of the bodies at these indexes (all when left out). */
+  /** The raw message as the rows hold it: the bytes back from the thread, or its upload (a spooled message). */
+  toRawMessage: (parsedRaw: Buffer | null) => Uint8Array | StagedValue;
+  /** Deletes the uploads of the bodies at these indexes (all of them, and the raw message's, when left out). */
   discard: (indexes?: number[]) => Promise<void>;
-  /** The parse's outcome, every upload deleted when it is no parsed message (a refusal, an error). */
+  /**
+   * The parse's outcome once the spooled raw message is staged too, every upload deleted when it is
+   * no parsed message (a refusal, an error) or the staging failed.
+   */
   unlessParsed: <T extends { kind: string }>(parse: Promise<T>) => Promise<T>;
 };
 
 /**
- * The uploads of the `count` bodies of a message of `messageBytes`: staged as they are made when the
- * message is over LARGE_PAYLOAD_BYTES (its bodies are about as large), else nothing is staged.
+ * The uploads of a message with `count` bodies to build: its bodies are staged as they are made
+ * when the message is over LARGE_PAYLOAD_BYTES (they are about as large), else nothing is; a spooled
+ * message (parsing/message-source.ts) is staged from its file while the thread parses it, when it
+ * has a row to be written (`count` bodies, or `hasRows`).
  */
 export function planStagedBodies({
-  messageBytes,
+  raw,
   count,
+  hasRows = count > 0,
   repository,
 }: {
-  messageBytes: number;
+  raw: Buffer | SpooledMessage;
   count: number;
-  repository: Pick<InboundRepository, "stageSlice" | "deleteUploads">;
+  hasRows?: boolean;
+  repository: Pick<InboundRepository, "stageSlice" | "stageFile" | "deleteUploads">;
 }): StagedBodies {
-  const isStaged = count > 0 && messageBytes > LARGE_PAYLOAD_BYTES;
+  const isStaged = count > 0 && raw.byteLength > LARGE_PAYLOAD_BYTES;
   const uploadIds = Array.from({ length: isStaged ? count : 0 }, () => createUploadId());
+  const rawUploadId = hasRows && isSpooledMessage(raw) ? createUploadId() : undefined;
+  const stagingRaw = rawUploadId && isSpooledMessage(raw) ? repository.stageFile(rawUploadId, raw.spoolPath) : undefined;
+  // One value for all the message's rows: the repository stages and joins it once.
+  const stagedRaw: StagedValue | undefined = rawUploadId ? { uploadId: rawUploadId, byteLength: raw.byteLength } : undefined;
   const discard = async (indexes?: number[]) => {
-    const chosen = indexes ? indexes.map((index) => uploadIds[index]) : uploadIds;
+    const chosen = indexes ? indexes.map((index) => uploadIds[index]) : [...uploadIds, rawUploadId];
     await repository.deleteUploads(chosen.filter((id) => id !== undefined));
   };
   return {
@@ -44,17 +59,17 @@ export function planStagedBodies({
       ? ({ body, part, seq, bytes }) => repository.stageSlice({ uploadId: uploadIds[body]!, part, seq, bytes })
       : undefined,
     toPayload: (body, index) => ("kind" in body ? { uploadId: uploadIds[index]!, byteLength: body.byteLength } : body),
+    toRawMessage: (parsedRaw) => stagedRaw ?? parsedRaw!,
     discard,
     unlessParsed: async <T extends { kind: string }>(parse: Promise<T>) => {
-      let outcome: T;
-      try {
-        outcome = await parse;
-      } catch (error) {
+      // Both settle before anything is deleted: no slice is written after its upload is discarded.
+      const [parsed, staged] = await Promise.allSettled([parse, stagingRaw]);
+      if (parsed.status === "rejected" || staged.status === "rejected") {
         await discard();
-        throw error;
+        throw parsed.status === "rejected" ? parsed.reason : (staged as PromiseRejectedResult).reason;
       }
-      if (outcome.kind !== "parsed") await discard();
-      return outcome;
+      if (parsed.value.kind !== "parsed") await discard();
+      return parsed.value;
     },
   };
 }

@@ -31,6 +31,22 @@ function readHeaderBlock(raw: Buffer): Buffer {
   return raw;
 }
 
+/** The first read of a message in a file for its header block; each next read takes four times as much. */
+const FIRST_HEAD_READ_BYTES = 64 * 1024;
+
+/**
+ * The header block of a message, from its bytes or from its file (a Blob): read from the start, a
+ * larger prefix at a time, until its first empty line, or the whole message when it has none.
+ */
+export async function readHeaderBlockOf(raw: Buffer | Blob): Promise<Buffer> {
+  if (Buffer.isBuffer(raw)) return readHeaderBlock(raw);
+  for (let length = FIRST_HEAD_READ_BYTES; ; length *= 4) {
+    const head = Buffer.from(await raw.slice(0, length).arrayBuffer());
+    const block = readHeaderBlock(head);
+    if (block.length < head.length || head.length >= raw.size) return block;
+  }
+}
+
 /** Each field as [lower-case name, value], folded lines joined. */
 function readFields(block: Buffer): [string, string][] {
   const fields: string[] = [];

@@ -7,9 +7,10 @@
 
 import { isIP } from "node:net";
 import { arc, dkimVerify, dmarc, spf } from "mailauth";
+import { readBlob } from "@/modules/shared/bytes/read-blob";
 import { createMessageResolver, type MailAuthResolver } from "./dns-resolver";
 import { type AuthResult, type MailAuthentication, type MailauthResult, toMailAuthentication } from "./mail-auth.models";
-import { isAlignedWith, type MessageAuthor, readMailAuthHeaders } from "./mail-auth-headers";
+import { isAlignedWith, type MessageAuthor, readHeaderBlockOf, readMailAuthHeaders } from "./mail-auth-headers";
 
 /** A provider's own SPF verdict stands in for the check we could not make without the client. */
 function withProviderSpf(
@@ -28,13 +29,16 @@ export const MAIL_AUTH_DEADLINE_MS = 5_000;
 export type SmtpClient = { ip: string; helo: string | null };
 
 /** The From mailbox, or no-from when the header block cannot be read at all. */
-function readHeadersOrNothing(raw: Buffer): ReturnType<typeof readMailAuthHeaders> {
+async function readHeadersOrNothing(raw: Buffer | Blob): Promise<ReturnType<typeof readMailAuthHeaders>> {
   try {
-    return readMailAuthHeaders(raw);
+    return readMailAuthHeaders(await readHeaderBlockOf(raw));
   } catch {
     return { author: { problem: "no-from" }, dkimKeys: [], arcDomains: [] };
   }
 }
+
+/** What DKIM reads: the bytes, or a stream of the file (read a chunk at a time, never whole). */
+const toDkimInput = (raw: Buffer | Blob) => (Buffer.isBuffer(raw) ? raw : readBlob(raw));
 
 /** Runs the checks, writing each verdict into `verdicts` as soon as it is reached. */
 async function runChecks({
@@ -46,7 +50,7 @@ async function runChecks({
   resolver,
   verdicts,
 }: {
-  raw: Buffer;
+  raw: Buffer | Blob;
   client: SmtpClient | null;
   sender: string | null;
   mta: string;
@@ -65,7 +69,7 @@ async function runChecks({
         })
         .catch(() => null)
     : Promise.resolve(null);
-  const signatures = await dkimVerify(raw, { resolver: dns, sender: sender ?? "" });
+  const signatures = await dkimVerify(toDkimInput(raw), { resolver: dns, sender: sender ?? "" });
   verdicts.dkim = signatures as MailauthResult["dkim"];
   const arcCheck = arc(signatures.arc as never, { resolver: dns })
     .then((result) => {
@@ -96,7 +100,8 @@ export async function authenticateMessage({
   mta,
   deadlineMs = MAIL_AUTH_DEADLINE_MS,
 }: {
-  raw: Buffer;
+  /** The message's bytes, or its file (a large message spooled as it arrived). */
+  raw: Buffer | Blob;
   client: SmtpClient | null;
   /** Without a client: the SPF verdict the relaying provider reported, taken as it is. */
   providerSpf?: AuthResult | null;
@@ -107,7 +112,7 @@ export async function authenticateMessage({
   mta: string;
   deadlineMs?: number;
 }): Promise<MailAuthentication> {
-  const { author, dkimKeys, arcDomains } = readHeadersOrNothing(raw);
+  const { author, dkimKeys, arcDomains } = await readHeadersOrNothing(raw);
   const messageResolver = createMessageResolver({
     resolver,
     fromDomain: "domain" in author ? author.domain : null,

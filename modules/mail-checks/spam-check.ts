@@ -33,7 +33,8 @@ export async function checkSpam({
 }: {
   /** RSPAMD_URL: the normal worker or the controller, e.g. http://127.0.0.1:11333. */
   url: string;
-  raw: Buffer;
+  /** The message's bytes, or its file (sent as it is read, its length known). */
+  raw: Buffer | Blob;
   client: { ip: string; helo: string | null } | null;
   sender: string | null;
   recipients: string[];

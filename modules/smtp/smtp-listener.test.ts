@@ -1,19 +1,34 @@
 // The SMTP listener over real SMTP sessions on loopback, with the pipeline replaced by recorders.
 
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { isSpooledMessage } from "@/modules/inbound/parsing/message-source";
 import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { AppError } from "@/modules/shared/errors/app-error";
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import type { SmtpClientLimitsConfig } from "./client-limits";
+import { createMessageSpool } from "./message-spool";
 import { createSmtpListener, MAX_RECIPIENTS_PER_MESSAGE, type SmtpListenerDependencies } from "./smtp-listener";
 import { connectRawSmtpClient, type RawSmtpClient } from "./test-support/raw-smtp-client";
 
 /** The metrics the listener counts in. */
 const testMetrics = createProcessMetrics();
 
-type Received = { raw: Buffer; envelope: { from: string | null; to: string[] } };
+/** What the pipeline was handed: the bytes (read from the spooled file, when it was one) and the envelope. */
+type Received = { raw: Buffer; spoolPath?: string; envelope: { from: string | null; to: string[] } };
+
+/** The bytes of what the listener hands the pipeline, read while the pipeline has it. */
+async function record({ raw, envelope }: Parameters<SmtpListenerDependencies["receive"]>[0]): Promise<Received> {
+  if (!isSpooledMessage(raw)) return { raw, envelope };
+  return { raw: await fs.promises.readFile(raw.spoolPath), spoolPath: raw.spoolPath, envelope };
+}
+
+/** Files in a spool directory. */
+const filesIn = (directory: string) => (fs.existsSync(directory) ? fs.readdirSync(directory) : []);
 
 let close: (() => Promise<void>) | undefined;
 let clients: RawSmtpClient[] = [];
@@ -32,6 +47,7 @@ async function startListener(
   { host = "127.0.0.1", ...limits }: Partial<SmtpClientLimitsConfig> & { host?: string } = {},
 ) {
   const received: Received[] = [];
+  const spoolDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-spool-test-")), "spool");
   const memory = createMemoryLogger();
   const logged = memory.lines;
   const listener = createSmtpListener({
@@ -53,11 +69,12 @@ async function startListener(
       return address.startsWith("nobody") ? "unknown-address" : "accepted";
     },
     receive: async (message) => {
-      received.push(message);
+      received.push(await record(message));
       return { accepted: message.envelope.to.length };
     },
     logger: memory.logger,
     metrics: testMetrics,
+    spool: createMessageSpool(spoolDir),
     ...overrides,
   });
   clients = [];
@@ -65,7 +82,7 @@ async function startListener(
   close = listener.close;
   const transport = createTransport({ host: "127.0.0.1", port: listener.getPort(), secure: false, ignoreTLS: true });
   const port = listener.getPort();
-  return { received, logged, logs: memory.entries, transport, port };
+  return { received, logged, logs: memory.entries, transport, port, spoolDir };
 }
 
 describe("SMTP listener", () => {
@@ -115,18 +132,57 @@ describe("SMTP listener", () => {
     expect(received[0]!.raw.equals(raw)).toBe(true);
   });
 
-  it("copies a large message without a declared size into one Buffer of the size limit as it comes: no chunks joined at the end", async () => {
-    const maxBytes = 5 * 1024 * 1024;
-    const { received, transport } = await startListener({}, maxBytes);
-    const line = `${"0123456789abcdef".repeat(4)}\r\n`;
-    const raw = Buffer.from(
-      ["From: bob@example.org", "To: alice@hookmail.test", "Subject: large", "", line.repeat(45_000)].join("\r\n"),
-    );
+  it.each([
+    ["without a declared size", false],
+    ["with its size declared", true],
+  ])(
+    "writes a message past 1 MiB %s to a file of the spool as it comes, hands the pipeline that file, and deletes it once answered",
+    async (_name, declaresSize) => {
+      const { received, transport, spoolDir } = await startListener({}, 5 * 1024 * 1024);
+      const line = `${"0123456789abcdef".repeat(4)}\r\n`;
+      const raw = Buffer.from(
+        ["From: bob@example.org", "To: alice@hookmail.test", "Subject: large", "", `.${line}`, line.repeat(45_000)].join("\r\n"),
+      );
+      const envelope = { from: "bob@example.org", to: ["alice@hookmail.test"], ...(declaresSize ? { size: raw.length } : {}) };
+      const info = await transport.sendMail({ envelope: envelope as never, raw });
+      expect(info.response).toMatch(/^250 /);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.raw.equals(raw)).toBe(true);
+      expect(path.dirname(received[0]!.spoolPath!)).toBe(spoolDir);
+      expect(fs.statSync(spoolDir).mode & 0o777).toBe(0o700);
+      await vi.waitFor(() => expect(filesIn(spoolDir)).toEqual([]));
+    },
+  );
+
+  it("hands a message of up to 1 MiB over in memory, never through the spool", async () => {
+    const { received, transport, spoolDir } = await startListener({}, 5 * 1024 * 1024);
+    const raw = Buffer.from(["From: bob@example.org", "Subject: small", "", "x".repeat(900 * 1024), ""].join("\r\n"));
     await transport.sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, raw });
-    expect(received).toHaveLength(1);
     expect(received[0]!.raw.equals(raw)).toBe(true);
-    // A view of the reserved Buffer (its pages beyond the message never written), not a join of the chunks.
-    expect(received[0]!.raw.buffer.byteLength).toBe(maxBytes);
+    expect(received[0]!.spoolPath).toBeUndefined();
+    expect(filesIn(spoolDir)).toEqual([]);
+  });
+
+  it("deletes the spooled file of a message it could not store (451) and of one over the size limit (552)", async () => {
+    const spooled: string[] = [];
+    const { transport, spoolDir } = await startListener(
+      {
+        receive: async (message) => {
+          if (isSpooledMessage(message.raw)) spooled.push(message.raw.spoolPath);
+          throw new Error("database is down");
+        },
+      },
+      3 * 1024 * 1024,
+    );
+    const send = (bytes: number) =>
+      transport
+        .sendMail({ envelope: { from: "bob@example.org", to: ["alice@hookmail.test"] }, subject: "big", text: "y".repeat(bytes) })
+        .catch((caught: { responseCode?: number }) => caught);
+    expect(await send(2 * 1024 * 1024)).toMatchObject({ responseCode: 451 });
+    expect(spooled).toHaveLength(1);
+    expect(await send(4 * 1024 * 1024)).toMatchObject({ responseCode: 552 });
+    expect(spooled).toHaveLength(1);
+    await vi.waitFor(() => expect(filesIn(spoolDir)).toEqual([]));
   });
 
   it("refuses an unknown recipient at RCPT time with 550 5.1.1, and one on a domain not served here with 550 5.1.2", async () => {
@@ -341,7 +397,7 @@ describe("SMTP listener limits on one client (docs/security.md)", () => {
       {
         receive: async (message) => {
           await new Promise((resolve) => setTimeout(resolve, 1_500));
-          received.push(message);
+          received.push(await record(message));
           return { accepted: 1 };
         },
       },

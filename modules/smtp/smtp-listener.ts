@@ -7,13 +7,14 @@ import fs from "node:fs";
 import os from "node:os";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Config } from "@/modules/config/config";
+import type { SpooledMessage } from "@/modules/inbound/parsing/message-source";
 import { countAcceptedMail, countRefusedMail, findRefusalReason } from "@/modules/metrics/metrics";
 import { MAIL_REFUSAL_REASON as REFUSED } from "@/modules/metrics/metrics.constants";
 import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
-import { joinChunks } from "@/modules/shared/bytes/join-chunks";
 import { isAppError } from "@/modules/shared/errors/app-error";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpClientLimits } from "./client-limits";
+import type { MessageSpool, SpoolWriter } from "./message-spool";
 
 export const MAX_RECIPIENTS_PER_MESSAGE = 50;
 export const SESSION_IDLE_TIMEOUT_MS = 60_000;
@@ -23,12 +24,15 @@ export type SmtpListenerDependencies = {
   /** Accepted; or refused: a domain nobody serves (550 5.1.2), no address routes it (550 5.1.1). */
   checkRecipient: (address: string) => Promise<"accepted" | "unknown-domain" | "unknown-address">;
   receive: (message: {
-    raw: Buffer;
+    /** The message's bytes, or its file in the spool (a large one), deleted once it is answered. */
+    raw: Buffer | SpooledMessage;
     envelope: { from: string | null; to: string[]; client: { ip: string; helo: string | null } };
   }) => Promise<{ accepted: number }>;
   logger: Logger;
   /** Where accepted and refused mail is counted. */
   metrics: ProcessMetrics;
+  /** Where a large message is written as it arrives (message-spool.ts); swept when the listener starts. */
+  spool: MessageSpool;
 };
 
 type SmtpReplyError = Error & { responseCode: number };
@@ -37,7 +41,7 @@ function createReply(responseCode: number, message: string): SmtpReplyError {
   return Object.assign(new Error(message), { responseCode });
 }
 
-export function createSmtpListener({ config, checkRecipient, receive, logger, metrics }: SmtpListenerDependencies) {
+export function createSmtpListener({ config, checkRecipient, receive, logger, metrics, spool }: SmtpListenerDependencies) {
   const maxBytes = config.inbound.maxMessageBytes;
   const tls = config.smtp.tls
     ? { key: fs.readFileSync(config.smtp.tls.keyPath), cert: fs.readFileSync(config.smtp.tls.certPath) }
@@ -116,13 +120,15 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
 
     onData(stream, session, reply) {
       const callback = holdSessionUntilReplied(stream, session.id, reply);
-      readMessage(stream, readDeclaredSize(session, maxBytes), maxBytes)
-        .then(async (raw) => {
+      let discard = async () => undefined as void;
+      readMessage(stream, spool)
+        .then(async (message) => {
+          discard = message.discard;
           if (stream.sizeExceeded) {
             countRefusedMail(metrics, "smtp", REFUSED.MESSAGE_TOO_LARGE);
             return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
           }
-          const { accepted } = await receive({ raw, envelope: readEnvelope(session) });
+          const { accepted } = await receive({ raw: message.raw, envelope: readEnvelope(session) });
           countAcceptedMail(metrics, "smtp");
           callback(null, `2.0.0 Accepted for ${accepted} address(es)`);
         })
@@ -144,7 +150,11 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
           }
           logger.error({ err: error }, "SMTP: could not store a message, answered 451");
           callback(createReply(451, "4.3.0 Temporary failure, please try again later"));
-        });
+        })
+        // Answered: a spooled file has nothing left to give (the database has the message, or it was refused).
+        .finally(() =>
+          discard().catch((error: unknown) => logger.warn({ err: error }, "SMTP: could not delete a spooled message")),
+        );
     },
   });
 
@@ -166,6 +176,11 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
   return {
     listen: () =>
       new Promise<void>((resolve, reject) => {
+        // What a process that stopped left in the spool (message-spool.ts): never a message acknowledged.
+        spool
+          .sweep()
+          .then((swept) => swept > 0 && logger.info({ swept }, "SMTP: deleted spooled files left by an earlier process"))
+          .catch((error: unknown) => logger.warn({ err: error }, "SMTP: could not sweep the spool"));
         server.once("error", reject);
         server.listen(config.smtp.port, config.smtp.host, () => {
           server.off("error", reject);
@@ -187,57 +202,45 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
   };
 }
 
-/**
- * The message size the client declared in MAIL FROM (RFC 1870 SIZE=), when it is within the limit.
- * smtp-server has already refused a declared size over the limit with 552.
- */
-function readDeclaredSize(session: SMTPServerSession, maxBytes: number): number | undefined {
-  const args = session.envelope.mailFrom ? (session.envelope.mailFrom.args as { SIZE?: string }) : undefined;
-  const declared = Number(args?.SIZE);
-  return Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? declared : undefined;
-}
+/** Past this many bytes, a message goes to the spool as it arrives (message-spool.ts), not into memory. */
+export const SPOOL_AFTER_BYTES = 1024 * 1024;
 
-/** Past this many bytes of a message without a declared size, the rest is copied into one reserved Buffer. */
-const RESERVE_AFTER_BYTES = 1024 * 1024;
+/** A message read in: its bytes or its spooled file, and how to let go of it once it is answered. */
+type ReadMessage = { raw: Buffer | SpooledMessage; discard: () => Promise<void> };
 
 /**
- * Reads the DATA stream into one Buffer; past the size limit the rest is drained without being kept.
- * The bytes are copied as they come into one Buffer: of the declared size, or, for a message without
- * one that passes RESERVE_AFTER_BYTES, of the size limit. Either is reserved without being written
- * (not zero-filled): the pages of bytes that never arrive take address space, not memory, so a large
- * message is held once, with no chunks kept beside it and no second copy at the end. A small message
- * without a declared size, or more than was declared, is kept as chunks and joined at the end.
+ * Reads the DATA stream; past the size limit the rest is drained without being kept. A message of up
+ * to SPOOL_AFTER_BYTES is kept as its chunks and joined at the end; a larger one is written to a
+ * file of the spool as it comes (the chunks so far first), each write waited for before the next
+ * chunk is read, so the session sends no faster than the disk takes it.
  */
-async function readMessage(stream: SMTPServerDataStream, declaredSize: number | undefined, maxBytes: number): Promise<Buffer> {
-  let target = declaredSize === undefined ? undefined : Buffer.allocUnsafe(declaredSize);
-  let length = 0;
+async function readMessage(stream: SMTPServerDataStream, spool: MessageSpool): Promise<ReadMessage> {
   const chunks: Buffer[] = [];
-  let chunksLength = 0;
-  let mayReserve = declaredSize === undefined;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    if (stream.sizeExceeded) continue;
-    const received = chunksLength + chunk.length;
-    if (mayReserve && received > RESERVE_AFTER_BYTES && received <= maxBytes) {
-      mayReserve = false;
-      target = Buffer.allocUnsafe(maxBytes);
-      for (const kept of chunks) length += kept.copy(target, length);
-      chunks.length = 0;
-      chunksLength = 0;
+  let length = 0;
+  let writer: SpoolWriter | undefined;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (stream.sizeExceeded) {
+        // Refused once it ends (552): nothing more is kept.
+        await writer?.discard();
+        chunks.length = 0;
+        continue;
+      }
+      length += chunk.length;
+      if (!writer && length > SPOOL_AFTER_BYTES) {
+        writer = await spool.open();
+        for (const kept of chunks.splice(0)) await writer.write(kept);
+      }
+      if (writer) await writer.write(chunk);
+      else chunks.push(chunk);
     }
-    if (target && length + chunk.length <= target.length) {
-      length += chunk.copy(target, length);
-      continue;
-    }
-    if (target) {
-      chunks.push(target.subarray(0, length));
-      chunksLength = length;
-      target = undefined;
-    }
-    chunks.push(chunk);
-    chunksLength += chunk.length;
+    if (!writer) return { raw: Buffer.concat(chunks), discard: async () => undefined };
+    const spooled = stream.sizeExceeded ? { spoolPath: "", byteLength: 0 } : await writer.finish();
+    return { raw: spooled, discard: writer.discard };
+  } catch (error) {
+    await writer?.discard().catch(() => undefined);
+    throw error;
   }
-  // Chunks are joined a slice at a time, the loop serving others meanwhile.
-  return target ? target.subarray(0, length) : joinChunks(chunks, chunksLength);
 }
 
 /** The envelope, and the client as SPF judges it: its address (IPv4 unmapped) and the name it greeted with. */

@@ -3,6 +3,7 @@
 // real mail through it.
 import type { Config } from "@/modules/config/config";
 import type { Services } from "@/modules/server/services";
+import { createDataDirSpool } from "@/modules/smtp/message-spool";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 
 export type ProductSmtpListener = ReturnType<typeof createSmtpListener>;
@@ -19,6 +20,7 @@ export async function startProductSmtpListener(
     receive: pipeline.receive,
     logger: services.logger,
     metrics: services.metrics(),
+    spool: createDataDirSpool(config.dataDir),
   });
   await listener.listen();
   return listener;

@@ -3,9 +3,9 @@
 // time, to whoever reads them (the webhook body's base64, webhook-pieces.ts), and only its metadata,
 // size and SHA-256 stay: a 25 MiB message's attachments are never held whole, unless a caller asks
 // for one attachment's bytes (a content link) or all of them (readMessage).
-import { Readable } from "node:stream";
 import { type Attachment, type AttachmentStream, MailParser, type MessageText, type ParsedMail } from "mailparser";
 import { htmlToPlainText } from "./html-to-text";
+import { type MessageSource, readInSlices } from "./message-source";
 import { MAIL_PARSER_OPTIONS } from "./parsing.constants";
 import { createInvalidMessageError } from "./parsing.errors";
 
@@ -34,14 +34,22 @@ const NAMED_HEADERS = ["subject", "references", "date", "to", "from", "cc", "bcc
  * Parses a raw RFC 5322 message, telling `onChunk` each attachment's decoded bytes as they come.
  * Bodies and attachments are kept as sent: no cid: link becomes a data: URL, no delivery status or
  * attached message is unpacked into the text. `keep` chooses the attachments whose bytes stay on
- * the result. Throws inbound.invalid_message (400) for an empty body or one mailparser cannot read
- * at all; an error of the reader is thrown as it is.
+ * the result; `onBytes` is told each slice of the message as the parser takes it. The message is
+ * its bytes or its spooled file (message-source.ts). Throws inbound.invalid_message (400) for an
+ * empty body or one mailparser cannot read at all; an error of the reader is thrown as it is.
  */
 export async function streamMessage(
-  raw: Buffer,
-  { onChunk, onEnd, keep = () => false }: AttachmentReader & { keep?: (index: number) => boolean } = {},
+  raw: MessageSource,
+  {
+    onChunk,
+    onEnd,
+    onBytes,
+    keep = () => false,
+  }: AttachmentReader & { keep?: (index: number) => boolean; onBytes?: (slice: Buffer) => void } = {},
 ): Promise<ParsedMessage> {
-  if (isBlank(raw)) throw createInvalidMessageError();
+  // A file is checked for blankness as it is read (it is never held whole).
+  if (Buffer.isBuffer(raw) && isBlank(raw)) throw createInvalidMessageError();
+  let isAllBlank = true;
   const parser = new MailParser(MAIL_PARSER_OPTIONS);
   const message = { attachments: [] as MessageAttachment[] } as ParsedMessage;
   parser.on("headers", (headers) => {
@@ -49,7 +57,11 @@ export async function streamMessage(
     // The root's header lines, set before this event (a documented property the types leave out).
     message.headerLines = (parser as MailParser & { headerLines: ParsedMessage["headerLines"] }).headerLines;
   });
-  const input = readInSlices(raw);
+  const input = readInSlices(raw, PARSE_SLICE_BYTES);
+  input.on("data", (slice: Buffer) => {
+    if (isAllBlank && !isBlank(slice)) isAllBlank = false;
+    onBytes?.(slice);
+  });
   input.pipe(parser);
   let failure: { error: unknown } | undefined;
   try {
@@ -82,6 +94,7 @@ export async function streamMessage(
     parser.destroy();
     throw failure ? failure.error : createInvalidMessageError(error);
   }
+  if (isAllBlank) throw createInvalidMessageError();
   for (const key of NAMED_HEADERS) {
     if (message.headers?.has(key)) {
       const name = key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) as keyof ParsedMessage;
@@ -96,25 +109,12 @@ export async function streamMessage(
 /** What the streaming parser hands out: the bodies once, at the end, and each attachment as it starts. */
 type ParsedPart = (MessageText & { textAsHtml?: string }) | (AttachmentStream & { type: "attachment"; release: () => void });
 
-/** What the parser is fed at a time: small enough that its line splitting and decoding keep pace. */
-const PARSE_SLICE_BYTES = 256 * 1024;
-
 /**
- * The message as a stream of slices (views, not copies). Given one Buffer, mailparser would split
- * and decode all of it in one synchronous step, queueing every line of a 25 MiB message at once;
- * fed in slices with backpressure, it holds about a slice in flight.
+ * What the parser is fed at a time from bytes in memory: small enough that its line splitting and
+ * decoding keep pace. Given one Buffer, mailparser would split and decode all of it in one
+ * synchronous step, queueing every line of a 25 MiB message at once.
  */
-function readInSlices(raw: Buffer): Readable {
-  let offset = 0;
-  return new Readable({
-    read() {
-      if (offset >= raw.length) return void this.push(null);
-      const end = Math.min(offset + PARSE_SLICE_BYTES, raw.length);
-      this.push(raw.subarray(offset, end));
-      offset = end;
-    },
-  });
-}
+const PARSE_SLICE_BYTES = 256 * 1024;
 
 /** Whether the bytes hold nothing but spaces, tabs and line breaks (stops at the first other byte). */
 function isBlank(raw: Buffer): boolean {

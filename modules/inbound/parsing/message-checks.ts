@@ -24,7 +24,8 @@ export async function runMessageChecks({
   sender,
   checks = NO_CHECKS,
 }: {
-  raw: Buffer;
+  /** The message's bytes, or its spooled file (parsing/message-source.ts). */
+  raw: Buffer | Blob;
   sender: string | null;
   checks?: MessageChecks;
 }): Promise<{ authentication: MailAuthentication | null; spam: SpamVerdict | null; links: ContentLinkSigner | null }> {

@@ -13,6 +13,7 @@ import { createJoiningSink, type PostedBody } from "./body-sinks";
 import type { EndpointSelection } from "./endpoint-filter";
 import { streamMessage } from "./mail-stream";
 import { type MessageChecks, runMessageChecks } from "./message-checks";
+import { isSpooledMessage, openSpooledMessage, type SpooledMessage } from "./message-source";
 import { PARSE_THREAD_NICE } from "./parsing.constants";
 import { createPieceChannel, createPostingSink } from "./posting-sink";
 import { currentThreadId, openOwnCpuClock } from "./thread-clock";
@@ -24,7 +25,8 @@ import type { BodySink } from "./webhook-pieces";
 export type MovedBytes = { buffer: ArrayBuffer; byteOffset: number; byteLength: number };
 
 export type ParseTask = {
-  raw: MovedBytes;
+  /** The message's bytes, moved here; or its spooled file, read from there (message-source.ts). */
+  raw: MovedBytes | SpooledMessage;
   sender: string | null;
   /** Milliseconds since the epoch. */
   receivedAt: number;
@@ -51,7 +53,8 @@ const ownCpuClock = openOwnCpuClock();
 export type ParseResult =
   | {
       kind: "parsed";
-      raw: MovedBytes;
+      /** The bytes moved back; null for a spooled message (its file is where it was). */
+      raw: MovedBytes | null;
       summary: MailSummary;
       /** Each body, or how long it was when it went in pieces. */
       payloads: (MovedBytes | PostedBody)[];
@@ -64,7 +67,9 @@ export type ParseResult =
 export default async function parseMessage(task: ParseTask) {
   task.started.postMessage({ threadId, cpuMs: ownCpuClock?.() ?? null } satisfies ParseStarted);
   task.started.close();
-  const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
+  const raw = isSpooledMessage(task.raw)
+    ? await openSpooledMessage(task.raw)
+    : Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   let outputs: Awaited<ReturnType<typeof buildMessageOutputs<Buffer | PostedBody>>>;
   const checked = await runMessageChecks({ raw, sender: task.sender, checks: task.checks });
   const channel = task.pieces ? createPieceChannel(task.pieces) : null;
@@ -94,9 +99,10 @@ export default async function parseMessage(task: ParseTask) {
   const payloads = outputs.payloads.map((body) => (Buffer.isBuffer(body) ? toMovedBytes(body) : body));
   const { summary, taken } = outputs;
   const { authentication, spam } = checked;
-  const result: ParseResult = { kind: "parsed", raw: task.raw, summary, payloads, taken, authentication, spam };
+  const movedRaw = isSpooledMessage(task.raw) ? null : task.raw;
+  const result: ParseResult = { kind: "parsed", raw: movedRaw, summary, payloads, taken, authentication, spam };
   const moved = payloads.flatMap((payload) => ("buffer" in payload ? [payload.buffer] : []));
-  return moveAll(result, [task.raw.buffer, ...moved]);
+  return moveAll(result, [...(movedRaw ? [movedRaw.buffer] : []), ...moved]);
 }
 
 export type AttachmentTask = { raw: MovedBytes; index: number };

@@ -12,6 +12,7 @@ import { findFromAddress, listAddresses } from "./mail-addresses";
 import { type MessageAttachment, type ParsedMessage, streamMessage } from "./mail-stream";
 import { type MailSummary, summarizeMail } from "./mail-summary";
 import { readMailFlags, readThreadId } from "./mail-traits";
+import type { MessageSource } from "./message-source";
 import { WEBHOOK_EVENT_TYPE } from "./parsing.constants";
 import { extractReplyText } from "./reply/reply-text";
 import type { WebhookAttachment, WebhookPayload, WebhookSpamVerdict } from "./webhook-body";
@@ -144,7 +145,8 @@ export async function buildMessageOutputs<Body = Buffer>({
   openSink = createJoiningSink as unknown as (index: number) => BodySink<Body>,
   ...message
 }: {
-  raw: Buffer;
+  /** The message's bytes, or its spooled file: hashed as the parser reads it (message-source.ts). */
+  raw: MessageSource;
   sender: string | null;
   payloads: WebhookPayloadRequest[];
   /** The endpoints to choose from, per address (docs/webhooks.md: Filters). */
@@ -158,11 +160,13 @@ export async function buildMessageOutputs<Body = Buffer>({
   /** Per selection, the ids of the endpoints that take the mail, in their order. */
   taken: string[][];
 }> {
-  const rawFacts = describeRawMessage(raw);
+  // Hashed as the parser reads it: a spooled message is never whole in memory.
+  const hash = createHash("sha256");
   const sinks = payloads.map((_, index) => openSink(index));
   const inline = sinks.filter((_, index) => !isByLink(payloads[index]!.attachmentDelivery, message.links));
   const base64 = createBase64Encoder();
   const parsed = await streamMessage(raw, {
+    onBytes: (slice) => hash.update(slice),
     onChunk: async (index, chunk) => {
       if (inline.length === 0) return;
       const text = base64.push(chunk);
@@ -176,6 +180,7 @@ export async function buildMessageOutputs<Body = Buffer>({
       }
     },
   });
+  const rawFacts = { size: Buffer.isBuffer(raw) ? raw.length : raw.size, sha256: hash.digest("hex") };
   const bodies: Body[] = [];
   for (const [index, request] of payloads.entries()) {
     await writeBodyFrame(buildWebhookPayload({ ...request, ...message, parsed, rawFacts }), sinks[index]!);
