@@ -120,7 +120,7 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
 
     onData(stream, session, reply) {
       const callback = holdSessionUntilReplied(stream, session.id, reply);
-      let discard = async () => undefined as void;
+      let discard: () => Promise<void> = async () => undefined;
       readMessage(stream, spool)
         .then(async (message) => {
           discard = message.discard;
