@@ -1,7 +1,8 @@
 // Parsing off the main thread (docs/security.md): MIME parsing and webhook body building run in a
 // small pool of worker threads (piscina), so that a hostile or 25 MiB message never holds the event
 // loop that serves the dashboard, the API and the other SMTP sessions. The message's memory moves to
-// the thread and back (transferred, not copied); the thread sends back only bytes and the summary (a
+// the thread and back (transferred, not copied), or the thread reads the file it was spooled to
+// (parsing/message-source.ts); the thread sends back only bytes and the summary (a
 // large message's bodies come in slices while they are made, body-pieces.ts).
 // A thread that spends longer than PARSE_TIME_LIMIT_MS of processor time on a message
 // (parse-time-limit.ts) is stopped and replaced, and the message refused for good. One pool per process, made by the composition root and shared with Next's

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sealMessage } from "mailauth";
@@ -47,7 +48,39 @@ const check = (raw: Buffer, ip: string | null, from = "bob@sender.example") =>
     mta: "mx.hookmail.test",
   });
 
+/** The message as a parsing thread reads a spooled one: a Blob of its file. */
+async function asFile(raw: Buffer): Promise<Blob> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-auth-")), "message.eml");
+  fs.writeFileSync(file, raw);
+  return fs.openAsBlob(file);
+}
+
 describe("authenticateMessage (docs/webhooks.md: Authentication)", () => {
+  it("gives a large message read from its file the verdicts of the same bytes in memory, a header block past the first read included", async () => {
+    const mail = {
+      ...mailFrom("sender.example"),
+      // A header block of about 200 KiB: read from the file in larger prefixes until its end.
+      headers: { "X-Padding": Array.from({ length: 2_500 }, (_, index) => `padding-${index}-${"p".repeat(60)}`).join("\r\n ") },
+      text: `${"A long body read a chunk at a time.\r\n".repeat(60_000)}`,
+    };
+    const signed = await sender.build(mail);
+    const tampered = Buffer.from(signed.toString("utf8").replace(/chunk at a time\.\r\n$/, "chunk at a time!\r\n"));
+    expect(signed.length).toBeGreaterThan(2 * 1024 * 1024);
+    for (const raw of [signed, tampered]) {
+      const inMemory = await check(raw, sender.allowedIp);
+      const fromFile = await authenticateMessage({
+        raw: await asFile(raw),
+        client: { ip: sender.allowedIp, helo: "mx.sender.example" },
+        sender: "bob@sender.example",
+        resolver,
+        mta: "mx.hookmail.test",
+      });
+      expect(fromFile).toEqual(inMemory);
+    }
+    expect((await check(signed, sender.allowedIp)).dkim[0]?.result).toBe("pass");
+    expect((await check(tampered, sender.allowedIp)).dkim[0]?.result).toBe("fail");
+  });
+
   it("passes SPF, DKIM (aligned) and DMARC with the domain's policy for a signed mail from an allowed address", async () => {
     const verdicts = await check(await sender.build(mailFrom("sender.example")), sender.allowedIp);
     expect(verdicts).toEqual({

@@ -1,5 +1,8 @@
 // rspamd's verdicts over its HTTP API (docs/webhooks.md: Spam): Debian's rspamd on loopback when the
 // machine has it, a fake of its API otherwise (tests/support/rspamd.ts says which).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
 import { GTUBE, RSPAMD_START_TIMEOUT_MS, startTestRspamd, type TestRspamd } from "@/tests/support/rspamd";
@@ -23,7 +26,7 @@ const message = (body: string) =>
     `From: Bob <bob@example.org>\r\nTo: inbox@hookmail.test\r\nSubject: A note\r\nDate: Thu, 26 Nov 2026 10:00:00 +0000\r\nMessage-ID: <n-1@example.org>\r\n\r\n${body}\r\n`,
   );
 
-const scan = (raw: Buffer) =>
+const scan = (raw: Buffer | Blob) =>
   checkSpam({
     url: rspamd.url,
     raw,
@@ -41,6 +44,15 @@ describe("checkSpam", () => {
 
   it("calls the GTUBE test mail spam, with rspamd's reject action", async () => {
     expect(await scan(message(GTUBE))).toMatchObject({ action: "reject", isSpam: true });
+  });
+
+  it("sends a message spooled to a file as it is read, and gives it the verdict of the same bytes in memory", async () => {
+    const spam = message(`${GTUBE}\r\n${"padding line of a long message\r\n".repeat(40_000)}`);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-spam-")), "message.eml");
+    fs.writeFileSync(file, spam);
+    const fromFile = await scan(await fs.openAsBlob(file));
+    expect(fromFile).toEqual({ score: expect.any(Number), action: expect.any(String), isSpam: true });
+    expect(fromFile).toEqual(await scan(spam));
   });
 
   it("gives no verdict, quickly, when the engine does not answer", async () => {

@@ -185,6 +185,43 @@ describe("SMTP listener", () => {
     await vi.waitFor(() => expect(filesIn(spoolDir)).toEqual([]));
   });
 
+  it("keeps a large message in memory, and says so, when the spool cannot be written; answers 451 when a write fails midway", async () => {
+    const line = `${"0123456789abcdef".repeat(4)}\r\n`;
+    const raw = Buffer.from(["From: bob@example.org", "Subject: large", "", line.repeat(40_000)].join("\r\n"));
+    const envelope = { from: "bob@example.org", to: ["alice@hookmail.test"] };
+    const unavailable = await startListener(
+      { spool: { open: () => Promise.reject(new Error("EROFS")), sweep: async () => 0 } },
+      5e6,
+    );
+    await unavailable.transport.sendMail({ envelope, raw });
+    expect(unavailable.received[0]!.raw.equals(raw)).toBe(true);
+    expect(unavailable.logged.join("\n")).toMatch(/cannot write to the spool/);
+    await close?.();
+
+    const failingDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-spool-test-")), "spool");
+    const spool = createMessageSpool(failingDir);
+    let writes = 0;
+    const failing = await startListener(
+      {
+        spool: {
+          ...spool,
+          open: async () => {
+            const writer = await spool.open();
+            return {
+              ...writer,
+              write: async (bytes) => (++writes > 3 ? Promise.reject(new Error("ENOSPC")) : writer.write(bytes)),
+            };
+          },
+        },
+      },
+      5e6,
+    );
+    const error = await failing.transport.sendMail({ envelope, raw }).catch((caught: { responseCode?: number }) => caught);
+    expect(error).toMatchObject({ responseCode: 451 });
+    expect(failing.received).toHaveLength(0);
+    await vi.waitFor(() => expect(filesIn(failingDir)).toEqual([]));
+  });
+
   it("refuses an unknown recipient at RCPT time with 550 5.1.1, and one on a domain not served here with 550 5.1.2", async () => {
     const { received, transport } = await startListener();
     const error = await transport

@@ -121,7 +121,9 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
     onData(stream, session, reply) {
       const callback = holdSessionUntilReplied(stream, session.id, reply);
       let discard: () => Promise<void> = async () => undefined;
-      readMessage(stream, spool)
+      readMessage(stream, spool, (error) =>
+        logger.warn({ err: error }, "SMTP: cannot write to the spool (DATA_DIR/spool); a large message is held in memory"),
+      )
         .then(async (message) => {
           discard = message.discard;
           if (stream.sizeExceeded) {
@@ -212,33 +214,56 @@ type ReadMessage = { raw: Buffer | SpooledMessage; discard: () => Promise<void> 
  * Reads the DATA stream; past the size limit the rest is drained without being kept. A message of up
  * to SPOOL_AFTER_BYTES is kept as its chunks and joined at the end; a larger one is written to a
  * file of the spool as it comes (the chunks so far first), each write waited for before the next
- * chunk is read, so the session sends no faster than the disk takes it.
+ * chunk is read, so the session sends no faster than the disk takes it. Where no file can be made
+ * (`onSpoolUnavailable` is told why), the message is kept in memory as a small one is; a write that
+ * fails gives the message up (the rest is drained, and the error thrown: 451, the sender retries).
  */
-async function readMessage(stream: SMTPServerDataStream, spool: MessageSpool): Promise<ReadMessage> {
+async function readMessage(
+  stream: SMTPServerDataStream,
+  spool: MessageSpool,
+  onSpoolUnavailable: (error: unknown) => void,
+): Promise<ReadMessage> {
   const chunks: Buffer[] = [];
   let length = 0;
   let writer: SpoolWriter | undefined;
+  let maySpool = true;
+  let failure: { error: unknown } | undefined;
+  const giveUp = async () => {
+    await writer?.discard().catch(() => undefined);
+    chunks.length = 0;
+  };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (stream.sizeExceeded) {
-        // Refused once it ends (552): nothing more is kept.
-        await writer?.discard();
-        chunks.length = 0;
+      if (stream.sizeExceeded || failure) {
+        // Refused once it ends (552, or 451 for a failed write): nothing more is kept.
+        await giveUp();
         continue;
       }
       length += chunk.length;
-      if (!writer && length > SPOOL_AFTER_BYTES) {
-        writer = await spool.open();
-        for (const kept of chunks.splice(0)) await writer.write(kept);
+      if (!writer && maySpool && length > SPOOL_AFTER_BYTES) {
+        maySpool = false;
+        writer = await spool.open().catch((error: unknown) => void onSpoolUnavailable(error));
+        try {
+          if (writer) for (const kept of chunks.splice(0)) await writer.write(kept);
+        } catch (error) {
+          failure = { error };
+        }
       }
-      if (writer) await writer.write(chunk);
-      else chunks.push(chunk);
+      if (failure) continue;
+      if (!writer) {
+        chunks.push(chunk);
+        continue;
+      }
+      await writer.write(chunk).catch((error: unknown) => {
+        failure = { error };
+      });
     }
+    if (failure) throw failure.error;
+    if (stream.sizeExceeded) return { raw: Buffer.alloc(0), discard: giveUp };
     if (!writer) return { raw: Buffer.concat(chunks), discard: async () => undefined };
-    const spooled = stream.sizeExceeded ? { spoolPath: "", byteLength: 0 } : await writer.finish();
-    return { raw: spooled, discard: writer.discard };
+    return { raw: await writer.finish(), discard: writer.discard };
   } catch (error) {
-    await writer?.discard().catch(() => undefined);
+    await giveUp();
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 // A parsing thread of the parse pool (parse-pool.ts): parses one message, builds its webhook bodies
-// and the inbox row's summary, and hands back the bytes. A small message's bodies come back whole;
+// and the inbox row's summary, and hands back the bytes (a spooled message is read from its file,
+// message-source.ts, and stays there). A small message's bodies come back whole;
 // a large one's are posted to the main thread in slices while they are made, through the task's
 // `pieces` port (body-sinks.ts; docs/architecture.md: Large values). It tells the pool when it starts
 // on a message, and which thread it is (the time limit reads that thread's processor time from there), and answers a message it cannot read as a refusal
