@@ -100,6 +100,21 @@ function recordStaging(failAt?: number): {
   return { repository, staged };
 }
 
+/** Each row holds the raw message, and exactly the body the small path builds for its address. */
+async function expectRowsOf(processingIds: string[], callbacks: { id: string; username: string }[], raw: Buffer) {
+  const rows = await database.prisma.emailProcessing.findMany({ where: { id: { in: processingIds } } });
+  const requests = rows.map((row) => {
+    const address = `${callbacks.find((callback) => callback.id === row.emailCallbackId)!.username}@hookmail.test`;
+    const envelope = { from: "bob@example.org", to: [address] };
+    return { processingId: row.id, emailCallbackId: row.emailCallbackId, address, recipient: address, tag: null, envelope };
+  });
+  const expected = await buildMessageOutputs({ raw, sender: "bob@example.org", receivedAt: NOW, payloads: requests });
+  for (const [index, row] of rows.entries()) {
+    expect(Buffer.from(row.rawMessage ?? []).equals(raw)).toBe(true);
+    expect(Buffer.from(row.payload ?? []).equals(expected.payloads[index]!)).toBe(true);
+  }
+}
+
 const countStagedSlices = async () =>
   (await database.executor.query<{ count: number }>("SELECT count(*)::int AS count FROM value_upload_slice"))[0]!.count;
 
@@ -125,23 +140,7 @@ describe("a large message's bodies staged while parsed", () => {
     expect(Math.max(...staged.map((slice) => slice.byteLength))).toBeLessThanOrEqual(VALUE_SLICE_BYTES);
     expect(new Set(staged.map((slice) => slice.uploadId)).size).toBe(2);
     expect(await countStagedSlices()).toBe(0);
-    const rows = await database.prisma.emailProcessing.findMany({ where: { id: { in: accepted.processingIds } } });
-    const requests = rows.map((row) => {
-      const address = `${callbacks.find((callback) => callback.id === row.emailCallbackId)!.username}@hookmail.test`;
-      return {
-        processingId: row.id,
-        emailCallbackId: row.emailCallbackId,
-        address,
-        recipient: address,
-        tag: null,
-        envelope: { from: "bob@example.org", to: [address] },
-      };
-    });
-    const expected = await buildMessageOutputs({ raw: copy, sender: "bob@example.org", receivedAt: NOW, payloads: requests });
-    for (const [index, row] of rows.entries()) {
-      expect(Buffer.from(row.rawMessage ?? []).equals(copy)).toBe(true);
-      expect(Buffer.from(row.payload ?? []).equals(expected.payloads[index]!)).toBe(true);
-    }
+    await expectRowsOf(accepted.processingIds, callbacks, copy);
   }, 120_000);
 
   it("deletes what was staged when the parse is refused midway (the time limit)", async () => {
@@ -234,17 +233,7 @@ describe("a message spooled to a file as it arrived", () => {
 
     expect(accepted.accepted).toBe(2);
     expect(await countStagedSlices()).toBe(0);
-    const rows = await database.prisma.emailProcessing.findMany({ where: { id: { in: accepted.processingIds } } });
-    const requests = rows.map((row) => {
-      const address = `${callbacks.find((callback) => callback.id === row.emailCallbackId)!.username}@hookmail.test`;
-      const envelope = { from: "bob@example.org", to: [address] };
-      return { processingId: row.id, emailCallbackId: row.emailCallbackId, address, recipient: address, tag: null, envelope };
-    });
-    const expected = await buildMessageOutputs({ raw, sender: "bob@example.org", receivedAt: NOW, payloads: requests });
-    for (const [index, row] of rows.entries()) {
-      expect(Buffer.from(row.rawMessage ?? []).equals(raw)).toBe(true);
-      expect(Buffer.from(row.payload ?? []).equals(expected.payloads[index]!)).toBe(true);
-    }
+    await expectRowsOf(accepted.processingIds, callbacks, raw);
   }, 120_000);
 
   it("is refused as no mail when the file holds only blank lines, and what was staged from it is deleted", async () => {
