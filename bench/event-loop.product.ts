@@ -34,7 +34,6 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
   const { createId } = await import("@/modules/shared/ids");
   const { isAppError } = await import("@/modules/shared/errors/app-error");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
-  const { createDataDirSpool } = await import("@/modules/smtp/message-spool");
   const { createDatabaseOn } = await import("./bench-database");
   const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
   const { GET: healthGet } = await import("@/app/api/health/route");
@@ -104,7 +103,7 @@ async function runProduct(mode: BenchMode, sinkUrl: string) {
     receive: pipeline.receive,
     logger: silentLogger,
     metrics: services.metrics(),
-    spool: createDataDirSpool(config.dataDir),
+    spool: services.spool(),
   });
   await listener.listen();
 

@@ -60,7 +60,6 @@ async function runProduct() {
   const { createServices, setServices } = await import("@/modules/server/services");
   const { createId } = await import("@/modules/shared/ids");
   const { createSmtpListener } = await import("@/modules/smtp/smtp-listener");
-  const { createDataDirSpool } = await import("@/modules/smtp/message-spool");
   const { openBenchDatabase } = await import("./bench-database");
   const { POST: inboundPost } = await import("@/app/api/inbound/[provider]/route");
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -112,7 +111,7 @@ async function runProduct() {
       },
       logger,
       metrics: services.metrics(),
-      spool: createDataDirSpool(config.dataDir),
+      spool: services.spool(),
     });
     await listener.listen();
     closers.unshift(() => listener.close());

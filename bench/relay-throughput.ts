@@ -35,7 +35,6 @@ import {
 import { createRecipientCache, withRecipientCache } from "@/modules/inbound/recipient-cache";
 import { createServices, setServices } from "@/modules/server/services";
 import { createLogger, loggerOptionsFromEnvironment, silentLogger } from "@/modules/shared/logging/logger";
-import { createDataDirSpool } from "@/modules/smtp/message-spool";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import { startDnsServer, type TestDnsServer } from "@/tests/support/dns-server";
 import { seedEmailCallback, seedUser } from "@/tests/support/seed";
@@ -287,7 +286,7 @@ async function startProduct(kind: ServerKind, sink: Sink) {
     },
     logger,
     metrics: services.metrics(),
-    spool: createDataDirSpool(config.dataDir),
+    spool: services.spool(),
   });
   await listener.listen();
   if (ENDPOINTS === 2) await addSecondEndpoint(database, emailCallback.id, sink.url);

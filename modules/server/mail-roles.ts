@@ -8,7 +8,6 @@ import { DOMAIN_CHECK_TIMEOUT_MS } from "@/modules/domains/domains.constants";
 import { createMailAuthResolver } from "@/modules/mail-checks/dns-resolver";
 import { createRetentionRepository } from "@/modules/retention/retention.repository";
 import { startRetentionSweeps } from "@/modules/retention/retention.usecases";
-import { createDataDirSpool } from "@/modules/smtp/message-spool";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 import type { Services } from "./services";
 import type { RunningRole } from "./web-role";
@@ -54,7 +53,7 @@ export async function startSmtpRole(services: Services): Promise<RunningRole> {
     receive: pipeline.receive,
     logger: services.logger,
     metrics: services.metrics(),
-    spool: createDataDirSpool(services.config.dataDir),
+    spool: services.spool(),
   });
   await listener.listen();
   return { name: "smtp", stop: listener.close };

@@ -9,9 +9,9 @@ import path from "node:path";
 import { AUTH_SECRET_FILE } from "@/modules/config/auth-secret";
 import type { Config } from "@/modules/config/config";
 import { POSTGRES_PASSWORD_FILE } from "@/modules/db/embedded-server";
+import { SPOOL_DIRECTORY } from "@/modules/inbound/message-spool";
 import { OUTBOX_DIRECTORY } from "@/modules/mail/mailer";
 import { createPrivateDirectory, tightenPrivateTree } from "@/modules/shared/fs/private-files";
-import { SPOOL_DIRECTORY } from "@/modules/smtp/message-spool";
 
 /** Tightens an existing DATA_DIR; answers the paths that could not be changed (another owner). */
 export function protectDataDir(config: Pick<Config, "dataDir">): string[] {

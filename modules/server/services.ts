@@ -1,6 +1,6 @@
 // The composition root (docs/architecture.md: The parts): the one place where a process's services
-// are made: its configuration, logger, database, auth, mailer, metrics, parse pool, delivery worker,
-// inbound pipeline, download gate, live-events listener, Stripe client and content-link key. `npm
+// are made: its configuration, logger, database, auth, mailer, metrics, parse pool, spool, delivery
+// worker, inbound pipeline, download gate, live-events listener, Stripe client and content-link key. `npm
 // start` makes them once (start.ts) and hands them to the roles; Next's route handlers and server
 // components, bundled apart from the custom server, reach the same object through getServices(),
 // the one value this process keeps on globalThis. What must not be made before it is needed (the
@@ -18,6 +18,7 @@ import { createDeliveryAlertsRepository } from "@/modules/delivery/delivery-aler
 import { createDeliveryWorker, type DeliveryDispatcher } from "@/modules/delivery/delivery-worker";
 import { deriveSigningKeyEncryptionKey } from "@/modules/delivery/signing-keys";
 import { createProcessEventsListener } from "@/modules/events/events.dependencies";
+import { createDataDirSpool } from "@/modules/inbound/message-spool";
 import { createParsePool, type MessageParser } from "@/modules/inbound/parse-pool";
 import { createInboundPipeline } from "@/modules/inbound/receive-message";
 import { createRecipientCache } from "@/modules/inbound/recipient-cache";
@@ -64,6 +65,16 @@ export function createServices(options: ServicesOptions): Services {
     const pool = createParsePool({ logger, projectDir });
     made.push(pool);
     return pool;
+  });
+  // What a process that stopped left in the spool is swept when this one makes its own: never a
+  // message that was acknowledged (inbound/message-spool.ts).
+  const spool = once(() => {
+    const made = createDataDirSpool(config.dataDir, logger);
+    made
+      .sweep()
+      .then((swept) => swept > 0 && logger.info({ swept }, "Deleted spooled messages left by a process that stopped"))
+      .catch((error: unknown) => logger.warn({ err: error }, "Could not sweep the spool (DATA_DIR/spool)"));
+    return made;
   });
   const contentLinkKey = once(() => deriveContentLinkKey(getAuthSecret(config).secret));
   const signingKeyEncryptionKey = once(() => deriveSigningKeyEncryptionKey(getAuthSecret(config).secret));
@@ -115,6 +126,7 @@ export function createServices(options: ServicesOptions): Services {
     mailer,
     metrics,
     parser,
+    spool,
     downloadGate: options.downloadGate ?? createDownloadGate(DEFAULT_DOWNLOAD_LIMITS),
     delivery,
     dispatcher,

@@ -9,6 +9,7 @@ import type { Database } from "@/modules/db/db";
 import type { PrismaClient } from "@/modules/db/generated/client";
 import type { DeliveryDispatcher, DeliveryWorker } from "@/modules/delivery/delivery-worker";
 import type { EventsListener } from "@/modules/events/events-listener";
+import type { MessageSpool } from "@/modules/inbound/message-spool";
 import type { MessageParser } from "@/modules/inbound/parse-pool";
 import type { InboundPipeline } from "@/modules/inbound/receive-message";
 import type { Mailer } from "@/modules/mail/mailer";
@@ -31,6 +32,8 @@ export type Services = {
   metrics: () => ProcessMetrics;
   /** The pool of parsing threads (parse-pool.ts). */
   parser: () => MessageParser;
+  /** Where SMTP and the raw route write a message over 1 MiB as it arrives (DATA_DIR/spool, message-spool.ts). */
+  spool: () => MessageSpool;
   /** Holds downloads of stored content to the process's limits (download-gate.ts). */
   downloadGate: DownloadGate;
   /** The delivery worker; it polls for retries only once the worker role starts it (mail-roles.ts). */

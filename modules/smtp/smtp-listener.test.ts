@@ -6,12 +6,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTransport } from "nodemailer";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createMessageSpool } from "@/modules/inbound/message-spool";
 import { isSpooledMessage } from "@/modules/inbound/parsing/message-source";
 import { createProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { AppError } from "@/modules/shared/errors/app-error";
 import { createMemoryLogger } from "@/tests/support/memory-logger";
 import type { SmtpClientLimitsConfig } from "./client-limits";
-import { createMessageSpool } from "./message-spool";
 import { createSmtpListener, MAX_RECIPIENTS_PER_MESSAGE, type SmtpListenerDependencies } from "./smtp-listener";
 import { connectRawSmtpClient, type RawSmtpClient } from "./test-support/raw-smtp-client";
 
@@ -185,17 +185,13 @@ describe("SMTP listener", () => {
     await vi.waitFor(() => expect(filesIn(spoolDir)).toEqual([]));
   });
 
-  it("keeps a large message in memory, and says so, when the spool cannot be written; answers 451 when a write fails midway", async () => {
+  it("keeps a large message in memory when the spool cannot make a file; answers 451 when a write fails midway", async () => {
     const line = `${"0123456789abcdef".repeat(4)}\r\n`;
     const raw = Buffer.from(["From: bob@example.org", "Subject: large", "", line.repeat(40_000)].join("\r\n"));
     const envelope = { from: "bob@example.org", to: ["alice@hookmail.test"] };
-    const unavailable = await startListener(
-      { spool: { open: () => Promise.reject(new Error("EROFS")), sweep: async () => 0 } },
-      5e6,
-    );
+    const unavailable = await startListener({ spool: { open: async () => null, sweep: async () => 0 } }, 5e6);
     await unavailable.transport.sendMail({ envelope, raw });
     expect(unavailable.received[0]!.raw.equals(raw)).toBe(true);
-    expect(unavailable.logged.join("\n")).toMatch(/cannot write to the spool/);
     await close?.();
 
     const failingDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-spool-test-")), "spool");
@@ -206,7 +202,7 @@ describe("SMTP listener", () => {
         spool: {
           ...spool,
           open: async () => {
-            const writer = await spool.open();
+            const writer = (await spool.open())!;
             return {
               ...writer,
               write: async (bytes) => (++writes > 3 ? Promise.reject(new Error("ENOSPC")) : writer.write(bytes)),

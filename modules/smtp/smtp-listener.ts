@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Config } from "@/modules/config/config";
+import { type MessageSpool, SPOOL_AFTER_BYTES, type SpoolWriter } from "@/modules/inbound/message-spool";
 import type { SpooledMessage } from "@/modules/inbound/parsing/message-source";
 import { countAcceptedMail, countRefusedMail, findRefusalReason } from "@/modules/metrics/metrics";
 import { MAIL_REFUSAL_REASON as REFUSED } from "@/modules/metrics/metrics.constants";
@@ -14,7 +15,6 @@ import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
 import { isAppError } from "@/modules/shared/errors/app-error";
 import type { Logger } from "@/modules/shared/logging/logger";
 import { createSmtpClientLimits } from "./client-limits";
-import type { MessageSpool, SpoolWriter } from "./message-spool";
 
 export const MAX_RECIPIENTS_PER_MESSAGE = 50;
 export const SESSION_IDLE_TIMEOUT_MS = 60_000;
@@ -31,7 +31,7 @@ export type SmtpListenerDependencies = {
   logger: Logger;
   /** Where accepted and refused mail is counted. */
   metrics: ProcessMetrics;
-  /** Where a large message is written as it arrives (message-spool.ts); swept when the listener starts. */
+  /** Where a large message is written as it arrives (inbound/message-spool.ts): the process's spool. */
   spool: MessageSpool;
 };
 
@@ -121,9 +121,7 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
     onData(stream, session, reply) {
       const callback = holdSessionUntilReplied(stream, session.id, reply);
       let discard: () => Promise<void> = async () => undefined;
-      readMessage(stream, spool, (error) =>
-        logger.warn({ err: error }, "SMTP: cannot write to the spool (DATA_DIR/spool); a large message is held in memory"),
-      )
+      readMessage(stream, spool)
         .then(async (message) => {
           discard = message.discard;
           if (stream.sizeExceeded) {
@@ -178,11 +176,6 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
   return {
     listen: () =>
       new Promise<void>((resolve, reject) => {
-        // What a process that stopped left in the spool (message-spool.ts): never a message acknowledged.
-        spool
-          .sweep()
-          .then((swept) => swept > 0 && logger.info({ swept }, "SMTP: deleted spooled files left by an earlier process"))
-          .catch((error: unknown) => logger.warn({ err: error }, "SMTP: could not sweep the spool"));
         server.once("error", reject);
         server.listen(config.smtp.port, config.smtp.host, () => {
           server.off("error", reject);
@@ -204,9 +197,6 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
   };
 }
 
-/** Past this many bytes, a message goes to the spool as it arrives (message-spool.ts), not into memory. */
-export const SPOOL_AFTER_BYTES = 1024 * 1024;
-
 /** A message read in: its bytes or its spooled file, and how to let go of it once it is answered. */
 type ReadMessage = { raw: Buffer | SpooledMessage; discard: () => Promise<void> };
 
@@ -215,14 +205,10 @@ type ReadMessage = { raw: Buffer | SpooledMessage; discard: () => Promise<void> 
  * to SPOOL_AFTER_BYTES is kept as its chunks and joined at the end; a larger one is written to a
  * file of the spool as it comes (the chunks so far first), each write waited for before the next
  * chunk is read, so the session sends no faster than the disk takes it. Where no file can be made
- * (`onSpoolUnavailable` is told why), the message is kept in memory as a small one is; a write that
- * fails gives the message up (the rest is drained, and the error thrown: 451, the sender retries).
+ * (the spool logs why), the message is kept in memory as a small one is; a write that fails gives
+ * the message up (the rest is drained, and the error thrown: 451, the sender retries).
  */
-async function readMessage(
-  stream: SMTPServerDataStream,
-  spool: MessageSpool,
-  onSpoolUnavailable: (error: unknown) => void,
-): Promise<ReadMessage> {
+async function readMessage(stream: SMTPServerDataStream, spool: MessageSpool): Promise<ReadMessage> {
   const chunks: Buffer[] = [];
   let length = 0;
   let writer: SpoolWriter | undefined;
@@ -242,7 +228,7 @@ async function readMessage(
       length += chunk.length;
       if (!writer && maySpool && length > SPOOL_AFTER_BYTES) {
         maySpool = false;
-        writer = await spool.open().catch((error: unknown) => void onSpoolUnavailable(error));
+        writer = (await spool.open()) ?? undefined;
         try {
           if (writer) for (const kept of chunks.splice(0)) await writer.write(kept);
         } catch (error) {

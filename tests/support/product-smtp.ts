@@ -3,13 +3,12 @@
 // real mail through it.
 import type { Config } from "@/modules/config/config";
 import type { Services } from "@/modules/server/services";
-import { createDataDirSpool } from "@/modules/smtp/message-spool";
 import { createSmtpListener } from "@/modules/smtp/smtp-listener";
 
 export type ProductSmtpListener = ReturnType<typeof createSmtpListener>;
 
 export async function startProductSmtpListener(
-  services: Pick<Services, "config" | "inbound" | "logger" | "metrics">,
+  services: Pick<Services, "config" | "inbound" | "logger" | "metrics" | "spool">,
   smtp: Partial<Config["smtp"]> = {},
 ): Promise<ProductSmtpListener> {
   const { config } = services;
@@ -20,7 +19,7 @@ export async function startProductSmtpListener(
     receive: pipeline.receive,
     logger: services.logger,
     metrics: services.metrics(),
-    spool: createDataDirSpool(config.dataDir),
+    spool: services.spool(),
   });
   await listener.listen();
   return listener;

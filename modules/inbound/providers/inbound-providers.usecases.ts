@@ -3,6 +3,7 @@
 import type { Database } from "@/modules/db/db";
 import { countMailAnswer } from "@/modules/metrics/metrics";
 import type { ProcessMetrics } from "@/modules/metrics/metrics.registry";
+import type { MessageSpool } from "../message-spool";
 import type { MailgunTokenRegistry } from "./inbound-auth";
 import { INBOUND_PROVIDER_NAMES } from "./inbound-providers.constants";
 import { createInboundNotConfiguredError, createInboundUnknownProviderError } from "./inbound-providers.errors";
@@ -53,6 +54,8 @@ type ReceiveFromProviderInput = {
   mailgunTokens: MailgunTokenRegistry;
   /** Where each answer is counted. */
   metrics: ProcessMetrics;
+  /** Where a large raw body is written as it arrives (the process's spool); without it, in memory. */
+  spool?: MessageSpool;
 };
 
 /**
@@ -68,15 +71,16 @@ export async function receiveFromProvider(input: ReceiveFromProviderInput): Prom
 
 async function receiveThroughProvider(
   provider: InboundProvider,
-  { request, settings, receive, nowMs = Date.now(), mailgunTokens }: ReceiveFromProviderInput,
+  { request, settings, receive, nowMs = Date.now(), mailgunTokens, spool }: ReceiveFromProviderInput,
 ): Promise<{ accepted: number }> {
   const { secret } = settings;
   if (!secret) throw createInboundNotConfiguredError("INBOUND_SECRET");
-  const { message, onReceiveFailed } = await provider.readMessage({
+  const { message, onReceiveFailed, release } = await provider.readMessage({
     request,
     settings: { ...settings, secret },
     nowMs,
     mailgunTokens,
+    spool,
   });
   try {
     const { accepted } = await receive(message);
@@ -85,5 +89,8 @@ async function receiveThroughProvider(
     // A release that fails leaves the token used: the provider's retry is then refused as a replay.
     await Promise.resolve(onReceiveFailed?.()).catch(() => undefined);
     throw error;
+  } finally {
+    // Answered: a spooled body has nothing left to give (the database has the message, or it was refused).
+    await release?.().catch(() => undefined);
   }
 }

@@ -5,6 +5,9 @@ import { createInboundInvalidMessageError } from "./inbound-providers.errors";
 
 export type HeaderField = { name: string; value: string };
 
+/** The header block is looked for in a message's first bytes only, this many. */
+export const HEADER_WINDOW_BYTES = 1024 * 1024;
+
 /** Header fields that any real message carries at least one of. */
 const MESSAGE_HEADER_NAMES = new Set([
   "from",
@@ -101,7 +104,7 @@ export function parseEnvelopeSender(value: string | null | undefined): string | 
 
 /** The header block as text: up to the first blank line, at most the first 1 MiB. */
 function readHeaderBlock(raw: Buffer): string {
-  const window = raw.subarray(0, 1024 * 1024);
+  const window = raw.subarray(0, HEADER_WINDOW_BYTES);
   const crlf = window.indexOf("\r\n\r\n");
   const lf = window.indexOf("\n\n");
   const ends = [crlf, lf].filter((index) => index !== -1);

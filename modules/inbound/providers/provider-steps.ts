@@ -1,12 +1,13 @@
 // The steps the HTTP ingest providers share (README: Receiving mail): INBOUND_SECRET checked before
 // any byte of the body is read, the message a provider posted whole or rebuilt from its fields, and
 // an envelope completed from the message's own headers where the provider named none.
+import { isSpooledMessage, type SpooledMessage } from "../parsing/message-source";
 import { isBasicAuthPasswordValid, isBearerTokenValid } from "./inbound-auth";
 import type { BODY_SIZE_ALLOWANCE } from "./inbound-providers.constants";
 import { createInboundInvalidMessageError, createInboundUnauthorizedError } from "./inbound-providers.errors";
 import type { InboundMessage, InboundProvider, InboundProviderName } from "./inbound-providers.types";
 import { ensureLooksLikeMessage, type HeaderField, readEnvelopeFromHeaders, readHeaderFields } from "./message-headers";
-import { ensureMessageWithinLimit, readProviderBody } from "./read-body-with-limit";
+import { ensureMessageWithinLimit, getBodyLimit, readBodyOrSpool, readProviderBody } from "./read-body-with-limit";
 
 /** How INBOUND_SECRET is sent in the Authorization header, and what a 401 tells the sender. */
 const SECRET_SCHEMES = {
@@ -21,18 +22,35 @@ export type SecretProviderOptions = {
   encoding: keyof typeof BODY_SIZE_ALLOWANCE;
   /** Turns the body read within the limit into the message; throws 400 / 413 as InboundProvider says. */
   parse(body: Buffer, context: { request: Request; maxMessageBytes: number }): InboundMessage | Promise<InboundMessage>;
+  /**
+   * Given for a body that is the message itself: a body over 1 MiB is written to the process's spool
+   * as it arrives (readBodyOrSpool) and turned into the message by this, never read whole.
+   */
+  parseSpooled?(body: SpooledMessage, context: { request: Request }): Promise<InboundMessage<SpooledMessage>>;
 };
 
 /** A provider authenticated by INBOUND_SECRET: 401 inbound.unauthorized before the body is read. */
-export function createSecretProvider({ name, scheme, encoding, parse }: SecretProviderOptions): InboundProvider {
+export function createSecretProvider({ name, scheme, encoding, parse, parseSpooled }: SecretProviderOptions): InboundProvider {
   const { isValid, hint } = SECRET_SCHEMES[scheme];
   return {
     name,
-    async readMessage({ request, settings }) {
+    async readMessage({ request, settings, spool }) {
       if (!isValid(request.headers.get("authorization"), settings.secret)) throw createInboundUnauthorizedError(hint);
       const { maxMessageBytes } = settings;
-      const body = await readProviderBody(request, maxMessageBytes, encoding);
-      return { message: await parse(body, { request, maxMessageBytes }) };
+      if (!parseSpooled || !spool) {
+        const body = await readProviderBody(request, maxMessageBytes, encoding);
+        return { message: await parse(body, { request, maxMessageBytes }) };
+      }
+      const { body, release } = await readBodyOrSpool(request, getBodyLimit(maxMessageBytes, encoding), maxMessageBytes, spool);
+      try {
+        const message = isSpooledMessage(body)
+          ? await parseSpooled(body, { request })
+          : await parse(body, { request, maxMessageBytes });
+        return { message, release };
+      } catch (error) {
+        await release();
+        throw error;
+      }
     },
   };
 }
@@ -57,10 +75,10 @@ export async function takeOrComposeMessage(
  * not), else the message's From; the first non-empty list of `recipientLists`, else the message's
  * To, Cc, Delivered-To and X-Original-To. 400 inbound.invalid_message (`noRecipient`) without any.
  */
-export function withEnvelope(
-  raw: Buffer,
+export function withEnvelope<Raw extends Buffer | SpooledMessage>(
+  raw: Raw,
   {
-    headerFields = readHeaderFields(raw) ?? [],
+    headerFields = (Buffer.isBuffer(raw) && readHeaderFields(raw)) || [],
     sender,
     recipientLists,
     noRecipient,
@@ -72,7 +90,7 @@ export function withEnvelope(
     recipientLists: readonly string[][];
     noRecipient: string;
   } & Pick<InboundMessage["envelope"], "client" | "spf">,
-): InboundMessage {
+): InboundMessage<Raw> {
   const fromHeaders = readEnvelopeFromHeaders(headerFields);
   const to = [...recipientLists, fromHeaders.to].find((addresses) => addresses.length > 0);
   if (!to) throw createInboundInvalidMessageError(noRecipient);

@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
+import fs, { readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
+import { createMessageSpool } from "../message-spool";
 import {
   basicAuth,
   createCountingStream,
@@ -138,5 +140,42 @@ describe("POST /api/inbound/raw", () => {
     const { result } = raw.post(stream, { headers: { authorization: "Bearer wrong" } });
     await expectAppError(result, "inbound.unauthorized", 401);
     expect(counter.pulledBytes).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  describe("a body over 1 MiB", () => {
+    const roomy = testSettings({ maxMessageBytes: 5 * 1024 * 1024 });
+    const spoolDir = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-raw-spool-")), "spool");
+    const large = Buffer.concat([
+      Buffer.from("From: Bob <bob@sender.example>\r\nTo: alice@hookmail.test\r\nSubject: large\r\n\r\n"),
+      Buffer.from(`${"a line of a large message\r\n".repeat(60_000)}`),
+    ]);
+
+    it("is written to the spool as it arrives, handed on as that file with the envelope of its headers, and deleted once answered", async () => {
+      const directory = spoolDir();
+      const { result, received } = raw.post(large, { spool: createMessageSpool(directory), settings: roomy });
+      expect(await result).toEqual({ accepted: 1 });
+      expect(received[0]?.spoolPath).toBeDefined();
+      expect(received[0]?.raw.equals(large)).toBe(true);
+      expect(received[0]?.envelope).toEqual({ from: "bob@sender.example", to: ["alice@hookmail.test"] });
+      expect(fs.readdirSync(directory)).toEqual([]);
+    });
+
+    it("leaves nothing in the spool when it is refused: no message headers (400), over MAX_MESSAGE_BYTES (413)", async () => {
+      const directory = spoolDir();
+      const spool = createMessageSpool(directory);
+      const noHeaders = Buffer.alloc(2 * 1024 * 1024, 0x78);
+      await expectRefused(raw.post(noHeaders, { spool, settings: roomy }), "inbound.invalid_message", 400);
+      const small = testSettings({ maxMessageBytes: 1536 * 1024 });
+      await expectRefused(raw.post(large, { spool, settings: small }), "inbound.payload_too_large", 413);
+      expect(fs.readdirSync(directory)).toEqual([]);
+    });
+
+    it("is kept in memory where the spool makes no file", async () => {
+      const unavailable = { open: async () => null, sweep: async () => 0 };
+      const { result, received } = raw.post(large, { spool: unavailable, settings: roomy });
+      expect(await result).toEqual({ accepted: 1 });
+      expect(received[0]?.spoolPath).toBeUndefined();
+      expect(received[0]?.raw.equals(large)).toBe(true);
+    });
   });
 });

@@ -14,6 +14,7 @@ export const POST = withErrors<{ provider: string }>(async ({ request, params, s
     receive: (await services.inbound()).receive,
     mailgunTokens: getSharedMailgunTokens(services.database),
     metrics: services.metrics(),
+    spool: services.spool(),
   });
   return Response.json({ accepted });
 });

@@ -1,15 +1,20 @@
 // The spool of large messages (docs/architecture.md: Large values): past SPOOL_AFTER_BYTES, the SMTP
-// listener writes a message to a file of DATA_DIR/spool as it arrives, instead of holding it in
-// memory. The parsing thread reads the file (the checks and the parse, each a slice at a time) and
-// the raw message is staged in the database from it, so no thread ever holds the message whole. A
-// file lives until its message is answered; it holds nothing that was acknowledged (250 comes only
-// after the database commit), so a file left by a process that stopped is only litter, deleted by
-// the sweep of the next listener to start. Files are owner-only, in an owner-only directory.
+// listener and the raw route write a message to a file of DATA_DIR/spool as it arrives, instead of
+// holding it in memory. The parsing thread reads the file (the checks and the parse, each a slice at
+// a time) and the raw message is staged in the database from it, so no thread ever holds the
+// message whole. A file lives until its message is answered; it holds nothing that was
+// acknowledged (250 and 200 come only after the database commit), so a file left by a process that
+// stopped is only litter, deleted by the sweep of the next process to make its spool. Files are
+// owner-only, in an owner-only directory. One spool per process, made by the composition root.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { SpooledMessage } from "@/modules/inbound/parsing/message-source";
 import { createPrivateDirectory, PRIVATE_FILE_MODE } from "@/modules/shared/fs/private-files";
+import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
+import type { SpooledMessage } from "./parsing/message-source";
+
+/** Past this many bytes, a message goes to the spool as it arrives, not into memory. */
+export const SPOOL_AFTER_BYTES = 1024 * 1024;
 
 /** The spool's directory in DATA_DIR. */
 export const SPOOL_DIRECTORY = "spool";
@@ -31,22 +36,33 @@ export type SpoolWriter = {
 };
 
 export type MessageSpool = {
-  /** A new file for one message. */
-  open: () => Promise<SpoolWriter>;
+  /**
+   * A new file for one message; null where none can be made (a read-only DATA_DIR, say), which the
+   * spool logs: the caller then holds the message in memory, as it would a small one.
+   */
+  open: () => Promise<SpoolWriter | null>;
   /** Deletes the files untouched for `olderThanMs`; answers how many went. */
   sweep: (olderThanMs?: number, now?: number) => Promise<number>;
 };
 
 /** The spool of a process: DATA_DIR/spool. */
-export const createDataDirSpool = (dataDir: string) => createMessageSpool(path.join(dataDir, SPOOL_DIRECTORY));
+export const createDataDirSpool = (dataDir: string, logger?: Logger) =>
+  createMessageSpool(path.join(dataDir, SPOOL_DIRECTORY), logger);
 
-export function createMessageSpool(directory: string): MessageSpool {
-  const ensureDirectory = () => createPrivateDirectory(directory);
-
-  const open = async (): Promise<SpoolWriter> => {
-    ensureDirectory();
+export function createMessageSpool(directory: string, logger: Logger = silentLogger): MessageSpool {
+  const openFile = async () => {
+    createPrivateDirectory(directory);
     const spoolPath = path.join(directory, `${randomUUID()}.eml`);
-    const file = await fs.open(spoolPath, "wx", PRIVATE_FILE_MODE);
+    return { spoolPath, file: await fs.open(spoolPath, "wx", PRIVATE_FILE_MODE) };
+  };
+
+  const open = async (): Promise<SpoolWriter | null> => {
+    const opened = await openFile().catch((error: unknown) => {
+      logger.warn({ err: error, directory }, "Cannot write to the spool (DATA_DIR/spool): a large message is held in memory");
+      return null;
+    });
+    if (!opened) return null;
+    const { spoolPath, file } = opened;
     let byteLength = 0;
     let isClosed = false;
     let isDiscarded = false;

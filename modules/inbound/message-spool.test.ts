@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createMemoryLogger } from "@/tests/support/memory-logger";
 import { createMessageSpool, SPOOL_STALE_AFTER_MS } from "./message-spool";
 
 const newDirectory = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-spool-")), "spool");
@@ -12,7 +13,7 @@ describe("createMessageSpool", () => {
   it("writes a message's chunks in order to an owner-only file of an owner-only directory, and deletes it when discarded", async () => {
     const directory = newDirectory();
     const spool = createMessageSpool(directory);
-    const writer = await spool.open();
+    const writer = (await spool.open())!;
     await writer.write(Buffer.from("From: bob@example.org\r\n\r\n"));
     await writer.write(new Uint8Array(Buffer.from("hello\r\n")));
     const spooled = await writer.finish();
@@ -28,17 +29,25 @@ describe("createMessageSpool", () => {
 
   it("deletes a file given up before it was finished", async () => {
     const directory = newDirectory();
-    const writer = await createMessageSpool(directory).open();
+    const writer = (await createMessageSpool(directory).open())!;
     await writer.write(Buffer.alloc(1024, 0x61));
     await writer.discard();
     expect(fs.readdirSync(directory)).toEqual([]);
   });
 
+  it("answers no file, and says why in the log, where the directory cannot be made", async () => {
+    const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hookmail-spool-")), "not-a-directory");
+    fs.writeFileSync(blocker, "a file where the spool's parent should be");
+    const { logger, lines } = createMemoryLogger();
+    expect(await createMessageSpool(path.join(blocker, "spool"), logger).open()).toBeNull();
+    expect(lines.join("\n")).toMatch(/Cannot write to the spool/);
+  });
+
   it("sweeps only the spooled files untouched for a day, and answers how many went", async () => {
     const directory = newDirectory();
     const spool = createMessageSpool(directory);
-    const stale = await (await spool.open()).finish();
-    const fresh = await (await spool.open()).finish();
+    const stale = await (await spool.open())!.finish();
+    const fresh = await (await spool.open())!.finish();
     const dayAndMinuteAgo = (Date.now() - SPOOL_STALE_AFTER_MS - 60_000) / 1000;
     fs.utimesSync(stale.spoolPath, dayAndMinuteAgo, dayAndMinuteAgo);
     fs.writeFileSync(path.join(directory, "notes.txt"), "not a spooled message");
