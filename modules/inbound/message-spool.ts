@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { joinChunks } from "@/modules/shared/bytes/join-chunks";
 import { createPrivateDirectory, PRIVATE_FILE_MODE } from "@/modules/shared/fs/private-files";
 import { type Logger, silentLogger } from "@/modules/shared/logging/logger";
 import type { SpooledMessage } from "./parsing/message-source";
@@ -112,4 +113,39 @@ export function createMessageSpool(directory: string, logger: Logger = silentLog
   };
 
   return { open, sweep };
+}
+
+/** A message read in: its bytes or its spooled file, and how to let go of it once it is answered. */
+export type CollectedMessage = { raw: Buffer | SpooledMessage; release: () => Promise<void> };
+
+/**
+ * Collects a message as it arrives, for the SMTP listener and the raw route: up to
+ * SPOOL_AFTER_BYTES as its chunks in memory, joined at the end; past it, in a file of the spool
+ * (the chunks so far first), each `add` waiting for its write, so the sender goes no faster than
+ * the disk. Where the spool makes no file, the chunks stay in memory. `discard` lets go of
+ * whatever was kept; it is safe to call more than once.
+ */
+export function collectMessage(spool: MessageSpool) {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  let writer: SpoolWriter | null | undefined;
+  return {
+    add: async (chunk: Uint8Array) => {
+      length += chunk.byteLength;
+      if (writer === undefined && length > SPOOL_AFTER_BYTES) {
+        writer = await spool.open();
+        if (writer) for (const kept of chunks.splice(0)) await writer.write(kept);
+      }
+      if (writer) await writer.write(chunk);
+      else chunks.push(chunk);
+    },
+    finish: async (): Promise<CollectedMessage> => {
+      if (!writer) return { raw: await joinChunks(chunks, length), release: async () => undefined };
+      return { raw: await writer.finish(), release: writer.discard };
+    },
+    discard: async () => {
+      chunks.length = 0;
+      await writer?.discard().catch(() => undefined);
+    },
+  };
 }

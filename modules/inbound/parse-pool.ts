@@ -159,7 +159,7 @@ export function createParsePool({
       started: started.port2,
       pieces: pieces?.port,
     };
-    const transferList = ["buffer" in moved ? [moved.buffer] : [], started.port2, ...(pieces ? [pieces.port] : [])].flat();
+    const transferList = [...("buffer" in moved ? [moved.buffer] : []), started.port2, ...(pieces ? [pieces.port] : [])];
     try {
       const run = pool.run(task, { transferList, signal: abort.signal });
       // Every piece received is written (or failed) before the outcome is known.

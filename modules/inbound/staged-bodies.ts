@@ -46,12 +46,12 @@ export function planStagedBodies({
 }): StagedBodies {
   const isStaged = count > 0 && raw.byteLength > LARGE_PAYLOAD_BYTES;
   const uploadIds = Array.from({ length: isStaged ? count : 0 }, () => createUploadId());
-  const rawUploadId = hasRows && isSpooledMessage(raw) ? createUploadId() : undefined;
-  const stagingRaw = rawUploadId && isSpooledMessage(raw) ? repository.stageFile(rawUploadId, raw.spoolPath) : undefined;
+  const spooled = hasRows && isSpooledMessage(raw) ? raw : undefined;
   // One value for all the message's rows: the repository stages and joins it once.
-  const stagedRaw: StagedValue | undefined = rawUploadId ? { uploadId: rawUploadId, byteLength: raw.byteLength } : undefined;
+  const stagedRaw: StagedValue | undefined = spooled && { uploadId: createUploadId(), byteLength: spooled.byteLength };
+  const stagingRaw = spooled && stagedRaw && repository.stageFile(stagedRaw.uploadId, spooled.spoolPath);
   const discard = async (indexes?: number[]) => {
-    const chosen = indexes ? indexes.map((index) => uploadIds[index]) : [...uploadIds, rawUploadId];
+    const chosen = indexes ? indexes.map((index) => uploadIds[index]) : [...uploadIds, stagedRaw?.uploadId];
     await repository.deleteUploads(chosen.filter((id) => id !== undefined));
   };
   return {
@@ -64,12 +64,14 @@ export function planStagedBodies({
     unlessParsed: async <T extends { kind: string }>(parse: Promise<T>) => {
       // Both settle before anything is deleted: no slice is written after its upload is discarded.
       const [parsed, staged] = await Promise.allSettled([parse, stagingRaw]);
-      if (parsed.status === "rejected" || staged.status === "rejected") {
+      const failed = [parsed, staged].find((result): result is PromiseRejectedResult => result.status === "rejected");
+      if (failed) {
         await discard();
-        throw parsed.status === "rejected" ? parsed.reason : (staged as PromiseRejectedResult).reason;
+        throw failed.reason;
       }
-      if (parsed.value.kind !== "parsed") await discard();
-      return parsed.value;
+      const outcome = (parsed as PromiseFulfilledResult<T>).value;
+      if (outcome.kind !== "parsed") await discard();
+      return outcome;
     },
   };
 }

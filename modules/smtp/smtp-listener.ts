@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Config } from "@/modules/config/config";
-import { type MessageSpool, SPOOL_AFTER_BYTES, type SpoolWriter } from "@/modules/inbound/message-spool";
+import { type CollectedMessage, collectMessage, type MessageSpool } from "@/modules/inbound/message-spool";
 import type { SpooledMessage } from "@/modules/inbound/parsing/message-source";
 import { countAcceptedMail, countRefusedMail, findRefusalReason } from "@/modules/metrics/metrics";
 import { MAIL_REFUSAL_REASON as REFUSED } from "@/modules/metrics/metrics.constants";
@@ -120,10 +120,10 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
 
     onData(stream, session, reply) {
       const callback = holdSessionUntilReplied(stream, session.id, reply);
-      let discard: () => Promise<void> = async () => undefined;
+      let release: () => Promise<void> = async () => undefined;
       readMessage(stream, spool)
         .then(async (message) => {
-          discard = message.discard;
+          release = message.release;
           if (stream.sizeExceeded) {
             countRefusedMail(metrics, "smtp", REFUSED.MESSAGE_TOO_LARGE);
             return callback(createReply(552, `5.3.4 Message exceeds the maximum size of ${maxBytes} bytes`));
@@ -153,7 +153,7 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
         })
         // Answered: a spooled file has nothing left to give (the database has the message, or it was refused).
         .finally(() =>
-          discard().catch((error: unknown) => logger.warn({ err: error }, "SMTP: could not delete a spooled message")),
+          release().catch((error: unknown) => logger.warn({ err: error }, "SMTP: could not delete a spooled message")),
         );
     },
   });
@@ -197,59 +197,30 @@ export function createSmtpListener({ config, checkRecipient, receive, logger, me
   };
 }
 
-/** A message read in: its bytes or its spooled file, and how to let go of it once it is answered. */
-type ReadMessage = { raw: Buffer | SpooledMessage; discard: () => Promise<void> };
-
 /**
- * Reads the DATA stream; past the size limit the rest is drained without being kept. A message of up
- * to SPOOL_AFTER_BYTES is kept as its chunks and joined at the end; a larger one is written to a
- * file of the spool as it comes (the chunks so far first), each write waited for before the next
- * chunk is read, so the session sends no faster than the disk takes it. Where no file can be made
- * (the spool logs why), the message is kept in memory as a small one is; a write that fails gives
- * the message up (the rest is drained, and the error thrown: 451, the sender retries).
+ * Reads the DATA stream into memory, or past 1 MiB into a file of the spool as it comes
+ * (collectMessage); past the size limit the rest is drained without being kept. A write that fails
+ * gives the message up: the rest is drained, and the error thrown (451, the sender retries).
  */
-async function readMessage(stream: SMTPServerDataStream, spool: MessageSpool): Promise<ReadMessage> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let writer: SpoolWriter | undefined;
-  let maySpool = true;
+async function readMessage(stream: SMTPServerDataStream, spool: MessageSpool): Promise<CollectedMessage> {
+  const collected = collectMessage(spool);
   let failure: { error: unknown } | undefined;
-  const giveUp = async () => {
-    await writer?.discard().catch(() => undefined);
-    chunks.length = 0;
-  };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (stream.sizeExceeded || failure) {
         // Refused once it ends (552, or 451 for a failed write): nothing more is kept.
-        await giveUp();
+        await collected.discard();
         continue;
       }
-      length += chunk.length;
-      if (!writer && maySpool && length > SPOOL_AFTER_BYTES) {
-        maySpool = false;
-        writer = (await spool.open()) ?? undefined;
-        try {
-          if (writer) for (const kept of chunks.splice(0)) await writer.write(kept);
-        } catch (error) {
-          failure = { error };
-        }
-      }
-      if (failure) continue;
-      if (!writer) {
-        chunks.push(chunk);
-        continue;
-      }
-      await writer.write(chunk).catch((error: unknown) => {
+      await collected.add(chunk).catch((error: unknown) => {
         failure = { error };
       });
     }
     if (failure) throw failure.error;
-    if (stream.sizeExceeded) return { raw: Buffer.alloc(0), discard: giveUp };
-    if (!writer) return { raw: Buffer.concat(chunks), discard: async () => undefined };
-    return { raw: await writer.finish(), discard: writer.discard };
+    if (stream.sizeExceeded) return { raw: Buffer.alloc(0), release: collected.discard };
+    return await collected.finish();
   } catch (error) {
-    await giveUp();
+    await collected.discard();
     throw error;
   }
 }

@@ -41,7 +41,12 @@ export function createSecretProvider({ name, scheme, encoding, parse, parseSpool
         const body = await readProviderBody(request, maxMessageBytes, encoding);
         return { message: await parse(body, { request, maxMessageBytes }) };
       }
-      const { body, release } = await readBodyOrSpool(request, getBodyLimit(maxMessageBytes, encoding), maxMessageBytes, spool);
+      const { raw: body, release } = await readBodyOrSpool(
+        request,
+        getBodyLimit(maxMessageBytes, encoding),
+        maxMessageBytes,
+        spool,
+      );
       try {
         const message = isSpooledMessage(body)
           ? await parseSpooled(body, { request })

@@ -1,9 +1,8 @@
 // POST /api/inbound/raw: the body is the message; `Authorization: Bearer $INBOUND_SECRET`; the
 // envelope in X-Envelope-From / X-Envelope-To (a comma list), else taken from the headers; the SMTP
 // client that handed it to the relay in X-Envelope-Client-IP and X-Envelope-Helo (for SPF).
-import fs from "node:fs";
 import { isIP } from "node:net";
-import type { SpooledMessage } from "../parsing/message-source";
+import { openSpooledMessage, type SpooledMessage } from "../parsing/message-source";
 import { createInboundInvalidMessageError } from "./inbound-providers.errors";
 import type { InboundMessage } from "./inbound-providers.types";
 import { HEADER_WINDOW_BYTES, parseAddressList, parseEnvelopeSender, readMessageHeaderFieldsOrThrow } from "./message-headers";
@@ -15,8 +14,10 @@ export const rawProvider = createSecretProvider({
   encoding: "raw",
   parse: (raw, { request }) => parseRawRequest(raw, request.headers),
   // A body over 1 MiB is spooled as it arrives: its headers are read from the file's first bytes.
-  parseSpooled: async (spooled, { request }) =>
-    parseRawRequest(spooled, request.headers, await readHead(spooled, HEADER_WINDOW_BYTES)),
+  parseSpooled: async (spooled, { request }) => {
+    const head = (await openSpooledMessage(spooled)).slice(0, HEADER_WINDOW_BYTES);
+    return parseRawRequest(spooled, request.headers, Buffer.from(await head.arrayBuffer()));
+  },
 });
 
 /** The message, its envelope from the request's headers or its own; the header fields from `head` when given. */
@@ -61,16 +62,4 @@ function readHeader(headers: Headers, name: string): string | null {
   const bytes = Buffer.from(value, "latin1");
   const decoded = bytes.toString("utf8");
   return Buffer.from(decoded, "utf8").equals(bytes) ? decoded : value;
-}
-
-/** The first `bytes` of a spooled message (its header block is read from them, as from a body in memory). */
-async function readHead({ spoolPath }: SpooledMessage, bytes: number): Promise<Buffer> {
-  const file = await fs.promises.open(spoolPath, "r");
-  try {
-    const head = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(head, 0, bytes, 0);
-    return head.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }

@@ -2,8 +2,7 @@
 // before any byte is read, and a streamed body is cancelled as soon as it passes the limit. A body
 // whose credentials are inside it (Mailgun's) is read past a small prefix only once they are good.
 import { joinChunks } from "@/modules/shared/bytes/join-chunks";
-import { type MessageSpool, SPOOL_AFTER_BYTES, type SpoolWriter } from "../message-spool";
-import type { SpooledMessage } from "../parsing/message-source";
+import { type CollectedMessage, collectMessage, type MessageSpool } from "../message-spool";
 import { BODY_SIZE_ALLOWANCE } from "./inbound-providers.constants";
 import { createInboundPayloadTooLargeError } from "./inbound-providers.errors";
 
@@ -90,52 +89,40 @@ export async function readBodyWithLimit(
   return body;
 }
 
-/** A body read in: its bytes or its spooled file, and how to let go of it once it is answered. */
-export type ReadBody = { body: Buffer | SpooledMessage; release: () => Promise<void> };
-
 /**
  * The whole body, at most `maxBytes` long (413 as readBodyWithLimit), of an authenticated request:
- * up to SPOOL_AFTER_BYTES kept in memory, past it written to a file of the spool as it arrives (what
- * was read so far first), each write waited for before the next chunk is read. Where the spool
- * makes no file, the body is kept in memory. Nothing is left in the spool when it throws.
+ * in memory, or past 1 MiB in a file of the spool as it arrives (collectMessage). Nothing is left
+ * in the spool when it throws.
  */
 export async function readBodyOrSpool(
   request: Request,
   maxBytes: number,
   reportedMaxBytes: number,
   spool: MessageSpool,
-): Promise<ReadBody> {
+): Promise<CollectedMessage> {
   const declaredLength = Number(request.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declaredLength) && declaredLength > maxBytes) {
     await request.body?.cancel().catch(() => undefined);
     throw createInboundPayloadTooLargeError(reportedMaxBytes);
   }
-  const keepInMemory = async () => undefined;
-  if (!request.body) return { body: Buffer.alloc(0), release: keepInMemory };
+  const collected = collectMessage(spool);
+  if (!request.body) return collected.finish();
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
   let total = 0;
-  let writer: SpoolWriter | null | undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) throw createInboundPayloadTooLargeError(reportedMaxBytes);
-      if (writer === undefined && total > SPOOL_AFTER_BYTES) {
-        writer = await spool.open();
-        if (writer) for (const kept of chunks.splice(0)) await writer.write(kept);
-      }
-      if (writer) await writer.write(value);
-      else chunks.push(value);
+      await collected.add(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
-    await writer?.discard().catch(() => undefined);
+    await collected.discard();
     throw error;
   }
-  if (!writer) return { body: await joinChunks(chunks, total), release: keepInMemory };
-  return { body: await writer.finish(), release: writer.discard };
+  return collected.finish();
 }
 
 /** A provider's body, within the allowance of its encoding for a `maxMessageBytes` message. */
